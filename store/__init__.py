@@ -1,0 +1,1 @@
+"""proofdesk's file store: chapter format, loading, atomic commits, locks, merge, watcher."""

@@ -1,0 +1,197 @@
+"""The chapter file format ``proofdesk.chapter/1`` as pydantic models.
+
+Models are frozen: a change produces new objects (``record.replace(...)``), so a
+paragraph object that did not change keeps its cached serialised bytes and a commit only
+re-encodes what it touched.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, StrictBool, StringConstraints, model_validator
+
+FORMAT = "proofdesk.chapter/1"
+
+Origin = Literal["translation", "polish", "proofreading", "manual", "import"]
+ORIGINS: tuple[str, ...] = ("translation", "polish", "proofreading", "manual", "import")
+
+# Imported data may carry any non-empty identifier without whitespace; IDs we mint are 8 hex chars.
+Identifier = Annotated[str, StringConstraints(min_length=1, pattern=r"^\S+$")]
+
+
+def new_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
+    """Return a fresh 8-lowercase-hex identifier not in ``taken``."""
+    while True:
+        candidate = secrets.token_hex(4)
+        if candidate not in taken:
+            return candidate
+
+
+def utc_now() -> str:
+    """The current UTC time in the file format's ``created_at`` form (seconds, ``Z``)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def is_empty_text(text: str) -> bool:
+    """True when ``text`` counts as an empty paragraph: blank once U+FEFF is removed."""
+    return not text.replace("\ufeff", "").strip()
+
+
+class _Record(BaseModel):
+    """Base of the frozen file records: ``replace`` is the only way to derive a changed copy."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    def __eq__(self, other: object) -> bool:
+        # Pydantic would also compare private caches; equality is about the file's content only.
+        return (type(self) is type(other) and self.__dict__ == other.__dict__
+                and self.__pydantic_extra__ == other.__pydantic_extra__)
+
+    def replace(self, **changes: Any) -> Any:
+        """A copy with ``changes`` applied and every cached derivation dropped."""
+        copy = self.model_copy(update=changes)
+        if copy.__pydantic_private__:
+            copy.__pydantic_private__ = dict.fromkeys(copy.__pydantic_private__)
+        return copy
+
+
+class TranslationVersion(_Record):
+    """One version of a paragraph's translation; versions are only ever appended."""
+
+    id: Identifier
+    text: str
+    origin: Origin
+    model: str | None = None
+    created_at: str
+
+
+class Paragraph(_Record):
+    """A source paragraph with its stable ID, its translation versions and review state."""
+
+    id: Identifier
+    text: str
+    translations: tuple[TranslationVersion, ...] = ()
+    selected_translation_id: str | None = None
+    reviewed: StrictBool = False
+
+    # Canonical serialised block of this paragraph (see store.serialize); valid for the
+    # object's lifetime because the model is frozen.
+    _encoded: str | None = PrivateAttr(default=None)
+
+    @model_validator(mode="after")
+    def _selection_exists(self) -> Paragraph:
+        sel = self.selected_translation_id
+        if sel is not None and all(t.id != sel for t in self.translations):
+            raise ValueError(f"selected_translation_id {sel!r} names no translation of this paragraph")
+        seen: set[str] = set()
+        for t in self.translations:
+            if t.id in seen:
+                raise ValueError(f"translation id {t.id!r} appears twice in this paragraph")
+            seen.add(t.id)
+        return self
+
+    @property
+    def is_empty(self) -> bool:
+        """Whether the paragraph is empty under the design's rule (never in a work set)."""
+        return is_empty_text(self.text)
+
+    @property
+    def selected(self) -> TranslationVersion | None:
+        """The selected translation version, or None."""
+        sel = self.selected_translation_id
+        if sel is None:
+            return None
+        for t in self.translations:
+            if t.id == sel:
+                return t
+        return None  # unreachable: validated
+
+    @property
+    def selected_text(self) -> str | None:
+        """The selected translation's text, or None."""
+        chosen = self.selected
+        return chosen.text if chosen is not None else None
+
+
+class Chapter(_Record):
+    """A whole chapter file. Unknown top-level keys are kept (``extra="allow"``) and saved back."""
+
+    format: Literal["proofdesk.chapter/1"] = FORMAT
+    id: Identifier
+    title: str | None = None
+    title_translation: str | None = None
+    source_language: str | None = None
+    target_language: str | None = None
+    paragraphs: tuple[Paragraph, ...] = Field(...)
+
+    # Lazily built lookup tables; valid for the object's lifetime (frozen).
+    _positions: dict[str, int] | None = PrivateAttr(default=None)
+
+    @property
+    def positions(self) -> dict[str, int]:
+        """Map paragraph ID -> 0-based position in ``paragraphs`` (built once per object)."""
+        if self._positions is None:
+            self._positions = {p.id: i for i, p in enumerate(self.paragraphs)}
+        return self._positions
+
+    def paragraph(self, paragraph_id: str) -> Paragraph | None:
+        """The paragraph with this ID, or None."""
+        pos = self.positions.get(paragraph_id)
+        return None if pos is None else self.paragraphs[pos]
+
+    def index_of(self, paragraph_id: str) -> int | None:
+        """The paragraph's 1-based original index (empty paragraphs counted), or None."""
+        pos = self.positions.get(paragraph_id)
+        return None if pos is None else pos + 1
+
+    def with_paragraphs(self, replacements: dict[int, Paragraph]) -> Chapter:
+        """A copy with the paragraphs at the given 0-based positions replaced."""
+        paragraphs = list(self.paragraphs)
+        for pos, para in replacements.items():
+            paragraphs[pos] = para
+        return self.replace(paragraphs=tuple(paragraphs))
+
+    @property
+    def extra_keys(self) -> dict[str, Any]:
+        """Unknown top-level keys, preserved for forward compatibility."""
+        return dict(self.__pydantic_extra__ or {})
+
+
+def append_version(
+    para: Paragraph,
+    text: str,
+    *,
+    origin: Origin,
+    model: str | None,
+    select: bool = True,
+    created_at: str | None = None,
+) -> tuple[Paragraph, TranslationVersion]:
+    """Return ``para`` with a new translation version appended (selected unless ``select=False``)."""
+    version = TranslationVersion(
+        id=new_id({t.id for t in para.translations}),
+        text=text,
+        origin=origin,
+        model=model,
+        created_at=created_at or utc_now(),
+    )
+    update: dict[str, Any] = {"translations": (*para.translations, version)}
+    if select:
+        update["selected_translation_id"] = version.id
+    return para.replace(**update), version
+
+
+def prune_versions(para: Paragraph, keep: int) -> Paragraph:
+    """Drop the oldest *unselected* versions so at most ``keep`` remain (never the selected one)."""
+    if keep <= 0 or len(para.translations) <= keep:
+        return para
+    excess = len(para.translations) - keep
+    kept: list[TranslationVersion] = []
+    for t in para.translations:
+        if excess and t.id != para.selected_translation_id:
+            excess -= 1
+            continue
+        kept.append(t)
+    return para.replace(translations=tuple(kept))
