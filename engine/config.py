@@ -1,0 +1,171 @@
+"""User configuration: one TOML file with model profiles, run defaults and the TUI keymap.
+
+Location: ``$PROOFDESK_CONFIG`` or ``<platform config dir>/proofdesk/config.toml``. API keys are never
+stored here: a profile names the environment variable that holds its key (``api_key_env``).
+
+Model settings resolve, strongest first: command-line flags, the environment (``OPENAI_BASE_URL``,
+``OPENAI_API_KEY``), the chosen profile, built-in defaults. With nothing configured the model is
+``demo``, the offline scripted model.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+DEMO_MODEL = "demo"
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+
+
+class ConfigError(Exception):
+    """A configuration problem, as one sentence naming the file and the key."""
+
+
+class Profile(BaseModel):
+    """A named model endpoint."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    base_url: str | None = None
+    model: str
+    api_key_env: str | None = None
+    temperature: float | None = Field(default=None, ge=0, le=2)
+    headers: dict[str, str] = Field(default_factory=dict)
+    body: dict[str, Any] = Field(default_factory=dict)
+
+
+class RunDefaults(BaseModel):
+    """Defaults for runs, overridden by flags."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    chunk_chars: int = Field(default=4000, ge=200, le=50000)
+    max_batch: int = Field(default=20, ge=1, le=200)
+    max_turns: int = Field(default=24, ge=1, le=500)
+    keep_versions: int = Field(default=20, ge=1, le=1000)
+    source_language: str | None = None
+    target_language: str | None = None
+
+
+class Config(BaseModel):
+    """The whole configuration file."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    default_profile: str | None = None
+    profiles: dict[str, Profile] = Field(default_factory=dict)
+    run: RunDefaults = Field(default_factory=RunDefaults)
+    keymap: dict[str, str] = Field(default_factory=dict)
+    theme: str | None = None
+
+
+def config_path() -> Path:
+    """Where the configuration file is read from."""
+    override = os.environ.get("PROOFDESK_CONFIG")
+    if override:
+        return Path(override)
+    return platformdirs.user_config_path("proofdesk") / "config.toml"
+
+
+def load_config(path: Path | None = None) -> Config:
+    """Read and validate the config file; a missing file is an empty configuration."""
+    path = path or config_path()
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return Config()
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        data = tomllib.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        key = ".".join(str(p) for p in first["loc"])
+        raise ConfigError(f"{path}: {key}: {first['msg']}") from None
+    if config.default_profile and config.default_profile not in config.profiles:
+        raise ConfigError(f"{path}: default_profile: no profile named {config.default_profile!r}")
+    return config
+
+
+class ApiKey:
+    """An API key that never shows itself in a repr, str, log record or traceback."""
+
+    __slots__ = ("_value",)
+
+    def __init__(self, value: str) -> None:
+        self._value = value
+
+    def reveal(self) -> str:
+        """The key itself, for the Authorization header only."""
+        return self._value
+
+    def __repr__(self) -> str:
+        return "ApiKey('***')"
+
+    __str__ = __repr__
+
+
+@dataclass(frozen=True)
+class ModelSettings:
+    """Everything needed to talk to one model, after resolving flags, environment and profile."""
+
+    model: str
+    base_url: str
+    api_key: ApiKey | None = field(default=None, repr=False)
+    api_key_env: str | None = None
+    temperature: float | None = None
+    headers: dict[str, str] = field(default_factory=dict)
+    body: dict[str, Any] = field(default_factory=dict)
+    profile: str | None = None
+
+    @property
+    def is_demo(self) -> bool:
+        """Whether this is the offline demo model (no network, no key)."""
+        return self.model == DEMO_MODEL
+
+
+def resolve_model(
+    config: Config,
+    *,
+    profile: str | None = None,
+    base_url: str | None = None,
+    model: str | None = None,
+    api_key_env: str | None = None,
+    environ: dict[str, str] | None = None,
+) -> ModelSettings:
+    """Combine flags, environment, profile and defaults into :class:`ModelSettings`."""
+    env = os.environ if environ is None else environ
+    name = profile or config.default_profile
+    if name is not None and name not in config.profiles:
+        known = ", ".join(sorted(config.profiles)) or "none configured"
+        raise ConfigError(f"--profile {name!r}: no such profile (known: {known}) in {config_path()}")
+    chosen = config.profiles.get(name) if name else None
+    resolved_model = model or (chosen.model if chosen else None) or DEMO_MODEL
+    resolved_url = (base_url or env.get("OPENAI_BASE_URL") or (chosen.base_url if chosen else None)
+                    or DEFAULT_BASE_URL).rstrip("/")
+    key_env = api_key_env or (chosen.api_key_env if chosen else None)
+    if api_key_env and api_key_env not in env:
+        raise ConfigError(f"--api-key-env {api_key_env}: that environment variable is not set")
+    key_value = env.get(key_env) if key_env else env.get("OPENAI_API_KEY")
+    return ModelSettings(
+        model=resolved_model,
+        base_url=resolved_url,
+        api_key=ApiKey(key_value) if key_value else None,
+        api_key_env=key_env or ("OPENAI_API_KEY" if key_value else None),
+        temperature=chosen.temperature if chosen else None,
+        headers=dict(chosen.headers) if chosen else {},
+        body=dict(chosen.body) if chosen else {},
+        profile=name,
+    )

@@ -1,0 +1,201 @@
+"""The engine's event stream: what happened during a run, as typed, JSON-serialisable dataclasses.
+
+The TUI log pane, the headless CLI and the JSONL trace are three consumers of this one stream.
+Each event has a ``kind`` string fixed by the design (``tool_called``, ``batch_committed``, ...).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+def _now() -> float:
+    return time.time()
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineEvent:
+    """Base of every event: when it happened, which run, which chunk (1-based) where relevant."""
+
+    kind: ClassVar[str] = "event"
+    run_id: str
+    chunk: int | None = None
+    ts: float = field(default_factory=_now)
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a JSON object: ``{"kind": ..., "ts": ..., "run_id": ..., ...fields}``."""
+        data = {"kind": self.kind}
+        for f in dataclasses.fields(self):
+            data[f.name] = _plain(getattr(self, f.name))
+        return data
+
+
+def _plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    if isinstance(value, tuple | list | frozenset | set):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunStarted(EngineEvent):
+    """A run began: which chapter, task, model, and how the work was cut into chunks."""
+
+    kind: ClassVar[str] = "run_started"
+    chapter_path: str
+    chapter_id: str
+    task: str
+    model: str
+    base_url: str
+    chunk_count: int
+    paragraph_count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChunkStarted(EngineEvent):
+    """The loop starts on a chunk; its paragraph IDs are the tools' boundaries."""
+
+    kind: ClassVar[str] = "chunk_started"
+    paragraph_ids: tuple[str, ...]
+    first_paragraph_id: str
+    last_paragraph_id: str
+    chunk_count: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelRequest(EngineEvent):
+    """One chat-completion request is about to be sent (``messages`` only in traces, once per turn)."""
+
+    kind: ClassVar[str] = "model_request"
+    turn: int
+    message_count: int
+    tool_names: tuple[str, ...]
+    messages: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelDelta(EngineEvent):
+    """Streaming progress: text, reasoning, or tool-argument characters (not persisted in traces)."""
+
+    kind: ClassVar[str] = "model_delta"
+    turn: int
+    channel: str  # "text" | "reasoning" | "tool_arguments"
+    text: str = ""
+    tool_name: str | None = None
+    chars: int = 0
+
+
+@dataclass(frozen=True, kw_only=True)
+class ModelResponse(EngineEvent):
+    """A whole model response, assembled."""
+
+    kind: ClassVar[str] = "model_response"
+    turn: int
+    content: str
+    reasoning: str
+    tool_calls: tuple[dict[str, Any], ...]
+    finish_reason: str
+    usage: dict[str, int] | None
+    latency_ms: float
+    error: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolCalled(EngineEvent):
+    """A tool is about to run with these (parsed) arguments."""
+
+    kind: ClassVar[str] = "tool_called"
+    turn: int
+    call_id: str
+    name: str
+    arguments: Any
+
+
+@dataclass(frozen=True, kw_only=True)
+class ToolResult(EngineEvent):
+    """What a tool answered (the exact JSON object the model receives)."""
+
+    kind: ClassVar[str] = "tool_result"
+    turn: int
+    call_id: str
+    name: str
+    success: bool
+    error_code: str | None
+    result: dict[str, Any]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BatchCommitted(EngineEvent):
+    """Translations reached the disk durably."""
+
+    kind: ClassVar[str] = "batch_committed"
+    paragraph_ids: tuple[str, ...]
+    file: str
+    unchanged: tuple[str, ...] = ()
+    kept_selection: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reminder(EngineEvent):
+    """The model answered without finishing; it is reminded of the missing paragraph IDs."""
+
+    kind: ClassVar[str] = "reminder"
+    turn: int
+    missing: tuple[str, ...]
+    number: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class Retry(EngineEvent):
+    """A request is retried after a transient failure."""
+
+    kind: ClassVar[str] = "retry"
+    attempt: int
+    reason: str
+    delay: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class ErrorEvent(EngineEvent):
+    """Something went wrong; ``fatal`` ends the run."""
+
+    kind: ClassVar[str] = "error"
+    message: str
+    code: str | None = None
+    fatal: bool = False
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChunkFinished(EngineEvent):
+    """A chunk ended: ``complete`` or ``incomplete`` (with the missing IDs) or ``failed``/``cancelled``."""
+
+    kind: ClassVar[str] = "chunk_finished"
+    status: str
+    missing: tuple[str, ...]
+    turns: int
+    tool_calls: int
+    tool_errors: dict[str, int]
+    usage: dict[str, int]
+    wall_ms: float
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunFinished(EngineEvent):
+    """A run ended; ``summary`` holds per-chunk results, totals, tokens and timings."""
+
+    kind: ClassVar[str] = "run_finished"
+    status: str  # "complete" | "incomplete" | "failed" | "cancelled"
+    summary: dict[str, Any]
+
+
+EVENT_TYPES: dict[str, type[EngineEvent]] = {
+    cls.kind: cls
+    for cls in (RunStarted, ChunkStarted, ModelRequest, ModelDelta, ModelResponse, ToolCalled, ToolResult,
+                BatchCommitted, Reminder, Retry, ErrorEvent, ChunkFinished, RunFinished)
+}

@@ -1,0 +1,95 @@
+"""JSONL traces: every event of a run, one JSON object per line, for the step-by-step inspector.
+
+Traces go to ``<workspace>/.proofdesk/traces/<chapter id>/<UTC time>-<task>.jsonl`` unless a path is
+given. ``model_delta`` events are left out by default (the assembled ``model_response`` holds the same
+text). Secrets are scrubbed from every line as a second line of defence: events never carry them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO, Any
+
+from engine.events import EngineEvent, ModelDelta
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+def safe_name(text: str) -> str:
+    """A file-name-safe form of ``text`` (chapter IDs come from files and are not trusted)."""
+    name = _UNSAFE.sub("_", text).strip("._") or "chapter"
+    return name[:80]
+
+
+def default_trace_path(traces_dir: Path, chapter_id: str, task: str, when: datetime | None = None) -> Path:
+    """The trace file for a run started at ``when`` (UTC)."""
+    stamp = (when or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S.%fZ")
+    return traces_dir / safe_name(chapter_id) / f"{stamp}-{safe_name(task)}.jsonl"
+
+
+class TraceWriter:
+    """Appends events to a JSONL file; scrubs the given secrets from every line."""
+
+    def __init__(self, path: Path, *, secrets: Iterable[str] = (), include_deltas: bool = False) -> None:
+        self.path = path
+        self._secrets = tuple(s for s in secrets if s and len(s) >= 4)
+        self._include_deltas = include_deltas
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self._file: IO[str] | None = open(path, "a", encoding="utf-8")  # noqa: SIM115 — closed in close()
+
+    def write(self, event: EngineEvent) -> None:
+        """Append one event (``model_delta`` only when asked for)."""
+        if self._file is None or (isinstance(event, ModelDelta) and not self._include_deltas):
+            return
+        line = json.dumps(event.to_json(), ensure_ascii=False, default=str)
+        for secret in self._secrets:
+            line = line.replace(secret, "***")
+        self._file.write(line + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        """Flush, fsync and close the file."""
+        if self._file is None:
+            return
+        try:
+            self._file.flush()
+            os.fsync(self._file.fileno())
+        finally:
+            self._file.close()
+            self._file = None
+
+    def __enter__(self) -> TraceWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class TraceReadError(Exception):
+    """A trace file that cannot be read, as one line."""
+
+
+def read_trace(path: Path) -> Iterator[dict[str, Any]]:
+    """The events of a trace file as JSON objects; a bad line raises :class:`TraceReadError` naming it."""
+    try:
+        handle = open(path, encoding="utf-8")  # noqa: SIM115 — closed below
+    except OSError as exc:
+        raise TraceReadError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    with handle:
+        for number, line in enumerate(handle, 1):
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as exc:
+                if not line.endswith("\n"):  # the last line of a trace still being written
+                    return
+                raise TraceReadError(f"{path}:{number}:{exc.colno}: invalid JSON line: {exc.msg}") from None
+            if not isinstance(item, dict) or "kind" not in item:
+                raise TraceReadError(f"{path}:{number}: expected an event object with a \"kind\"")
+            yield item
