@@ -1,0 +1,131 @@
+"""Reading a chapter file for the watcher: one consistent snapshot, classified against what we know.
+
+Runs in a worker thread (reading and parsing a big chapter must not block the event loop). A read is only
+used when the file did not change while we read it: the open file's identity, size and times are the same
+before and after, and we got exactly ``st_size`` bytes. Anything else is "unstable" and read again later, so
+a half-written file is never adopted.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from store.errors import ChapterLoadError
+from store.loader import parse_chapter
+from store.model import Chapter
+from store.workspace import OwnWrites, content_digest, is_chapter_name
+
+# (inode, size, mtime_ns, ctime_ns): ctime cannot be set from user space, so an rsync-style replace with an
+# older mtime, or a same-second rewrite of equal size, still changes the key.
+StatKey = tuple[int, int, int, int]
+
+
+def stat_key(st: os.stat_result) -> StatKey:
+    """The identity of one version of a file, as the reconcile scan compares it."""
+    return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class Known:
+    """The last state of a chapter file the watcher reported, adopted or was told about."""
+
+    digest: str
+    stat: StatKey | None
+    chapter: Chapter | None  # None when that state was invalid
+
+
+Status = Literal["missing", "unstable", "own", "same", "changed", "invalid"]
+
+
+@dataclass(frozen=True, slots=True)
+class Examined:
+    """The outcome of looking at one chapter file once."""
+
+    status: Status
+    digest: str | None = None
+    stat: StatKey | None = None
+    chapter: Chapter | None = None
+    error: ChapterLoadError | None = None
+
+
+def _read(path: Path) -> tuple[bytes, StatKey] | Examined:
+    """Read the whole file if it is a regular file that holds still while we read it."""
+    try:
+        # O_NONBLOCK: a FIFO named like a chapter must not hang the watcher.
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return Examined("missing")
+    except OSError as exc:
+        return _unreadable(path, exc)
+    try:
+        before = os.fstat(fd)
+        if not stat.S_ISREG(before.st_mode):
+            return Examined("missing")  # a folder or device named *.json is not a chapter file
+        chunks = []
+        while True:
+            chunk = os.read(fd, max(before.st_size + 1, 1 << 16) if not chunks else 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        after = os.fstat(fd)
+    except OSError as exc:
+        return _unreadable(path, exc)
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    key = stat_key(after)
+    if stat_key(before) != key or len(data) != after.st_size:
+        return Examined("unstable")
+    return data, key
+
+
+def _unreadable(path: Path, exc: OSError) -> Examined:
+    reason = exc.strerror or str(exc)
+    # The digest stands for "this error": the same failure again is not a new state.
+    return Examined("invalid", digest=f"oserror:{exc.errno}",
+                    error=ChapterLoadError(str(path), None, f"cannot be read: {reason}"))
+
+
+def examine(path: Path, known: Known | None, own_writes: OwnWrites | None) -> Examined:
+    """Read ``path`` once and classify it against ``known``; ``own_writes=None`` parses even our own content."""
+    got = _read(path)
+    if isinstance(got, Examined):
+        return got
+    data, key = got
+    digest = content_digest(data)
+    if own_writes is not None and own_writes.is_own(path, digest):
+        return Examined("own", digest=digest, stat=key)
+    if known is not None and known.digest == digest:
+        return Examined("same", digest=digest, stat=key)
+    try:
+        chapter = parse_chapter(data, path)
+    except ChapterLoadError as exc:
+        return Examined("invalid", digest=digest, stat=key, error=exc)
+    if known is not None and known.chapter is not None and known.chapter == chapter:
+        # Same chapter, different bytes (reformatted, or only the trailing newline so far): nothing to reload.
+        return Examined("same", digest=digest, stat=key, chapter=known.chapter)
+    return Examined("changed", digest=digest, stat=key, chapter=chapter)
+
+
+def scan_folder(root: Path) -> tuple[dict[Path, StatKey], tuple[int, int] | None]:
+    """Stat every chapter-named regular file directly in ``root``; also return the folder's (dev, ino)."""
+    found: dict[Path, StatKey] = {}
+    try:
+        root_st = os.stat(root)
+        entries = list(os.scandir(root))
+    except OSError:
+        return found, None
+    for entry in entries:
+        if not is_chapter_name(entry.name):
+            continue
+        try:
+            st = entry.stat()  # follows a symlinked chapter, as reading it does
+        except OSError:
+            continue
+        if stat.S_ISREG(st.st_mode):
+            found[Path(root, entry.name)] = stat_key(st)
+    return found, (root_st.st_dev, root_st.st_ino)

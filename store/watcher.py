@@ -1,0 +1,375 @@
+"""Watching a workspace folder for chapter edits made outside proofdesk.
+
+``ChapterWatcher`` follows ``guides/reliability.md`` ("Watching for edits made outside"):
+
+- it watches the workspace *folder* with watchfiles (editors save by rename; a watch on the file goes deaf),
+  non-recursively, and only looks at chapter names (``is_chapter_name``): our temps, ``.proofdesk/``, and editor
+  droppings (``.x.swp``, ``x~``, ``4913``, ``.#x``) never cause a read;
+- every notification only *pokes* a path: the path is read after ``settle`` seconds without another poke, in
+  one consistent snapshot (see ``store.watch_read``); content that does not parse is re-read ``retry_delay``
+  apart and reported ``ChapterInvalid`` only once the same bytes failed ``retries`` re-reads in a row (bytes
+  that keep changing are still being written), so a half-written file is never adopted;
+- content that is one of our own writes (``workspace.own_writes``, by content hash — never by time or mtime)
+  or identical to the known state gives no event, but becomes the known state;
+- a missing file is reported ``ChapterDeleted`` only when it is still missing ``delete_grace`` seconds after it
+  was first seen missing; a file recreated meanwhile is compared with the known state like any change;
+- every ``reconcile_every`` seconds a scan stats every chapter and pokes those whose
+  (inode, size, mtime_ns, ctime_ns) differ from the known state, so a missed notification (same-second rewrite,
+  rsync replace with an older mtime, a dead backend) is still caught;
+- if the notify backend raises or ends, it is restarted after a backoff (logged), and a scan runs at once.
+
+Start-up: the known state is seeded from one scan of the folder, silently. ``seed()`` returns what it read
+(``{path: Chapter | ChapterLoadError}``) so a consumer can take its initial state from the very bytes the
+watcher knows, leaving no gap in which an edit could be missed. Pass ``initial_events=True`` to get one
+``ChapterChanged`` / ``ChapterInvalid`` per existing file instead.
+
+One consumer reads ``events()``; call ``stop()`` (or use ``async with``) to shut down: it stops the backend
+through awatch's ``stop_event``, so no watch thread outlives the watcher.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from types import TracebackType
+
+from watchfiles import Change, awatch
+
+from store.errors import ChapterLoadError
+from store.model import Chapter
+from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent, WatchStats
+from store.watch_read import Examined, Known, examine, scan_folder
+from store.workspace import Workspace, is_chapter_name
+
+log = logging.getLogger(__name__)
+
+WatchFilter = Callable[[Change, str], bool]
+# (folder, stop_event, filter) -> async iterator of change sets; awatch by default, replaceable for tests.
+WatchFactory = Callable[[Path, asyncio.Event, WatchFilter], AsyncIterator[set[tuple[Change, str]]]]
+
+_HEALTHY_RUN = 30.0  # a backend that ran this long before failing resets the backoff
+
+
+def default_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncIterator[
+        set[tuple[Change, str]]]:
+    """watchfiles' ``awatch`` on ``root`` alone (not recursive), stoppable through ``stop_event``."""
+    # The watch thread checks stop_event every ``step``; rust_timeout bounds how long a bare cancellation
+    # (no stop_event) waits for that thread, since awatch cannot abandon it.
+    return awatch(root, watch_filter=watch_filter, stop_event=stop_event, recursive=False,
+                  debounce=1_600, step=50, rust_timeout=1_000)
+
+
+class _Stop:
+    """End-of-stream marker in the event queue."""
+
+
+class ChapterWatcher:
+    """Yields typed events for chapter files of ``workspace`` changed, broken or deleted outside proofdesk."""
+
+    def __init__(
+        self,
+        workspace: Workspace,
+        *,
+        settle: float = 0.3,
+        delete_grace: float = 2.0,
+        reconcile_every: float = 2.0,
+        retries: int = 3,
+        retry_delay: float | None = None,
+        restart_backoff: float = 0.5,
+        max_backoff: float = 10.0,
+        initial_events: bool = False,
+        watch_factory: WatchFactory = default_watch,
+    ) -> None:
+        self.workspace = workspace
+        self.root = workspace.root
+        self.settle = settle
+        self.delete_grace = delete_grace
+        self.reconcile_every = reconcile_every
+        self.retries = retries
+        self.retry_delay = settle if retry_delay is None else retry_delay
+        self.restart_backoff = restart_backoff
+        self.max_backoff = max_backoff
+        self.initial_events = initial_events
+        self.stats = WatchStats()
+        self._watch_factory = watch_factory
+        self._known: dict[Path, Known] = {}
+        self._due: dict[Path, float] = {}  # path -> loop time at which to look at it
+        self._attempts: dict[Path, tuple[str, int]] = {}  # path -> (bad content digest, reads of it in a row)
+        self._missing_since: dict[Path, float] = {}
+        self._queue: asyncio.Queue[WatchEvent | _Stop] = asyncio.Queue()
+        self._wake = asyncio.Event()
+        self._scan_now = asyncio.Event()
+        self._run_stop: asyncio.Event | None = None  # stop_event of the current awatch run
+        self._restart_requested = False
+        self._root_id: tuple[int, int] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._seeded = False
+        self._started = False
+        self._stopping = False
+        self._stopped = asyncio.Event()
+
+    # -- life cycle ---------------------------------------------------------------------------------------
+
+    async def seed(self) -> dict[Path, Chapter | ChapterLoadError]:
+        """Read every chapter once and make it the known state (no events); return what was read.
+
+        Files still being written at that moment are read again after ``settle`` and reported if they end up
+        different from what this returned.
+        """
+        found, self._root_id = await asyncio.to_thread(scan_folder, self.root)
+        result: dict[Path, Chapter | ChapterLoadError] = {}
+        for path in sorted(found):
+            ex = await asyncio.to_thread(examine, path, None, None)
+            if ex.status == "changed" and ex.chapter is not None and ex.digest is not None:
+                self._known[path] = Known(ex.digest, ex.stat, ex.chapter)
+                result[path] = ex.chapter
+            elif ex.status == "invalid" and ex.error is not None and ex.digest is not None:
+                self._known[path] = Known(ex.digest, ex.stat, None)
+                result[path] = ex.error
+            else:  # vanished or changing under us: look again once it has settled
+                self._poke(path)
+        self._seeded = True
+        return result
+
+    async def start(self) -> None:
+        """Seed (unless ``seed()`` was called) and start watching. Idempotent."""
+        if self._started or self._stopping:
+            return
+        self._started = True
+        if not self._seeded:
+            seeded = await self.seed()
+            if self.initial_events:
+                for path, state in seeded.items():
+                    if isinstance(state, ChapterLoadError):
+                        self._queue.put_nowait(ChapterInvalid(path, state))
+                    else:
+                        self._queue.put_nowait(ChapterChanged(path, state, self._known[path].digest))
+        self._tasks = [
+            asyncio.create_task(self._notify_loop(), name="chapter-watcher-notify"),
+            asyncio.create_task(self._settle_loop(), name="chapter-watcher-settle"),
+            asyncio.create_task(self._reconcile_loop(), name="chapter-watcher-reconcile"),
+        ]
+
+    async def stop(self) -> None:
+        """Stop watching, end ``events()`` and wait for every task and the watch thread to finish."""
+        if self._stopping:
+            return
+        self._stopping = True
+        self._stopped.set()
+        if self._run_stop is not None:
+            self._run_stop.set()  # lets awatch return on its own: cancelling it would wait for its thread
+        self._wake.set()
+        self._scan_now.set()
+        tasks, self._tasks = self._tasks, []
+        notify = [t for t in tasks if t.get_name().endswith("notify")]
+        for task in tasks:
+            if task not in notify:
+                task.cancel()  # no await in between: nothing can be queued after the end marker
+        self._queue.put_nowait(_Stop())
+        # Shielded: if stop() itself is cancelled the tasks still wind down (their stop signals are set).
+        await asyncio.shield(asyncio.gather(*tasks, return_exceptions=True))
+
+    async def __aenter__(self) -> ChapterWatcher:
+        await self.start()
+        return self
+
+    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
+                        tb: TracebackType | None) -> None:
+        await self.stop()
+
+    async def events(self) -> AsyncIterator[WatchEvent]:
+        """The events, in the order they were decided; ends after ``stop()``. Starts the watcher if needed."""
+        await self.start()
+        while True:
+            item = await self._queue.get()
+            if isinstance(item, _Stop):
+                self._queue.put_nowait(item)  # a second reader (or a later call) ends too
+                return
+            yield item
+
+    def __aiter__(self) -> AsyncIterator[WatchEvent]:
+        return self.events()
+
+    def known_digest(self, path: Path) -> str | None:
+        """The content digest of the state last reported or adopted for ``path`` (None if unknown)."""
+        known = self._known.get(path)
+        return known.digest if known else None
+
+    # -- the notify backend -------------------------------------------------------------------------------
+
+    def _accept(self, change: Change, raw: str) -> bool:
+        path = Path(raw)
+        return path.parent == self.root and is_chapter_name(path.name)
+
+    async def _notify_loop(self) -> None:
+        backoff = self.restart_backoff
+        loop = asyncio.get_running_loop()
+        while not self._stopping:
+            self._run_stop = run_stop = asyncio.Event()
+            started = loop.time()
+            failure: str
+            try:
+                async for changes in self._watch_factory(self.root, run_stop, self._accept):
+                    self.stats.notify_batches += 1
+                    for change, raw in changes:
+                        if self._accept(change, raw):
+                            self._poke(Path(raw))
+                    if run_stop.is_set():
+                        break
+                failure = "the file watcher stopped unexpectedly"
+            except Exception as exc:
+                failure = f"the file watcher failed: {exc!r}"
+            if self._stopping:
+                return
+            if self._restart_requested:
+                self._restart_requested = False
+                log.info("workspace folder %s was replaced; watching it again", self.root)
+                self._scan_now.set()
+                continue
+            self.stats.restarts += 1
+            if loop.time() - started > _HEALTHY_RUN:
+                backoff = self.restart_backoff
+            log.warning("%s (%s); restarting in %.1f s", failure, self.root, backoff)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopped.wait(), timeout=backoff)
+            backoff = min(backoff * 2, self.max_backoff)
+            self._scan_now.set()  # whatever happened while we were deaf
+
+    def _restart_notify(self) -> None:
+        if self._run_stop is not None and not self._run_stop.is_set():
+            self._restart_requested = True
+            self._run_stop.set()
+
+    # -- settling and reading ------------------------------------------------------------------------------
+
+    def _poke(self, path: Path, delay: float | None = None) -> None:
+        """Look at ``path`` once it has been quiet for ``settle`` seconds (each poke restarts the wait)."""
+        self._due[path] = asyncio.get_running_loop().time() + (self.settle if delay is None else delay)
+        self._wake.set()
+
+    def _schedule_if_idle(self, path: Path, at: float) -> None:
+        # A poke that arrived while we were reading wins: the file changed again, look after it settles.
+        if path not in self._due:
+            self._due[path] = at
+            self._wake.set()
+
+    async def _settle_loop(self) -> None:
+        loop = asyncio.get_running_loop()
+        while not self._stopping:
+            now = loop.time()
+            for path in [p for p, at in self._due.items() if at <= now]:
+                del self._due[path]
+                try:
+                    await self._check(path)
+                except Exception:
+                    log.exception("could not check %s; will look again", path)
+                    self._schedule_if_idle(path, loop.time() + max(self.settle, 1.0))
+            self._wake.clear()
+            timeout = min(self._due.values(), default=now + 3600.0) - loop.time()
+            if timeout > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout=timeout)
+
+    async def _check(self, path: Path) -> None:
+        loop = asyncio.get_running_loop()
+        known = self._known.get(path)
+        ex = await asyncio.to_thread(examine, path, known, self.workspace.own_writes)
+        now = loop.time()
+        if ex.status != "missing":
+            self._missing_since.pop(path, None)
+        if ex.status == "missing":
+            self._on_missing(path, known, now)
+        elif ex.status == "unstable":
+            self.stats.unstable_reads += 1
+            self._poke(path)
+        else:
+            self.stats.reads += 1
+            if ex.status == "invalid":
+                self._on_invalid(path, known, ex, now)
+            else:
+                self._attempts.pop(path, None)
+                self._on_readable(path, known, ex)
+
+    def _on_readable(self, path: Path, known: Known | None, ex: Examined) -> None:
+        assert ex.digest is not None
+        if ex.status == "own":
+            self.stats.own_writes += 1
+            # The chapter object is not re-parsed for our own writes; the writer holds it.
+            self._known[path] = Known(ex.digest, ex.stat, known.chapter if known else None)
+        elif ex.status == "same":
+            self.stats.unchanged += 1
+            self._known[path] = Known(ex.digest, ex.stat, known.chapter if known else ex.chapter)
+        else:
+            self.stats.parses += 1
+            assert ex.chapter is not None
+            self._known[path] = Known(ex.digest, ex.stat, ex.chapter)
+            self._queue.put_nowait(ChapterChanged(path, ex.chapter, ex.digest))
+
+    def _on_invalid(self, path: Path, known: Known | None, ex: Examined, now: float) -> None:
+        assert ex.digest is not None and ex.error is not None
+        if ex.stat is not None:
+            self.stats.parses += 1
+        if known is not None and known.chapter is None and known.digest == ex.digest:
+            self._attempts.pop(path, None)  # already reported as invalid, unchanged since
+            return
+        # Count only re-reads of the *same* bad content: content that keeps changing is still being written.
+        last = self._attempts.get(path)
+        attempts = last[1] + 1 if last is not None and last[0] == ex.digest else 1
+        if attempts <= self.retries:
+            self._attempts[path] = (ex.digest, attempts)
+            self.stats.parse_retries += 1
+            self._schedule_if_idle(path, now + self.retry_delay)
+            return
+        self._attempts.pop(path, None)
+        self._known[path] = Known(ex.digest, ex.stat, None)
+        self._queue.put_nowait(ChapterInvalid(path, ex.error))
+
+    def _on_missing(self, path: Path, known: Known | None, now: float) -> None:
+        self._attempts.pop(path, None)
+        if known is None:
+            self._missing_since.pop(path, None)  # never had a state: nothing to report
+            return
+        since = self._missing_since.setdefault(path, now)
+        if now - since >= self.delete_grace:
+            del self._missing_since[path]
+            del self._known[path]
+            self._queue.put_nowait(ChapterDeleted(path))
+        else:
+            self._schedule_if_idle(path, since + self.delete_grace)
+
+    # -- the reconcile scan ---------------------------------------------------------------------------------
+
+    async def _reconcile_loop(self) -> None:
+        while not self._stopping:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._scan_now.wait(), timeout=self.reconcile_every)
+            self._scan_now.clear()
+            if self._stopping:
+                return
+            try:
+                await self.reconcile()
+            except Exception:
+                log.exception("reconcile scan of %s failed", self.root)
+
+    async def reconcile(self) -> int:
+        """Stat every chapter now and poke those that are new, missing or changed; return how many."""
+        found, root_id = await asyncio.to_thread(scan_folder, self.root)
+        if root_id is not None and self._root_id is not None and root_id != self._root_id:
+            self._restart_notify()  # the folder we watch was replaced: the old watch is deaf
+        if root_id is not None:
+            self._root_id = root_id
+        hits = 0
+        for path, key in found.items():
+            known = self._known.get(path)
+            if path not in self._due and (known is None or known.stat != key):
+                hits += 1
+                self._poke(path)
+        for path in self._known:
+            if path not in found and path not in self._due:
+                hits += 1
+                self._poke(path)
+        self.stats.reconcile_hits += hits
+        return hits

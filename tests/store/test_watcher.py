@@ -1,0 +1,427 @@
+"""The chapter watcher against real files and the real watchfiles backend.
+
+Every scenario writes files the way an editor (or our own commit) does, and checks that each outside edit is
+reported exactly once with the full final content — never a partial read, never our own writes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from watchfiles import Change
+
+from store.errors import ChapterLoadError
+from store.loader import parse_chapter
+from store.model import Chapter
+from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid
+from store.watcher import ChapterWatcher, WatchFilter, default_watch
+from store.workspace import Workspace, content_digest
+from tests.store.watch_support import (
+    EventRecorder,
+    chapter_data,
+    git_checkout,
+    make_chapter,
+    own_commit,
+    rsync_replace,
+    vim_backup_rename_save,
+    vim_swap_rename_save,
+    vscode_in_place_save,
+)
+
+SETTLE = 0.1
+GRACE = 0.6
+RECONCILE = 0.4
+RETRIES = 3
+# Long enough for every follow-up an event could have: settle, parse retries, a reconcile scan or two.
+QUIET = SETTLE + RETRIES * SETTLE + 2 * RECONCILE + 0.3
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Workspace:
+    root = tmp_path / "ws"
+    root.mkdir()
+    return Workspace(root)
+
+
+def new_watcher(workspace: Workspace, **overrides: object) -> ChapterWatcher:
+    options: dict[str, object] = {"settle": SETTLE, "delete_grace": GRACE, "reconcile_every": RECONCILE,
+                                  "retries": RETRIES}
+    options.update(overrides)
+    return ChapterWatcher(workspace, **options)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def running(workspace: Workspace) -> AsyncIterator[tuple[ChapterWatcher, EventRecorder]]:
+    """A started watcher over the workspace, seeded with one chapter ``ch.json`` (tag ``v0``)."""
+    (workspace.root / "ch.json").write_bytes(chapter_data("v0"))
+    watcher = new_watcher(workspace)
+    await watcher.start()
+    recorder = EventRecorder(watcher)
+    yield watcher, recorder
+    await watcher.stop()
+    await asyncio.wait_for(recorder.task, 5)
+
+
+def assert_changed_once(recorder: EventRecorder, path: Path, data: bytes) -> None:
+    """Exactly one event since the recorder started: the whole of ``data`` at ``path``."""
+    assert recorder.describe() == [f"chapter_changed:{path.name}"]
+    event = recorder.events[0]
+    assert isinstance(event, ChapterChanged)
+    assert event.path == path
+    assert event.digest == content_digest(data)
+    assert event.chapter == parse_chapter(data, path)
+
+
+# -- start-up ----------------------------------------------------------------------------------------------
+
+
+async def test_seed_returns_current_states_and_emits_nothing(workspace: Workspace) -> None:
+    good, bad = workspace.root / "a.json", workspace.root / "b.json"
+    good.write_bytes(chapter_data("a"))
+    bad.write_bytes(b'{"paragraphs": [')
+    (workspace.root / "notes.txt").write_text("not a chapter")
+    watcher = new_watcher(workspace)
+    seeded = await watcher.seed()
+    assert set(seeded) == {good, bad}
+    assert seeded[good] == make_chapter("a")
+    assert isinstance(seeded[bad], ChapterLoadError) and "b.json" in seeded[bad].line
+    async with watcher:
+        recorder = EventRecorder(watcher)
+        await asyncio.sleep(QUIET)
+        assert recorder.events == []
+        new = workspace.root / "c.json"
+        new.write_bytes(chapter_data("c"))
+        await recorder.wait_count(1)
+        await asyncio.sleep(QUIET)
+        assert_changed_once(recorder, new, chapter_data("c"))
+
+
+async def test_initial_events_mode_reports_each_existing_file_once(workspace: Workspace) -> None:
+    (workspace.root / "a.json").write_bytes(chapter_data("a"))
+    (workspace.root / "b.json").write_bytes(b"")
+    async with new_watcher(workspace, initial_events=True) as watcher:
+        recorder = EventRecorder(watcher)
+        await recorder.wait_count(2)
+        await asyncio.sleep(QUIET)
+        assert sorted(recorder.describe()) == ["chapter_changed:a.json", "chapter_invalid:b.json"]
+
+
+# -- editor-style saves --------------------------------------------------------------------------------------
+
+
+async def test_vim_swap_and_rename_save_is_reloaded_once(running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    await vim_swap_rename_save(path, chapter_data("vim"))
+    await recorder.wait_count(1)
+    await asyncio.sleep(QUIET)
+    assert_changed_once(recorder, path, chapter_data("vim"))
+
+
+@pytest.mark.parametrize("pause", [0.02, 0.3])
+async def test_vim_backup_rename_save_is_reloaded_once(running: tuple[ChapterWatcher, EventRecorder],
+                                                       pause: float) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    await vim_backup_rename_save(path, chapter_data("vim2"), pause)
+    await recorder.wait_count(1)
+    await asyncio.sleep(QUIET)
+    assert_changed_once(recorder, path, chapter_data("vim2"))
+
+
+@pytest.mark.parametrize("pause", [0.03, 0.2])
+async def test_vscode_in_place_save_never_adopts_a_partial_read(workspace: Workspace, pause: float) -> None:
+    path = workspace.root / "ch.json"
+    path.write_bytes(chapter_data("v0"))
+    # The same bad bytes must fail for 5 x 0.1 s before they count as invalid; each pause is shorter.
+    async with new_watcher(workspace, retries=5, retry_delay=0.1) as watcher:
+        recorder = EventRecorder(watcher)
+        await vscode_in_place_save(path, chapter_data("code"), pause)
+        await recorder.wait_count(1)
+        await asyncio.sleep(QUIET)
+        assert_changed_once(recorder, path, chapter_data("code"))
+        if pause > SETTLE:
+            # The pauses outlast the settle time, so the empty and half-written file really were read and refused.
+            assert watcher.stats.parse_retries >= 1
+
+
+async def test_delete_and_recreate_is_a_change_not_a_deletion(running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    await git_checkout(path, chapter_data("git"))
+    await recorder.wait_count(1)
+    await asyncio.sleep(GRACE + QUIET)
+    assert_changed_once(recorder, path, chapter_data("git"))
+
+
+async def test_delete_and_recreate_identical_content_is_nothing(running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    await git_checkout(path, chapter_data("v0"), gap=0.25)  # longer than settle: the absence is seen
+    await asyncio.sleep(GRACE + QUIET)
+    assert recorder.events == []
+    assert watcher.stats.unchanged >= 1  # it did look at the recreated file
+
+
+async def test_deletion_is_reported_once_after_the_grace_period(
+        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    path.unlink()
+    await recorder.wait_count(1)
+    await asyncio.sleep(QUIET)
+    assert recorder.describe() == ["chapter_deleted:ch.json"]
+    assert isinstance(recorder.events[0], ChapterDeleted)
+    path.write_bytes(chapter_data("v0"))  # back again after the deletion was final: a new file
+    await recorder.wait_count(2)
+    assert recorder.kinds() == ["chapter_deleted", "chapter_changed"]
+
+
+async def test_rsync_replace_with_older_mtime_is_reloaded_once(
+        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    old_mtime = path.stat().st_mtime_ns - 86_400 * 10**9
+    rsync_replace(path, chapter_data("rsync"), old_mtime)
+    await recorder.wait_count(1)
+    await asyncio.sleep(QUIET)
+    assert_changed_once(recorder, path, chapter_data("rsync"))
+
+
+# -- when notifications are missed: the reconcile scan ---------------------------------------------------------
+
+
+def deaf_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncIterator[
+        set[tuple[Change, str]]]:
+    """A backend that never reports anything (a notify queue overflow, a filesystem without inotify)."""
+    async def changes() -> AsyncIterator[set[tuple[Change, str]]]:
+        await stop_event.wait()
+        return
+        yield  # pragma: no cover - makes this an async generator
+
+    return changes()
+
+
+async def test_reconcile_scan_catches_what_notify_missed(workspace: Workspace) -> None:
+    same_second = workspace.root / "same.json"
+    synced = workspace.root / "synced.json"
+    same_second.write_bytes(chapter_data("AAAA"))
+    synced.write_bytes(chapter_data("s0"))
+    async with new_watcher(workspace, watch_factory=deaf_watch) as watcher:
+        recorder = EventRecorder(watcher)
+        before = same_second.stat()
+        # Same size, same mtime put back: only the inode's ctime tells the content changed.
+        new_same = chapter_data("BBBB")
+        assert len(new_same) == before.st_size
+        with open(same_second, "r+b") as out:
+            out.write(new_same)
+        os.utime(same_second, ns=(before.st_atime_ns, before.st_mtime_ns))
+        rsync_replace(synced, chapter_data("s1"), synced.stat().st_mtime_ns - 3_600 * 10**9)
+        await recorder.wait_count(2)
+        await asyncio.sleep(QUIET)
+        assert sorted(recorder.describe()) == ["chapter_changed:same.json", "chapter_changed:synced.json"]
+        by_name = {e.path.name: e for e in recorder.events}
+        assert isinstance(by_name["same.json"], ChapterChanged)
+        assert by_name["same.json"].chapter == make_chapter("BBBB")
+        assert watcher.stats.notify_batches == 0 and watcher.stats.reconcile_hits >= 2
+
+
+# -- our own writes ------------------------------------------------------------------------------------------------
+
+
+async def test_two_hundred_own_commits_cause_no_reload(running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    for i in range(200):
+        own_commit(watcher.workspace, path, chapter_data(f"own{i}"))
+        if i % 25 == 24:
+            await asyncio.sleep(SETTLE * 2)  # let the watcher settle and read between bursts
+    await asyncio.sleep(QUIET)
+    assert recorder.events == []
+    assert watcher.stats.parses == 0
+    assert watcher.stats.own_writes >= 1  # it did read our writes, and recognised them
+    assert watcher.known_digest(path) == content_digest(chapter_data("own199"))
+
+
+async def test_outside_edit_just_after_an_own_commit_is_detected(
+        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    delays = [0.0, 0.005, 0.01, 0.02, 0.035, 0.05, 0.065, 0.08, 0.09, 0.1]
+    expected: list[str] = []
+    for trial, delay in enumerate(delays):
+        own_commit(watcher.workspace, path, chapter_data(f"own{trial}"))
+        await asyncio.sleep(delay)
+        outside = chapter_data(f"outside{trial}")
+        if trial % 2:
+            path.write_bytes(outside)  # in place
+        else:
+            rsync_replace(path, outside, path.stat().st_mtime_ns)  # by rename, same mtime as ours
+        expected.append(content_digest(outside))
+        await recorder.wait_count(trial + 1)
+    await asyncio.sleep(QUIET)
+    assert recorder.kinds() == ["chapter_changed"] * len(delays)
+    assert [e.digest for e in recorder.events if isinstance(e, ChapterChanged)] == expected
+
+
+# -- invalid files -------------------------------------------------------------------------------------------------
+
+
+async def test_invalid_file_is_reported_once_then_its_fix_is_a_change(
+        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    path.write_bytes(b'{"format": "proofdesk.chapter/1", "id": "ch01", "paragraphs": [}')
+    await recorder.wait_count(1)
+    await asyncio.sleep(QUIET)  # reconcile scans and retries must not report it again
+    assert recorder.kinds() == ["chapter_invalid"]
+    invalid = recorder.events[0]
+    assert isinstance(invalid, ChapterInvalid)
+    assert invalid.error.line.startswith(str(path)) and "\n" not in invalid.error.line
+    assert path.read_bytes().endswith(b"[}")  # never written over
+    path.write_bytes(chapter_data("fixed"))
+    await recorder.wait_count(2)
+    await asyncio.sleep(QUIET)
+    assert recorder.kinds() == ["chapter_invalid", "chapter_changed"]
+    assert isinstance(recorder.events[1], ChapterChanged)
+    assert recorder.events[1].chapter == make_chapter("fixed")
+
+
+async def test_back_to_the_last_good_content_after_invalid_is_reported(
+        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    path.write_bytes(b"not json")
+    await recorder.wait_count(1)
+    path.write_bytes(chapter_data("v0"))  # the person undid the damage: consumers must hear it is fine again
+    await recorder.wait_count(2)
+    assert recorder.kinds() == ["chapter_invalid", "chapter_changed"]
+
+
+# -- things that are not chapters --------------------------------------------------------------------------------
+
+
+async def test_non_chapter_churn_causes_no_reads_and_no_events(
+        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    root = watcher.root
+    state = root / ".proofdesk" / "locks"
+    state.mkdir(parents=True)
+    (root / "sub").mkdir()
+    for round_ in range(5):
+        (state / "ch.json.lock").write_text(str(round_))
+        (root / ".proofdesk" / "conflicts.json").write_text("{}")
+        (root / "notes.txt").write_text(str(round_))
+        (root / ".ch.json.swp").write_bytes(b"x" * 64)
+        (root / "ch.json~").write_bytes(b"{")
+        (root / "4913").write_bytes(b"")
+        (root / "4913").unlink()
+        (root / ".#ch.json").write_text("user@host")
+        (root / ".proofdesk-ch.json.1a2b3c4d.tmp").write_bytes(b"{")
+        (root / "sub" / "x.json").write_bytes(b"{")
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(QUIET)
+    assert recorder.events == []
+    assert watcher.stats.reads == 0 and watcher.stats.notify_batches == 0
+
+
+# -- resilience ----------------------------------------------------------------------------------------------------
+
+
+class FlakyBackend:
+    """The real watchfiles backend, made to fail: raise before the first ``fail_at_start`` runs, and after the first
+    change set of the next run."""
+
+    def __init__(self, fail_at_start: int) -> None:
+        self.fail_at_start = fail_at_start
+        self.runs = 0
+
+    def __call__(self, root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncIterator[
+            set[tuple[Change, str]]]:
+        self.runs += 1
+        run = self.runs
+
+        async def changes() -> AsyncIterator[set[tuple[Change, str]]]:
+            if run <= self.fail_at_start:
+                raise OSError(28, "inotify watch limit reached (injected)")
+            async for batch in default_watch(root, stop_event, watch_filter):
+                yield batch
+                if run == self.fail_at_start + 1:
+                    raise RuntimeError("watch thread died (injected)")
+
+        return changes()
+
+
+async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="store.watcher")
+    path = workspace.root / "ch.json"
+    path.write_bytes(chapter_data("v0"))
+    backend = FlakyBackend(fail_at_start=1)
+    # Reconcile scans are too rare to help here: only a restarted backend can see the second edit.
+    async with new_watcher(workspace, reconcile_every=600, restart_backoff=0.05,
+                           watch_factory=backend) as watcher:
+        recorder = EventRecorder(watcher)
+        while backend.runs < 2:
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)  # the second run's inotify watch is in place
+        path.write_bytes(chapter_data("first"))
+        await recorder.wait_count(1)
+        while backend.runs < 3:
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)
+        path.write_bytes(chapter_data("second"))
+        await recorder.wait_count(2)
+        assert [e.chapter for e in recorder.events if isinstance(e, ChapterChanged)] == [
+            make_chapter("first"), make_chapter("second")]
+        assert watcher.stats.restarts == 2
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("inotify watch limit reached" in m and "restarting" in m for m in messages)
+    assert any("watch thread died" in m and "restarting" in m for m in messages)
+
+
+def test_stop_leaves_no_thread_and_survives_a_cancelled_consumer(workspace: Workspace) -> None:
+    before = set(threading.enumerate())
+
+    async def scenario() -> list[Chapter]:
+        path = workspace.root / "ch.json"
+        path.write_bytes(chapter_data("v0"))
+        watcher = new_watcher(workspace)
+        seen: list[Chapter] = []
+
+        async def consume() -> None:
+            async for event in watcher.events():
+                if isinstance(event, ChapterChanged):
+                    seen.append(event.chapter)
+
+        consumer = asyncio.create_task(consume())
+        await asyncio.sleep(0.3)
+        path.write_bytes(chapter_data("v1"))
+        while not seen:
+            await asyncio.sleep(0.02)
+        consumer.cancel()  # the app drops its reader mid-wait
+        with pytest.raises(asyncio.CancelledError):
+            await consumer
+        path.write_bytes(chapter_data("v2"))  # a new reader still gets what happened meanwhile
+        reader = watcher.events()
+        event = await asyncio.wait_for(anext(reader), 10)
+        assert isinstance(event, ChapterChanged)
+        seen.append(event.chapter)
+        await watcher.stop()
+        with pytest.raises(StopAsyncIteration):
+            await anext(reader)
+        return seen
+
+    assert asyncio.run(scenario()) == [make_chapter("v1"), make_chapter("v2")]
+    for _ in range(200):  # worker threads wind down once their loop is gone
+        leftover = set(threading.enumerate()) - before
+        if not leftover:
+            break
+        threading.Event().wait(0.05)
+    assert leftover == set()
