@@ -1,0 +1,147 @@
+"""The offline demo model's mind: from the conversation so far, decide the next turn.
+
+It behaves like a careful model: it first reaches for context before the chunk (and hits the chunk
+boundary), recovers by reading forward within the chunk, makes one submission mistake in the second
+chunk (by ``index`` instead of ``paragraph_id``) and corrects it, then submits in batches. Texts are
+clearly marked pseudo-translations. Everything is derived from the messages, so the plan is
+stateless and deterministic — the same history always gives the same turn.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+LINE = re.compile(r"^\[(\d+)\] \[ID: ([^\]\s]+)\] (?:Source: )?(.*)$")
+PART = re.compile(r"part (\d+) of (\d+)", re.I)
+BATCH_SIZE = 4
+
+
+@dataclass(frozen=True)
+class ChunkLine:
+    """One paragraph of the chunk as the model sees it."""
+
+    index: int
+    paragraph_id: str
+    source: str
+    translation: str | None = None
+
+
+@dataclass(frozen=True)
+class DemoTurn:
+    """What the demo model says and which tools it calls (name, arguments) this turn."""
+
+    text: str
+    tool_calls: tuple[tuple[str, dict[str, Any]], ...] = ()
+    reasoning: str = ""
+
+
+@dataclass
+class _Seen:
+    submitted: set[str] = field(default_factory=set)
+    probed_before: bool = False
+    boundary_hit: bool = False
+    read_forward: bool = False
+    index_mistake_made: bool = False
+    last_error: str | None = None
+
+
+def parse_chunk(message: str) -> tuple[list[ChunkLine], int]:
+    """The chunk's lines and its part number (1-based) from the chunk user message."""
+    lines: list[ChunkLine] = []
+    for raw in message.splitlines():
+        m = LINE.match(raw)
+        if m:
+            lines.append(ChunkLine(int(m.group(1)), m.group(2), m.group(3)))
+        elif raw.startswith("Translation: ") and lines:
+            last = lines[-1]
+            lines[-1] = ChunkLine(last.index, last.paragraph_id, last.source, raw.removeprefix("Translation: "))
+    part = PART.search(message)
+    return lines, int(part.group(1)) if part else 1
+
+
+def _history(messages: list[dict[str, Any]]) -> _Seen:
+    seen = _Seen()
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    for msg in messages:
+        if msg.get("role") == "assistant":
+            for call in msg.get("tool_calls") or ():
+                fn = call.get("function", {})
+                try:
+                    args = json.loads(fn.get("arguments") or "{}")
+                except json.JSONDecodeError:
+                    args = {}
+                calls[call.get("id", "")] = (fn.get("name", ""), args)
+        elif msg.get("role") == "tool":
+            name, args = calls.get(msg.get("tool_call_id", ""), ("", {}))
+            try:
+                result = json.loads(msg.get("content") or "{}")
+            except json.JSONDecodeError:
+                result = {}
+            ok = bool(result.get("success"))
+            seen.last_error = None if ok else result.get("error_code")
+            if name == "get_previous_paragraphs":
+                seen.probed_before = True
+                seen.boundary_hit = seen.boundary_hit or result.get("error_code") == "CHUNK_BOUNDARY"
+            elif name == "get_next_paragraphs":
+                seen.read_forward = True
+            elif name == "add_translation_batch":
+                if result.get("error_code") == "INDEX_NOT_ACCEPTED":
+                    seen.index_mistake_made = True
+                if ok:
+                    seen.submitted.update(result.get("accepted", ()))
+                    seen.submitted.update(result.get("unchanged", ()))
+    return seen
+
+
+def pseudo_translation(task: str, line: ChunkLine, target: str) -> str:
+    """A clearly marked stand-in for a real model's work."""
+    if task == "translate":
+        return f"[demo {target}] {line.source.strip()}"
+    base = line.translation or line.source.strip()
+    mark = "polished" if task == "polish" else "proofread"
+    return f"{base} [demo {mark}]"
+
+
+def _wants_change(task: str, line: ChunkLine) -> bool:
+    # Polish/proofread submit only what they change: the demo "changes" every other paragraph.
+    return task == "translate" or line.index % 2 == 1
+
+
+def plan_turn(messages: list[dict[str, Any]], *, task: str, target_language: str = "en") -> DemoTurn:
+    """The demo model's next turn for this conversation."""
+    user = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
+    lines, part = parse_chunk(user if isinstance(user, str) else "")
+    if not lines:
+        return DemoTurn("I see no paragraphs to work on in this message.")
+    seen = _history(messages)
+    first = lines[0]
+    if not seen.probed_before:
+        return DemoTurn(
+            f"Let me read what comes before [{first.index}] for context.",
+            (("get_previous_paragraphs", {"paragraph_id": first.paragraph_id, "count": 2}),),
+            reasoning="Context before the first paragraph would help with tone.",
+        )
+    if len(lines) > 1 and not seen.read_forward:
+        note = ("That is outside my chunk; I will read forward within it instead."
+                if seen.boundary_hit else "Now the paragraphs that follow.")
+        return DemoTurn(note, (("get_next_paragraphs", {"paragraph_id": first.paragraph_id,
+                                                        "count": min(2, len(lines) - 1)}),))
+    todo = [ln for ln in lines if ln.paragraph_id not in seen.submitted and _wants_change(task, ln)]
+    if not todo:
+        return DemoTurn("All paragraphs of this part are done.")
+    batch = todo[:BATCH_SIZE]
+    items: list[dict[str, Any]] = [
+        {"paragraph_id": ln.paragraph_id, "translated_text": pseudo_translation(task, ln, target_language)}
+        for ln in batch
+    ]
+    if part == 2 and not seen.index_mistake_made:
+        items[0] = {"index": batch[0].index, "translated_text": items[0]["translated_text"]}
+        text = f"Submitting [{batch[0].index}]–[{batch[-1].index}]."
+    elif seen.last_error == "INDEX_NOT_ACCEPTED":
+        text = "Right — submissions use the paragraph_id from [ID: …], not the index. Resubmitting."
+    else:
+        text = f"Submitting [{batch[0].index}]–[{batch[-1].index}]."
+    return DemoTurn(text, (("add_translation_batch", {"paragraphs": items}),))
