@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
@@ -17,7 +18,7 @@ from typing import Literal
 from store.errors import ChapterLoadError
 from store.loader import parse_chapter
 from store.model import Chapter
-from store.workspace import OwnWrites, content_digest, is_chapter_name
+from store.workspace import content_digest, is_chapter_name
 
 # (inode, size, mtime_ns, ctime_ns): ctime cannot be set from user space, so an rsync-style replace with an
 # older mtime, or a same-second rewrite of equal size, still changes the key.
@@ -35,7 +36,8 @@ class Known:
 
     digest: str
     stat: StatKey | None
-    chapter: Chapter | None  # None when that state was invalid
+    valid: bool
+    chapter: Chapter | None = None  # parsed from exactly ``digest``'s bytes; None if invalid or not parsed
 
 
 Status = Literal["missing", "unstable", "own", "same", "changed", "invalid"]
@@ -90,17 +92,17 @@ def _unreadable(path: Path, exc: OSError) -> Examined:
                     error=ChapterLoadError(str(path), None, f"cannot be read: {reason}"))
 
 
-def examine(path: Path, known: Known | None, own_writes: OwnWrites | None) -> Examined:
-    """Read ``path`` once and classify it against ``known``; ``own_writes=None`` parses even our own content."""
+def examine(path: Path, known: Known | None, is_own: Callable[[str], bool] | None) -> Examined:
+    """Read ``path`` once and classify it against ``known``; ``is_own=None`` parses even our own content."""
     got = _read(path)
     if isinstance(got, Examined):
         return got
     data, key = got
     digest = content_digest(data)
-    if own_writes is not None and own_writes.is_own(path, digest):
-        return Examined("own", digest=digest, stat=key)
     if known is not None and known.digest == digest:
         return Examined("same", digest=digest, stat=key)
+    if is_own is not None and is_own(digest):
+        return Examined("own", digest=digest, stat=key)
     try:
         chapter = parse_chapter(data, path)
     except ChapterLoadError as exc:

@@ -10,7 +10,8 @@
   apart and reported ``ChapterInvalid`` only once the same bytes failed ``retries`` re-reads in a row (bytes
   that keep changing are still being written), so a half-written file is never adopted;
 - content that is one of our own writes (``workspace.own_writes``, by content hash — never by time or mtime)
-  or identical to the known state gives no event, but becomes the known state;
+  not seen on disk before, or identical to the known state, gives no event but becomes the known state; an
+  own write seen once and back again later is someone restoring it, and is reported;
 - a missing file is reported ``ChapterDeleted`` only when it is still missing ``delete_grace`` seconds after it
   was first seen missing; a file recreated meanwhile is compared with the known state like any change;
 - every ``reconcile_every`` seconds a scan stats every chapter and pokes those whose
@@ -32,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from types import TracebackType
@@ -50,7 +52,8 @@ WatchFilter = Callable[[Change, str], bool]
 # (folder, stop_event, filter) -> async iterator of change sets; awatch by default, replaceable for tests.
 WatchFactory = Callable[[Path, asyncio.Event, WatchFilter], AsyncIterator[set[tuple[Change, str]]]]
 
-_HEALTHY_RUN = 30.0  # a backend that ran this long before failing resets the backoff
+_HEALTHY_RUN = 30.0
+_CONSUMED_OWN = 64  # a backend that ran this long before failing resets the backoff
 
 
 def default_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncIterator[
@@ -99,6 +102,7 @@ class ChapterWatcher:
         self._due: dict[Path, float] = {}  # path -> loop time at which to look at it
         self._attempts: dict[Path, tuple[str, int]] = {}  # path -> (bad content digest, reads of it in a row)
         self._missing_since: dict[Path, float] = {}
+        self._consumed_own: dict[Path, deque[str]] = {}  # own-write digests already seen on disk, per path
         self._queue: asyncio.Queue[WatchEvent | _Stop] = asyncio.Queue()
         self._wake = asyncio.Event()
         self._scan_now = asyncio.Event()
@@ -124,10 +128,10 @@ class ChapterWatcher:
         for path in sorted(found):
             ex = await asyncio.to_thread(examine, path, None, None)
             if ex.status == "changed" and ex.chapter is not None and ex.digest is not None:
-                self._known[path] = Known(ex.digest, ex.stat, ex.chapter)
+                self._known[path] = Known(ex.digest, ex.stat, True, ex.chapter)
                 result[path] = ex.chapter
             elif ex.status == "invalid" and ex.error is not None and ex.digest is not None:
-                self._known[path] = Known(ex.digest, ex.stat, None)
+                self._known[path] = Known(ex.digest, ex.stat, False)
                 result[path] = ex.error
             else:  # vanished or changing under us: look again once it has settled
                 self._poke(path)
@@ -256,6 +260,16 @@ class ChapterWatcher:
             self._due[path] = at
             self._wake.set()
 
+    def _own_test(self, path: Path) -> Callable[[str], bool]:
+        """Whether a digest is a write of ours to ``path`` that we have not seen on disk yet.
+
+        A digest we already saw come and go is not ours the second time: that is someone restoring an older
+        version (``git checkout``, an editor's undo-save), which the consumer must hear about.
+        """
+        own_writes = self.workspace.own_writes
+        seen = frozenset(self._consumed_own.get(path, ()))
+        return lambda digest: digest not in seen and own_writes.is_own(path, digest)
+
     async def _settle_loop(self) -> None:
         loop = asyncio.get_running_loop()
         while not self._stopping:
@@ -276,7 +290,7 @@ class ChapterWatcher:
     async def _check(self, path: Path) -> None:
         loop = asyncio.get_running_loop()
         known = self._known.get(path)
-        ex = await asyncio.to_thread(examine, path, known, self.workspace.own_writes)
+        ex = await asyncio.to_thread(examine, path, known, self._own_test(path))
         now = loop.time()
         if ex.status != "missing":
             self._missing_since.pop(path, None)
@@ -297,22 +311,24 @@ class ChapterWatcher:
         assert ex.digest is not None
         if ex.status == "own":
             self.stats.own_writes += 1
-            # The chapter object is not re-parsed for our own writes; the writer holds it.
-            self._known[path] = Known(ex.digest, ex.stat, known.chapter if known else None)
+            self._consumed_own.setdefault(path, deque(maxlen=_CONSUMED_OWN)).append(ex.digest)
+            # Our own writes are not parsed (the writer holds the chapter), so no chapter object is known.
+            self._known[path] = Known(ex.digest, ex.stat, True)
         elif ex.status == "same":
             self.stats.unchanged += 1
-            self._known[path] = Known(ex.digest, ex.stat, known.chapter if known else ex.chapter)
+            assert known is not None
+            self._known[path] = Known(ex.digest, ex.stat, known.valid, known.chapter)
         else:
             self.stats.parses += 1
             assert ex.chapter is not None
-            self._known[path] = Known(ex.digest, ex.stat, ex.chapter)
+            self._known[path] = Known(ex.digest, ex.stat, True, ex.chapter)
             self._queue.put_nowait(ChapterChanged(path, ex.chapter, ex.digest))
 
     def _on_invalid(self, path: Path, known: Known | None, ex: Examined, now: float) -> None:
         assert ex.digest is not None and ex.error is not None
         if ex.stat is not None:
             self.stats.parses += 1
-        if known is not None and known.chapter is None and known.digest == ex.digest:
+        if known is not None and not known.valid and known.digest == ex.digest:
             self._attempts.pop(path, None)  # already reported as invalid, unchanged since
             return
         # Count only re-reads of the *same* bad content: content that keeps changing is still being written.
@@ -324,7 +340,7 @@ class ChapterWatcher:
             self._schedule_if_idle(path, now + self.retry_delay)
             return
         self._attempts.pop(path, None)
-        self._known[path] = Known(ex.digest, ex.stat, None)
+        self._known[path] = Known(ex.digest, ex.stat, False)
         self._queue.put_nowait(ChapterInvalid(path, ex.error))
 
     def _on_missing(self, path: Path, known: Known | None, now: float) -> None:
@@ -336,6 +352,7 @@ class ChapterWatcher:
         if now - since >= self.delete_grace:
             del self._missing_since[path]
             del self._known[path]
+            self._consumed_own.pop(path, None)
             self._queue.put_nowait(ChapterDeleted(path))
         else:
             self._schedule_if_idle(path, since + self.delete_grace)

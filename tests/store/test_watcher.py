@@ -36,10 +36,10 @@ from tests.store.watch_support import (
 
 SETTLE = 0.1
 GRACE = 0.6
-RECONCILE = 0.4
+RECONCILE = 0.25
 RETRIES = 3
-# Long enough for every follow-up an event could have: settle, parse retries, a reconcile scan or two.
-QUIET = SETTLE + RETRIES * SETTLE + 2 * RECONCILE + 0.3
+# Long enough for every follow-up an event could have: settle, parse retries, a reconcile scan and its read.
+QUIET = 2 * SETTLE + RETRIES * SETTLE + RECONCILE + 0.3
 
 
 @pytest.fixture
@@ -268,6 +268,31 @@ async def test_outside_edit_just_after_an_own_commit_is_detected(
     await asyncio.sleep(QUIET)
     assert recorder.kinds() == ["chapter_changed"] * len(delays)
     assert [e.digest for e in recorder.events if isinstance(e, ChapterChanged)] == expected
+
+
+async def wait_known(watcher: ChapterWatcher, path: Path, data: bytes) -> None:
+    """Wait until the watcher has read ``data`` at ``path`` and made it its known state."""
+    async def until() -> None:
+        while watcher.known_digest(path) != content_digest(data):
+            await asyncio.sleep(0.02)
+
+    await asyncio.wait_for(until(), 15)
+
+
+async def test_restoring_an_earlier_own_write_is_an_outside_change(
+        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    first, second = chapter_data("own-first"), chapter_data("own-second")
+    own_commit(watcher.workspace, path, first)
+    await wait_known(watcher, path, first)
+    own_commit(watcher.workspace, path, second)
+    await wait_known(watcher, path, second)
+    assert recorder.events == []
+    path.write_bytes(first)  # `git checkout ch.json`: bytes we once wrote, but not by us this time
+    await recorder.wait_count(1)
+    await asyncio.sleep(QUIET)
+    assert_changed_once(recorder, path, first)
 
 
 # -- invalid files -------------------------------------------------------------------------------------------------
