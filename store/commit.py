@@ -1,0 +1,333 @@
+"""``ChapterStore``: the one way to read and write a chapter file (design section 7).
+
+Every write runs under the chapter's lock: re-read what is on disk now (or reuse the in-memory chapter when
+the file's stat is unchanged since we last read or wrote it), merge, serialise (untouched paragraphs keep
+their cached bytes), remember the content hash as our own write (so the watcher ignores it), then
+``atomic_write`` with a compare-and-swap against the state we merged onto. A file changed by someone who
+does not take our lock (an editor, git) between the read and the rename makes the CAS fail: we merge again.
+Calls return only once the new file and its folder entry are durable.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import stat
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import ClassVar
+
+from store.atomic import (
+    CommitError,
+    ConcurrentChange,
+    FileState,
+    SymlinkRefused,
+    atomic_write,
+    clean_stale_temps,
+    temp_target,
+)
+from store.conflicts import ConflictRecord, RejectedText, clean_conflict_temps, write_conflicts
+from store.errors import ChapterLoadError, StoreError
+from store.loader import parse_chapter
+from store.lock import DEFAULT_TIMEOUT, ChapterLock
+from store.merge import DEFAULT_KEEP_VERSIONS, BatchItem, KeptSelection, MergeOutcome, StaleItem, merge_batch
+from store.model import Chapter, Origin, utc_now
+from store.serialize import chapter_bytes
+from store.workspace import Workspace, content_digest
+
+log = logging.getLogger(__name__)
+
+_CAS_ATTEMPTS = 8  # each failed attempt means someone else wrote the file meanwhile; give up eventually
+_INVALID_RETRY_S = 1.0  # an editor saving in place leaves half-written JSON for a moment: wait that long
+
+
+class StaleParagraphError(StoreError):
+    """A batch refused because paragraphs changed source text or disappeared; nothing was written.
+
+    The batch's texts were saved durably to ``conflict_path`` first.
+    """
+
+    def __init__(self, path: Path, stale: Sequence[StaleItem], conflict_path: Path) -> None:
+        self.path = path
+        self.stale = tuple(stale)
+        self.stale_ids = tuple(s.paragraph_id for s in stale)
+        self.conflict_path = conflict_path
+        shown = ", ".join(self.stale_ids[:5]) + (" …" if len(self.stale_ids) > 5 else "")
+        super().__init__(f"{path.name}: the source text of {len(self.stale_ids)} paragraph(s) changed on disk "
+                         f"since the run read them ({shown}); the batch was not written and its texts were "
+                         f"kept in {conflict_path}")
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    """The outcome of a durable commit.
+
+    ``accepted`` holds every ID that got a new version; those whose selection a person kept are also in
+    ``kept_selection`` (with details in ``kept``, recorded in ``conflict_path``). ``digest`` is the content
+    hash of the file now on disk.
+    """
+
+    chapter: Chapter
+    accepted: tuple[str, ...]
+    unchanged: tuple[str, ...]
+    kept_selection: tuple[str, ...]
+    digest: str
+    kept: tuple[KeptSelection, ...] = ()
+    conflict_path: Path | None = None
+
+
+class ChapterStore:
+    """Reads and writes one chapter file; safe across threads and processes (see module docstring)."""
+
+    _cleaned: ClassVar[set[Path]] = set()
+    _cleaned_guard: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, path: str | Path, workspace: Workspace | None = None,
+                 keep_versions: int = DEFAULT_KEEP_VERSIONS, *, lock_timeout: float = DEFAULT_TIMEOUT) -> None:
+        given = Path(path)
+        # Resolve the folder, never the file: a symlinked chapter is refused, not silently replaced.
+        self.path = given.parent.resolve() / given.name
+        if self.path.is_symlink():
+            raise SymlinkRefused(self.path)
+        self.workspace = workspace if workspace is not None else Workspace(self.path.parent)
+        self.keep_versions = keep_versions
+        self.lock_timeout = lock_timeout
+        self._mutex = threading.RLock()
+        self._chapter: Chapter | None = None
+        self._state: FileState | None = None
+        self._raw: bytes | None = None
+        self._clean_folder_once()
+
+    # -- reading -----------------------------------------------------------------------------------------
+
+    @property
+    def state(self) -> FileState | None:
+        """The state of the file version last read or written by this store."""
+        return self._state
+
+    def load(self) -> Chapter:
+        """The chapter on disk; reuses the cached one when the file's stat is unchanged.
+
+        Raises :class:`~store.errors.ChapterLoadError` (one line) if the file is missing or invalid.
+        """
+        with self._mutex:
+            return self._read(trust_stat=True)[0]
+
+    def _read(self, *, trust_stat: bool) -> tuple[Chapter, FileState]:
+        if trust_stat and self._chapter is not None and self._state is not None and not self._state.racy:
+            try:
+                st = os.stat(self.path)
+            except FileNotFoundError:
+                raise ChapterLoadError(str(self.path), None, "no such file") from None
+            except OSError as exc:
+                raise ChapterLoadError(str(self.path), None, f"cannot be read: {exc.strerror or exc}") from None
+            if self._state.same_stat(st):
+                return self._chapter, self._state
+        raw, state = self._read_bytes()
+        # Same bytes as cached (a touch, or a racy stat confirmed): no re-parse.
+        same = self._chapter is not None and raw == self._raw
+        chapter = self._chapter if same and self._chapter is not None else parse_chapter(raw, self.path)
+        self._chapter, self._state, self._raw = chapter, state, raw
+        return chapter, state
+
+    def _read_bytes(self) -> tuple[bytes, FileState]:
+        """The file's bytes and the state they belong to (retried while a writer changes it in place)."""
+        for _ in range(50):
+            try:
+                with open(self.path, "rb") as f:
+                    seen = time.time_ns()
+                    before = os.fstat(f.fileno())
+                    if not stat.S_ISREG(before.st_mode):
+                        raise ChapterLoadError(str(self.path), None, "is not a regular file")
+                    raw = f.read()
+                    after = os.fstat(f.fileno())
+            except FileNotFoundError:
+                raise ChapterLoadError(str(self.path), None, "no such file") from None
+            except IsADirectoryError:
+                raise ChapterLoadError(str(self.path), None, "is a folder, not a chapter file") from None
+            except OSError as exc:
+                raise ChapterLoadError(str(self.path), None, f"cannot be read: {exc.strerror or exc}") from None
+            state = FileState.of(after, None, seen)
+            if state.same_stat(before):
+                return raw, state  # digest computed only if someone asks (it costs ~2 ms per MB)
+            time.sleep(0.01)
+        raise ChapterLoadError(str(self.path), None, "keeps changing while being read")
+
+    def _read_for_write(self, *, trust_stat: bool) -> tuple[Chapter, FileState]:
+        """Read under the lock; a missing or (after a short wait) invalid file becomes a CommitError."""
+        deadline = time.monotonic() + _INVALID_RETRY_S
+        while True:
+            try:
+                return self._read(trust_stat=trust_stat)
+            except ChapterLoadError as exc:
+                if not os.path.lexists(self.path):
+                    # Never recreate a chapter someone removed (it may be a git checkout in progress).
+                    raise CommitError(self.path, "commit", "the file no longer exists") from None
+                if time.monotonic() >= deadline:
+                    raise CommitError(self.path, "commit", f"the file on disk is not valid ({exc.line})") from None
+                time.sleep(0.05)
+
+    # -- writing -----------------------------------------------------------------------------------------
+
+    def _lock(self) -> ChapterLock:
+        return ChapterLock(self.workspace, self.path, timeout=self.lock_timeout)
+
+    def _write(self, chapter: Chapter, state: FileState, data: bytes | None = None) -> FileState:
+        """Serialise and atomically replace the file, CAS against ``state``; update the cache on success."""
+        if data is None:
+            data = chapter_bytes(chapter)
+        # Remembered just before the rename, so the watcher never sees this content before it is known as ours.
+        new_state = atomic_write(self.path, data, expect=state, expect_content=self._raw,
+                                 before_replace=lambda digest: self.workspace.own_writes.remember(self.path, digest))
+        self._chapter, self._state, self._raw = chapter, new_state, data
+        return new_state
+
+    def _forget(self) -> None:
+        """Drop the cache so the next read parses the file again (after a failed compare-and-swap)."""
+        self._chapter = self._state = self._raw = None
+
+    def commit_batch(self, items: Sequence[BatchItem], *, origin: Origin, model: str | None) -> CommitResult:
+        """Merge ``items`` onto the chapter on disk now and write it durably; see :class:`CommitResult`.
+
+        Raises :class:`StaleParagraphError` (nothing written to the chapter; the texts saved to
+        ``.proofdesk/conflicts/``), :class:`~store.atomic.CommitError` (file untouched, no temp left) or
+        :class:`~store.lock.LockTimeout`.
+        """
+        with self._mutex, self._lock():
+            trust = True
+            for _ in range(_CAS_ATTEMPTS):
+                chapter, state = self._read_for_write(trust_stat=trust)
+                outcome = merge_batch(chapter, items, origin=origin, model=model,
+                                      keep_versions=self.keep_versions)
+                if outcome.stale:
+                    raise self._refuse(chapter, items, outcome, origin, model)
+                if not outcome.changed:
+                    return self._result(outcome, state)
+                try:
+                    state = self._write(outcome.chapter, state)
+                except ConcurrentChange:
+                    self._forget()
+                    trust = False
+                    continue
+                return self._result(outcome, state, self._record_kept(chapter, items, outcome, origin, model))
+            raise CommitError(self.path, "commit", "the file kept changing on disk while merging; try again")
+
+    def update(self, fn: Callable[[Chapter], Chapter]) -> Chapter:
+        """Locked read-modify-write: apply ``fn`` to the chapter on disk now and write the result durably.
+
+        ``fn`` may be called again (on the newer chapter) if the file changes under us; it must not have
+        side effects. Returning the same chapter (or one with identical bytes) writes nothing.
+        """
+        with self._mutex, self._lock():
+            trust = True
+            for _ in range(_CAS_ATTEMPTS):
+                chapter, state = self._read_for_write(trust_stat=trust)
+                new = fn(chapter)
+                if new is chapter:
+                    return chapter
+                data = chapter_bytes(new)
+                if data == self._raw:
+                    return chapter
+                try:
+                    self._write(new, state, data)
+                except ConcurrentChange:
+                    self._forget()
+                    trust = False
+                    continue
+                return new
+            raise CommitError(self.path, "commit", "the file kept changing on disk while updating; try again")
+
+    def _result(self, outcome: MergeOutcome, state: FileState, conflict_path: Path | None = None) -> CommitResult:
+        return CommitResult(
+            chapter=outcome.chapter,
+            accepted=outcome.accepted,
+            unchanged=outcome.unchanged,
+            kept_selection=tuple(k.paragraph_id for k in outcome.kept_selection),
+            digest=state.digest or content_digest(self._raw or b""),
+            kept=outcome.kept_selection,
+            conflict_path=conflict_path,
+        )
+
+    def _refuse(self, chapter: Chapter, items: Sequence[BatchItem], outcome: MergeOutcome, origin: Origin,
+                model: str | None) -> StaleParagraphError:
+        """Save every text of a stale batch durably, then build the error to raise."""
+        texts = {i.paragraph_id: i.text for i in items}
+        stamp = utc_now()
+        records = [
+            ConflictRecord(chapter_file=self.path.name, chapter_id=chapter.id, paragraph_id=s.paragraph_id,
+                           kind="stale_source", base_source=s.base_source, current_source=s.current_source,
+                           our_text=texts[s.paragraph_id], origin=origin, model=model, created_at=stamp)
+            for s in outcome.stale
+        ]
+        rejected = [RejectedText(paragraph_id=i.paragraph_id, text=i.text, base_source=i.base_source,
+                                 base_selected_id=i.base_selected_id) for i in items]
+        try:
+            path = write_conflicts(self.workspace, self.path, records, rejected)
+        except (OSError, StoreError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            raise CommitError(self.path, "save the refused batch to .proofdesk/conflicts",
+                              f"{len(outcome.stale)} paragraph(s) changed on disk and {reason}") from None
+        return StaleParagraphError(self.path, outcome.stale, path)
+
+    def _record_kept(self, chapter: Chapter, items: Sequence[BatchItem], outcome: MergeOutcome, origin: Origin,
+                     model: str | None) -> Path | None:
+        """Record kept selections (informational: the versions themselves are already in the chapter)."""
+        if not outcome.kept_selection:
+            return None
+        by_id = {i.paragraph_id: i for i in items}
+        stamp = utc_now()
+        records = [
+            ConflictRecord(chapter_file=self.path.name, chapter_id=chapter.id, paragraph_id=k.paragraph_id,
+                           kind="selection_kept", base_source=by_id[k.paragraph_id].base_source,
+                           current_source=by_id[k.paragraph_id].base_source, our_text=by_id[k.paragraph_id].text,
+                           our_version_id=k.version_id, their_selected_id=k.current_selected_id,
+                           their_text=k.current_selected_text, origin=origin, model=model, created_at=stamp)
+            for k in outcome.kept_selection
+        ]
+        try:
+            return write_conflicts(self.workspace, self.path, records)
+        except (OSError, StoreError) as exc:
+            # The commit is durable and lost nothing; only the note about it could not be written.
+            log.warning("%s: could not record kept selections in .proofdesk/conflicts: %s", self.path.name, exc)
+            return None
+
+    # -- start-up ----------------------------------------------------------------------------------------
+
+    def _clean_folder_once(self) -> None:
+        """Remove stale temps of ours beside the chapters (and in conflicts/), once per folder per process."""
+        folder = self.path.parent
+        with self._cleaned_guard:
+            if folder in self._cleaned:
+                return
+            self._cleaned.add(folder)
+        clean_folder(self.workspace, folder)
+
+
+def clean_folder(workspace: Workspace, folder: Path) -> list[Path]:
+    """Remove our stale temps in ``folder``: only for chapters whose lock is free right now (no live writer)."""
+    targets: set[str] = set()
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                owner = temp_target(entry.name)
+                if owner is not None:
+                    targets.add(owner)
+    except OSError:
+        return []
+    removed: list[Path] = []
+    for target in sorted(targets):
+        lock = ChapterLock(workspace, folder / target)
+        try:
+            if not lock.try_acquire():
+                continue  # someone is committing this chapter now: its temp is live
+        except StoreError:
+            continue
+        try:
+            removed += clean_stale_temps(folder, target=target)
+        finally:
+            lock.release()
+    removed += clean_conflict_temps(workspace)
+    return removed

@@ -1,0 +1,211 @@
+"""Conflict records: what a commit could not merge, or merged without taking the selection.
+
+Each event is one JSON file under ``<workspace>/.proofdesk/conflicts/`` named
+``<chapter file name>.<UTC time>.<random>.json``, written atomically and durably *before* the caller
+reports the outcome, so a refused batch's texts are never lost. The TUI lists the unresolved records of a
+chapter and lets the editor resolve each one (keep theirs / keep ours / edit); resolving only marks the
+record, the chapter change itself goes through ``ChapterStore.update``.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from store.atomic import atomic_write, clean_stale_temps
+from store.lock import FileLock
+from store.model import utc_now
+from store.workspace import TEMP_SUFFIX, Workspace
+
+log = logging.getLogger(__name__)
+
+CONFLICTS_FORMAT = "proofdesk.conflicts/1"
+ConflictKind = Literal["stale_source", "selection_kept"]
+Resolution = Literal["keep_theirs", "keep_ours", "edited", "dismissed"]
+
+
+class ConflictRecord(BaseModel):
+    """One paragraph the commit could not merge (``stale_source``) or merged keeping a person's selection."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    chapter_file: str
+    chapter_id: str | None = None
+    paragraph_id: str
+    kind: ConflictKind
+    base_source: str
+    current_source: str | None  # None: the paragraph no longer exists
+    our_text: str
+    our_version_id: str | None = None  # selection_kept: the AI version appended unselected
+    their_selected_id: str | None = None  # selection_kept: the person's selection that was kept
+    their_text: str | None = None
+    origin: str
+    model: str | None = None
+    created_at: str
+    resolved: bool = False
+    resolution: Resolution | None = None
+    resolved_at: str | None = None
+
+
+class RejectedText(BaseModel):
+    """A text of a refused batch (stale or not): kept so the work is never silently dropped."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    paragraph_id: str
+    text: str
+    base_source: str
+    base_selected_id: str | None = None
+
+
+class ConflictFile(BaseModel):
+    """The content of one conflict file."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    format: Literal["proofdesk.conflicts/1"] = CONFLICTS_FORMAT
+    chapter_file: str
+    created_at: str
+    records: tuple[ConflictRecord, ...]
+    rejected: tuple[RejectedText, ...] = ()
+
+
+@dataclass(frozen=True)
+class StoredConflict:
+    """A record as found on disk: the file that holds it and its position there."""
+
+    path: Path
+    index: int
+    record: ConflictRecord
+
+
+def _conflicts_lock(state_dir: Path) -> FileLock:
+    # One lock for the workspace's conflict files; a chapter's lock is ``<name>.json.lock``, so no clash.
+    return FileLock(state_dir / "locks" / "conflicts.lock", what="the conflict records")
+
+
+def _ensure_dir(folder: Path) -> None:
+    """Create ``folder`` (and parents) durably: fsync each parent whose entry we added."""
+    missing: list[Path] = []
+    probe = folder
+    while not probe.exists():
+        missing.append(probe)
+        probe = probe.parent
+    for created in reversed(missing):
+        try:
+            created.mkdir()
+        except FileExistsError:
+            continue
+        fd = os.open(created.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            os.fsync(fd)
+        except OSError as exc:
+            if exc.errno != errno.EINVAL:
+                raise
+        finally:
+            os.close(fd)
+
+
+def _encode(content: ConflictFile) -> bytes:
+    return (content.model_dump_json(indent=2) + "\n").encode("utf-8")
+
+
+def write_conflicts(
+    workspace: Workspace,
+    chapter_path: Path,
+    records: Sequence[ConflictRecord],
+    rejected: Sequence[RejectedText] = (),
+) -> Path:
+    """Write one conflict file durably and return its path; raises OSError/CommitError if it cannot."""
+    folder = workspace.conflicts_dir
+    _ensure_dir(folder)
+    moment = datetime.now(UTC)
+    content = ConflictFile(chapter_file=chapter_path.name, created_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                           records=tuple(records), rejected=tuple(rejected))
+    data = _encode(content)
+    with _conflicts_lock(workspace.state_dir):
+        while True:
+            name = f"{chapter_path.name}.{moment.strftime('%Y%m%dT%H%M%S.%fZ')}.{secrets.token_hex(3)}.json"
+            path = folder / name
+            if not path.exists():
+                break
+        atomic_write(path, data, expect=None)
+    return path
+
+
+def _read(path: Path) -> ConflictFile | None:
+    try:
+        return ConflictFile.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError, ValueError) as exc:
+        log.warning("skipping unreadable conflict file %s: %s", path, str(exc).splitlines()[0])
+        return None
+
+
+def conflict_files(workspace: Workspace, chapter_path: Path) -> list[Path]:
+    """The conflict files of a chapter, oldest first."""
+    prefix = chapter_path.name + "."
+    try:
+        names = os.listdir(workspace.conflicts_dir)
+    except FileNotFoundError:
+        return []
+    return [workspace.conflicts_dir / n for n in sorted(names)
+            if n.startswith(prefix) and n.endswith(".json") and not n.endswith(TEMP_SUFFIX)]
+
+
+def list_conflicts(workspace: Workspace, chapter_path: Path, *,
+                   include_resolved: bool = False) -> list[StoredConflict]:
+    """The conflict records of a chapter, oldest first; unresolved only unless ``include_resolved``."""
+    found: list[StoredConflict] = []
+    for path in conflict_files(workspace, chapter_path):
+        content = _read(path)
+        if content is None or content.chapter_file != chapter_path.name:
+            continue
+        for index, record in enumerate(content.records):
+            if include_resolved or not record.resolved:
+                found.append(StoredConflict(path, index, record))
+    return found
+
+
+def read_rejected(path: Path) -> tuple[RejectedText, ...]:
+    """Every text of the refused batch recorded in conflict file ``path``."""
+    content = _read(path)
+    return () if content is None else content.rejected
+
+
+def resolve(conflict: StoredConflict, resolution: Resolution) -> StoredConflict:
+    """Mark a record resolved (durably) and return it as now stored; the chapter is not touched here."""
+    state_dir = conflict.path.parent.parent
+    with _conflicts_lock(state_dir):
+        content = _read(conflict.path)
+        if content is None or conflict.index >= len(content.records):
+            raise FileNotFoundError(f"conflict record {conflict.path.name}#{conflict.index} no longer exists")
+        record = content.records[conflict.index].model_copy(
+            update={"resolved": True, "resolution": resolution, "resolved_at": utc_now()})
+        records = list(content.records)
+        records[conflict.index] = record
+        atomic_write(conflict.path, _encode(content.model_copy(update={"records": tuple(records)})),
+                     expect=None)
+    return StoredConflict(conflict.path, conflict.index, record)
+
+
+def clean_conflict_temps(workspace: Workspace) -> list[Path]:
+    """Remove our stale temps from the conflicts folder, if no one is writing conflict records now."""
+    folder = workspace.conflicts_dir
+    if not folder.is_dir():
+        return []
+    lock = _conflicts_lock(workspace.state_dir)
+    if not lock.try_acquire():
+        return []
+    try:
+        return clean_stale_temps(folder)
+    finally:
+        lock.release()
