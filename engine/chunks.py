@@ -1,0 +1,165 @@
+"""Chunks: the units of work sent to the model (design section 2).
+
+A chunk is a run of consecutive paragraphs of the task's work set, in chapter order, packed greedily
+by formatted characters. Each entry shows the paragraph's *original* 1-based index (empty paragraphs
+counted, so numbers skip where empties were left out) and its ``paragraph_id`` — the only key a
+result may be submitted with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from store.model import Chapter, Origin, Paragraph, is_empty_text
+
+TaskType = Literal["translate", "polish", "proofread"]
+TASKS: tuple[TaskType, ...] = ("translate", "polish", "proofread")
+TASK_ORIGIN: dict[str, Origin] = {"translate": "translation", "polish": "polish", "proofread": "proofreading"}
+
+DEFAULT_CHUNK_CHARS = 4000
+MIN_CHUNK_CHARS = 200
+MAX_CHUNK_CHARS = 50000
+SEPARATOR = "\n\n"
+
+
+class ChunkSizeError(ValueError):
+    """A chunk budget outside the allowed range."""
+
+
+@dataclass(frozen=True, slots=True)
+class BaseState:
+    """What a paragraph looked like when its chunk was built: the base a result is merged onto."""
+
+    source_text: str
+    selected_translation_id: str | None
+
+    @classmethod
+    def of(cls, para: Paragraph) -> BaseState:
+        """The base state of ``para`` as it is now."""
+        return cls(para.text, para.selected_translation_id)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """One chunk: its 1-based number, the paragraph IDs in chapter order and the text the model gets."""
+
+    index: int
+    total: int
+    task: TaskType
+    paragraph_ids: tuple[str, ...]
+    paragraph_indexes: tuple[int, ...]  # 1-based original chapter positions, aligned with paragraph_ids
+    entries: tuple[str, ...] = field(repr=False)
+    bases: tuple[BaseState, ...] = field(repr=False)  # aligned with paragraph_ids
+
+    @property
+    def text(self) -> str:
+        """The entries joined by a blank line: exactly what follows the message header."""
+        return SEPARATOR.join(self.entries)
+
+    @property
+    def first_index(self) -> int:
+        """The original index of the chunk's first paragraph."""
+        return self.paragraph_indexes[0]
+
+    @property
+    def last_index(self) -> int:
+        """The original index of the chunk's last paragraph."""
+        return self.paragraph_indexes[-1]
+
+    def heading(self) -> str:
+        """One line naming the chunk, e.g. ``── chunk 2/5 · 7 paragraphs · [14]–[27] ──``."""
+        count = len(self.paragraph_ids)
+        noun = "paragraph" if count == 1 else "paragraphs"
+        span = f"[{self.first_index}]" if count == 1 else f"[{self.first_index}]–[{self.last_index}]"
+        return f"── chunk {self.index}/{self.total} · {count} {noun} · {span} ──"
+
+    def base_states(self) -> dict[str, BaseState]:
+        """Paragraph ID -> the state the chunk was built from."""
+        return dict(zip(self.paragraph_ids, self.bases, strict=True))
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"index": k, "paragraph_ids": [...], "text": "..."}`` as ``proofdesk chunks --json`` prints it."""
+        return {"index": self.index, "paragraph_ids": list(self.paragraph_ids), "text": self.text}
+
+
+def check_chunk_chars(chunk_chars: int) -> int:
+    """Return ``chunk_chars`` if it lies in 200–50000, else raise :class:`ChunkSizeError`."""
+    if not MIN_CHUNK_CHARS <= chunk_chars <= MAX_CHUNK_CHARS:
+        raise ChunkSizeError(
+            f"chunk size must be between {MIN_CHUNK_CHARS} and {MAX_CHUNK_CHARS} characters, got {chunk_chars}"
+        )
+    return chunk_chars
+
+
+def in_work_set(para: Paragraph, task: TaskType, *, include_all: bool = False) -> bool:
+    """Whether ``para`` belongs to the task's work set (design section 2)."""
+    if is_empty_text(para.text):
+        return False
+    if task == "translate":
+        return include_all or para.selected_translation_id is None
+    return para.selected_translation_id is not None
+
+
+def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> list[int]:
+    """The 0-based positions of the task's work set, in chapter order."""
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    return [pos for pos, para in enumerate(chapter.paragraphs) if in_work_set(para, task, include_all=include_all)]
+
+
+def format_entry(para: Paragraph, index: int, task: TaskType) -> str:
+    """The chunk entry of one paragraph; ``index`` is its 1-based original position."""
+    if task == "translate":
+        return f"[{index}] [ID: {para.id}] {para.text}"
+    return f"[{index}] [ID: {para.id}] Source: {para.text}\nTranslation: {para.selected_text}"
+
+
+def _pack(lengths: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
+    """Greedy packing: yield (start, stop) slices whose joined length stays within ``budget``."""
+    start = 0
+    size = -1  # no entry yet: the first entry adds no separator
+    sep = len(SEPARATOR)
+    for i, length in enumerate(lengths):
+        grown = size + sep + length if size >= 0 else length
+        if size >= 0 and grown > budget:
+            yield start, i
+            start, size = i, length
+        else:
+            size = grown
+    if size >= 0:
+        yield start, len(lengths)
+
+
+def build_chunks(
+    chapter: Chapter,
+    task: TaskType,
+    *,
+    chunk_chars: int = DEFAULT_CHUNK_CHARS,
+    include_all: bool = False,
+) -> list[Chunk]:
+    """Split the task's work set into chunks of at most ``chunk_chars`` formatted characters.
+
+    The budget counts the chunk text (entries joined by ``"\\n\\n"``), not the message header. A
+    paragraph longer than the budget becomes a chunk of its own; paragraphs are never split.
+    """
+    check_chunk_chars(chunk_chars)
+    paragraphs = chapter.paragraphs
+    positions = work_set(chapter, task, include_all=include_all)
+    entries = [format_entry(paragraphs[pos], pos + 1, task) for pos in positions]
+    slices = list(_pack([len(e) for e in entries], chunk_chars))
+    total = len(slices)
+    chunks: list[Chunk] = []
+    for number, (start, stop) in enumerate(slices, start=1):
+        picked = positions[start:stop]
+        chunks.append(Chunk(
+            index=number,
+            total=total,
+            task=task,
+            paragraph_ids=tuple(paragraphs[pos].id for pos in picked),
+            paragraph_indexes=tuple(pos + 1 for pos in picked),
+            entries=tuple(entries[start:stop]),
+            bases=tuple(BaseState.of(paragraphs[pos]) for pos in picked),
+        ))
+    return chunks

@@ -1,0 +1,122 @@
+"""Prompt texts: one system prompt per task and the chunk user message (design sections 2 and 6).
+
+The texts live in ``engine/prompts/*.md`` as ``string.Template`` files (``$name`` placeholders, ``$$`` for
+a literal dollar). A user overrides any of them by putting a file of the same name in
+``<platform config dir>/proofdesk/prompts/``. A :class:`PromptSet` is read once per run, so the system
+prompt is byte-identical for every chunk of that run: it depends only on the task, the language pair
+and the batch limit — nothing chunk-specific.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from string import Template
+
+import platformdirs
+
+from engine.chunks import Chunk, TaskType
+
+PACKAGED_DIR = Path(__file__).parent / "prompts"
+SYSTEM_TEMPLATES: dict[str, str] = {
+    "translate": "translate_system.md",
+    "polish": "polish_system.md",
+    "proofread": "proofread_system.md",
+}
+CHUNK_TEMPLATES: dict[str, str] = {
+    "translate": "chunk_translate.md",
+    "polish": "chunk_revise.md",
+    "proofread": "chunk_revise.md",
+}
+TEMPLATE_NAMES: tuple[str, ...] = (*SYSTEM_TEMPLATES.values(), "chunk_translate.md", "chunk_revise.md")
+
+LANGUAGE_NAMES: dict[str, str] = {
+    "ar": "Arabic", "de": "German", "en": "English", "es": "Spanish", "fr": "French", "it": "Italian",
+    "ja": "Japanese", "ko": "Korean", "nl": "Dutch", "pl": "Polish", "pt": "Portuguese", "ru": "Russian",
+    "sv": "Swedish", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian", "vi": "Vietnamese",
+    "zh": "Chinese", "zh-hans": "Simplified Chinese", "zh-hant": "Traditional Chinese",
+    "zh-cn": "Simplified Chinese", "zh-tw": "Traditional Chinese",
+}
+
+
+class PromptError(ValueError):
+    """A prompt file that cannot be used (one sentence naming the file)."""
+
+
+def user_prompts_dir() -> Path:
+    """Where a user's prompt overrides live: ``<platform config dir>/proofdesk/prompts``."""
+    return platformdirs.user_config_path("proofdesk") / "prompts"
+
+
+def language_label(code: str | None, fallback: str) -> str:
+    """``ja`` -> ``Japanese (ja)``; an unknown code is shown as given; None -> ``fallback``."""
+    if not code or not code.strip():
+        return fallback
+    name = LANGUAGE_NAMES.get(code.strip().lower())
+    return f"{name} ({code})" if name else code
+
+
+def _read(path: Path) -> str:
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PromptError(f"{path}: cannot read prompt file: {exc}") from None
+    # One final newline is the file's, not the prompt's.
+    return text[:-1] if text.endswith("\n") else text
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    """The prompt templates of one run; ``sources`` says which file each one came from."""
+
+    templates: dict[str, str]
+    sources: dict[str, Path]
+
+    @classmethod
+    def load(cls, override_dir: Path | None = None) -> PromptSet:
+        """Read every template, preferring ``override_dir`` (default: :func:`user_prompts_dir`)."""
+        override_dir = user_prompts_dir() if override_dir is None else override_dir
+        templates: dict[str, str] = {}
+        sources: dict[str, Path] = {}
+        for name in TEMPLATE_NAMES:
+            custom = override_dir / name
+            path = custom if custom.is_file() else PACKAGED_DIR / name
+            templates[name] = _read(path)
+            sources[name] = path
+        return cls(templates, sources)
+
+    def system_prompt(self, task: TaskType, *, source_language: str | None, target_language: str | None,
+                      max_batch: int = 20) -> str:
+        """The task's system prompt for a language pair (identical for every chunk of a run)."""
+        name = SYSTEM_TEMPLATES[task]
+        return Template(self.templates[name]).safe_substitute(
+            source_language=language_label(source_language, "the source language"),
+            target_language=language_label(target_language, "the target language"),
+            max_batch=str(max_batch),
+        )
+
+    def chunk_message(self, chunk: Chunk) -> str:
+        """The user message of a chunk: part i of N, how many paragraphs, the index note, the chunk text."""
+        count = len(chunk.paragraph_ids)
+        return Template(self.templates[CHUNK_TEMPLATES[chunk.task]]).safe_substitute(
+            part=str(chunk.index),
+            total_parts=str(chunk.total),
+            paragraphs=f"{count} paragraph" if count == 1 else f"{count} paragraphs",
+            paragraph_count=str(count),
+            first_index=str(chunk.first_index),
+            last_index=str(chunk.last_index),
+            task_verb=chunk.task,
+            chunk_text=chunk.text,
+        )
+
+
+def system_prompt(task: TaskType, *, source_language: str | None, target_language: str | None,
+                  max_batch: int = 20) -> str:
+    """Convenience: the system prompt from freshly loaded templates."""
+    return PromptSet.load().system_prompt(task, source_language=source_language,
+                                          target_language=target_language, max_batch=max_batch)
+
+
+def chunk_message(chunk: Chunk) -> str:
+    """Convenience: the chunk user message from freshly loaded templates."""
+    return PromptSet.load().chunk_message(chunk)

@@ -1,0 +1,131 @@
+"""Task services: translate, polish and proofread a chapter chunk by chunk.
+
+A service builds the chunks once, at its start, and one :class:`ToolCallLoopConfig` per chunk that
+carries the chunk's paragraph IDs. It then hands each config to the tool-call loop it is given (the loop
+itself lives elsewhere); the loop passes ``config.paragraph_ids`` to ``ToolRegistry.handle_tool_call``,
+which gives the tool handlers ``ToolContext.chunk_boundaries`` (seed 000, "Chunk boundaries
+propagation"): ``TranslationService.translate()`` -> ``ToolCallLoopConfig.paragraph_ids`` ->
+``execute_tool_call_loop(config)`` -> ``handle_tool_call(..., paragraph_ids=...)`` -> handler context.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import ClassVar, TypeVar
+
+from engine.chunks import DEFAULT_CHUNK_CHARS, TASK_ORIGIN, Chunk, TaskType, build_chunks
+from engine.context import DEFAULT_MAX_BATCH
+from engine.loop_config import DEFAULT_MAX_TURNS, ToolCallLoopConfig
+from engine.prompts import PromptSet
+from engine.tools import default_registry
+from engine.tools.registry import ToolRegistry
+from store.model import Chapter
+
+T = TypeVar("T")
+LoopExecutor = Callable[[ToolCallLoopConfig], Awaitable[T]]
+
+
+class TaskSetupError(ValueError):
+    """A run that cannot start as configured (one sentence), e.g. translating with no target language."""
+
+
+class TaskService:
+    """Shared body of the three services; subclasses fix the task."""
+
+    task: ClassVar[TaskType]
+
+    def __init__(
+        self,
+        chapter: Chapter,
+        *,
+        source_language: str | None = None,
+        target_language: str | None = None,
+        chunk_chars: int = DEFAULT_CHUNK_CHARS,
+        include_all: bool = False,
+        max_batch: int = DEFAULT_MAX_BATCH,
+        max_turns: int = DEFAULT_MAX_TURNS,
+        model: str | None = None,
+        prompts: PromptSet | None = None,
+        registry: ToolRegistry | None = None,
+    ) -> None:
+        self.chapter = chapter
+        self.source_language = source_language or chapter.source_language
+        self.target_language = target_language or chapter.target_language
+        if self.task == "translate" and not self.target_language:
+            raise TaskSetupError(
+                f"chapter '{chapter.id}' names no target language; set target_language in the file or pass one")
+        self.max_batch = max_batch
+        self.max_turns = max_turns
+        self.model = model
+        self.prompts = prompts or PromptSet.load()
+        self.registry = registry or default_registry()
+        # Built once, at the start of the run: later commits do not reshape this run's chunks.
+        self.chunks: list[Chunk] = build_chunks(chapter, self.task, chunk_chars=chunk_chars,
+                                                include_all=include_all)
+        self._configs: list[ToolCallLoopConfig] | None = None
+
+    @property
+    def system_prompt(self) -> str:
+        """The run's system prompt (identical for every chunk)."""
+        return self.prompts.system_prompt(self.task, source_language=self.source_language,
+                                          target_language=self.target_language, max_batch=self.max_batch)
+
+    def loop_configs(self) -> list[ToolCallLoopConfig]:
+        """One loop config per chunk, each carrying that chunk's paragraph IDs."""
+        if self._configs is None:
+            system = self.system_prompt
+            tools = tuple(self.registry.definitions(max_batch=self.max_batch))
+            self._configs = [
+                ToolCallLoopConfig.for_chunk(
+                    chunk, origin=TASK_ORIGIN[self.task], system_prompt=system,
+                    user_message=self.prompts.chunk_message(chunk), tools=tools, max_turns=self.max_turns,
+                    max_batch=self.max_batch, model=self.model)
+                for chunk in self.chunks
+            ]
+        return self._configs
+
+    async def run(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
+        """Run the loop on every chunk in order; returns the loop's result per chunk."""
+        return [await execute_tool_call_loop(config) for config in self.loop_configs()]
+
+
+class TranslationService(TaskService):
+    """Translate the chapter's untranslated paragraphs (all non-empty ones with ``include_all``)."""
+
+    task: ClassVar[TaskType] = "translate"
+
+    async def translate(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
+        """Translate chunk by chunk through ``execute_tool_call_loop``."""
+        return await self.run(execute_tool_call_loop)
+
+
+class PolishService(TaskService):
+    """Polish the selected translations."""
+
+    task: ClassVar[TaskType] = "polish"
+
+    async def polish(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
+        """Polish chunk by chunk through ``execute_tool_call_loop``."""
+        return await self.run(execute_tool_call_loop)
+
+
+class ProofreadingService(TaskService):
+    """Proofread the selected translations against the source."""
+
+    task: ClassVar[TaskType] = "proofread"
+
+    async def proofread(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
+        """Proofread chunk by chunk through ``execute_tool_call_loop``."""
+        return await self.run(execute_tool_call_loop)
+
+
+SERVICES: dict[str, type[TaskService]] = {
+    "translate": TranslationService,
+    "polish": PolishService,
+    "proofread": ProofreadingService,
+}
+
+
+def service_for(task: TaskType) -> type[TaskService]:
+    """The service class of a task."""
+    return SERVICES[task]

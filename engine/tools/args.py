@@ -1,0 +1,249 @@
+"""Tool arguments: pydantic models (validation and the JSON schemas the model sees) and their parsing.
+
+Anything a model sends is hostile input: every count and length is bounded, and a bad value becomes
+an ``INVALID_ARGUMENTS`` result that names the field, never an exception.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Annotated, Any
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from engine.tools.results import ErrorCode, failure
+
+MAX_ARGUMENT_CHARS = 2_000_000  # raw JSON; a 20-item batch of long paragraphs stays far below
+MAX_ID_CHARS = 200
+MAX_TEXT_CHARS = 200_000
+MAX_KEYWORDS = 20
+MAX_KEYWORD_CHARS = 200
+MAX_COUNT = 50
+
+_ID_WRAPPED = re.compile(r"^\[?\s*ID:\s*([^\]\s]+)\s*\]?$", re.I)
+
+
+def normalise_paragraph_id(value: Any) -> Any:
+    """Strip whitespace, and the ``[ID: …]`` wrapper a model may copy along with the ID."""
+    if not isinstance(value, str):
+        return value
+    value = value.strip()
+    wrapped = _ID_WRAPPED.match(value)
+    return wrapped.group(1) if wrapped else value
+
+
+def _keywords_list(value: Any) -> Any:
+    # Models often send one keyword as a bare string; accept it as a one-item list.
+    return [value] if isinstance(value, str) else value
+
+
+ParagraphId = Annotated[
+    str,
+    BeforeValidator(normalise_paragraph_id),
+    Field(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^\S+$",
+          description="The paragraph_id exactly as shown in [ID: …] in the chunk text, e.g. \"e58ed763\". "
+          "Never the [n] index."),
+]
+Count = Annotated[int, Field(ge=1, le=MAX_COUNT)]
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+Keyword = Annotated[str, Field(min_length=1, max_length=MAX_KEYWORD_CHARS), AfterValidator(_not_blank)]
+
+
+class _Args(BaseModel):
+    # Unknown extra keys are ignored: a harmless extra field should not cost the model a turn.
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class NeighbourArgs(_Args):
+    """Arguments of ``get_previous_paragraphs`` and ``get_next_paragraphs``."""
+
+    paragraph_id: ParagraphId
+    count: Count = Field(3, description="How many paragraphs to return (1–50).")
+
+
+class PositionArgs(_Args):
+    """Arguments of ``get_paragraph_position``."""
+
+    paragraph_id: ParagraphId
+    include_previous: bool = Field(False, description="Also return the paragraphs before it (nearest first).")
+    previous_count: Count = Field(3, description="How many previous paragraphs to include (1–50).")
+    include_next: bool = Field(False, description="Also return the paragraphs after it.")
+    next_count: Count = Field(3, description="How many next paragraphs to include (1–50).")
+
+
+class InfoArgs(_Args):
+    """Arguments of ``get_paragraph_info``."""
+
+    paragraph_id: ParagraphId
+
+
+class SearchArgs(_Args):
+    """Arguments of ``find_paragraph_by_keywords``."""
+
+    keywords: Annotated[
+        list[Keyword],
+        BeforeValidator(_keywords_list),
+        Field(min_length=1, max_length=MAX_KEYWORDS,
+              description="Words or phrases to look for; a paragraph matches if it contains ANY of them "
+              "(case-insensitive). 1–20 keywords."),
+    ]
+    max_results: Count = Field(5, description="At most this many paragraphs are returned (1–50).")
+    in_translation: bool = Field(
+        False, description="Search the selected translations instead of the source texts.")
+
+
+class BatchItemArgs(_Args):
+    """One submitted result (used for the schema; the batch tool validates items itself, in design order)."""
+
+    paragraph_id: ParagraphId
+    translated_text: str = Field(
+        min_length=1, max_length=MAX_TEXT_CHARS,
+        description="The complete new text of this paragraph in the target language (not a diff, not a note).")
+    original_text_prefix: str | None = Field(
+        None, max_length=MAX_TEXT_CHARS,
+        description="Optional guard: the first few characters of the paragraph's source text. If given and "
+        "the source does not start with it, the whole batch is rejected (protects against a wrong ID).")
+
+
+class BatchArgs(_Args):
+    """Arguments of ``add_translation_batch``."""
+
+    paragraphs: list[BatchItemArgs] = Field(
+        min_length=1,
+        description="The results to submit, one item per paragraph, each identified by its paragraph_id.")
+
+
+# ---------------------------------------------------------------------------------------------------
+# JSON schemas as the model sees them
+
+
+def _inline(node: Any, defs: dict[str, Any]) -> Any:
+    """Resolve ``$ref``s, drop titles and null defaults, and collapse ``Optional[X]`` to ``X``."""
+    if isinstance(node, list):
+        return [_inline(v, defs) for v in node]
+    if not isinstance(node, dict):
+        return node
+    if "$ref" in node:
+        # A referenced model's description is its docstring, written for developers: leave it out.
+        target = {k: v for k, v in defs[node["$ref"].rsplit("/", 1)[-1]].items() if k != "description"}
+        merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        return _inline(merged, defs)
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("title", "$defs") or (key == "default" and value is None):
+            continue
+        out[key] = _inline(value, defs) if key != "properties" else {
+            name: _inline(sub, defs) for name, sub in value.items()}
+    variants = out.get("anyOf")
+    if isinstance(variants, list):
+        non_null = [v for v in variants if v != {"type": "null"}]
+        if len(non_null) == 1 and len(non_null) < len(variants):
+            del out["anyOf"]
+            out = {**non_null[0], **out}
+    return out
+
+
+def parameters_schema(model: type[BaseModel], *, max_items: dict[str, int] | None = None) -> dict[str, Any]:
+    """The JSON schema of ``model`` for a tool definition: self-contained, no titles.
+
+    ``max_items`` sets ``maxItems`` on list fields (the batch size limit is a run setting).
+    """
+    raw = model.model_json_schema()
+    schema = _inline(raw, raw.get("$defs", {}))
+    schema.pop("description", None)  # the docstring is for developers; the tool description is for the model
+    for name, limit in (max_items or {}).items():
+        schema["properties"][name]["maxItems"] = limit
+    return schema
+
+
+# ---------------------------------------------------------------------------------------------------
+# Parsing raw arguments
+
+
+def field_path(loc: tuple[int | str, ...]) -> str:
+    """``("paragraphs", 2, "paragraph_id")`` -> ``paragraphs[2].paragraph_id``."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "arguments"
+
+
+def invalid_arguments(tool: str, error: str, hint: str, **extra: Any) -> dict[str, Any]:
+    """An ``INVALID_ARGUMENTS`` result for ``tool``."""
+    return failure(ErrorCode.INVALID_ARGUMENTS, error, hint, tool=tool, **extra)
+
+
+class BadArguments(Exception):
+    """Raw arguments that cannot be used; ``result`` is the ``INVALID_ARGUMENTS`` result to return."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__(result["error"])
+        self.result = result
+
+
+def decode_arguments(tool: str, raw: object) -> dict[str, Any]:
+    """The arguments as a dict; raises :class:`BadArguments` for anything but one JSON object.
+
+    ``None`` and an empty string mean no arguments (some providers send ``""`` for a call without any).
+    """
+    if raw is None:
+        return {}
+    if isinstance(raw, dict):
+        return raw
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", errors="replace")
+    if not isinstance(raw, str):
+        raise BadArguments(invalid_arguments(tool, f"The arguments of {tool} must be a JSON object.",
+                                 "Send the arguments as one JSON object matching the tool's schema.",
+                                 field="arguments"))
+    if not raw.strip():
+        return {}
+    if len(raw) > MAX_ARGUMENT_CHARS:
+        raise BadArguments(invalid_arguments(
+            tool, f"The arguments of {tool} are {len(raw):,} characters long, more than the limit of "
+            f"{MAX_ARGUMENT_CHARS:,}.", "Send fewer or shorter items per call.", field="arguments"))
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise BadArguments(invalid_arguments(
+            tool, f"The arguments of {tool} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}).",
+            "Send the arguments again as one complete, valid JSON object (check quotes and escapes).",
+            field="arguments")) from None
+    except RecursionError:
+        raise BadArguments(invalid_arguments(tool, f"The arguments of {tool} are nested too deeply.",
+                                 "Send a flat JSON object matching the tool's schema.", field="arguments")) from None
+    if not isinstance(value, dict):
+        raise BadArguments(invalid_arguments(
+            tool, f"The arguments of {tool} must be a JSON object, not {type(value).__name__}.",
+            "Send the arguments as one JSON object matching the tool's schema.", field="arguments"))
+    return value
+
+
+def _describe(err: dict[str, Any]) -> str:
+    msg = str(err.get("msg", "is invalid"))
+    if err.get("type") == "missing":
+        return "is required"
+    return msg[0].lower() + msg[1:] if msg else "is invalid"
+
+
+def validation_failure(tool: str, exc: ValidationError) -> dict[str, Any]:
+    """``INVALID_ARGUMENTS`` naming the first bad field (all of them under ``invalid_fields``)."""
+    errors = exc.errors(include_url=False, include_input=False)
+    fields = [{"field": field_path(tuple(e["loc"])), "problem": _describe(e)} for e in errors]
+    first = fields[0]
+    hint = "Fix that field and call the tool again; see the tool's parameter descriptions."
+    if first["field"].endswith("paragraph_id"):
+        hint = ("Pass paragraph_id as the string shown in [ID: …] in the chunk text (e.g. \"e58ed763\"); "
+                "the [n] index is not accepted.")
+    return invalid_arguments(
+        tool, f"Invalid arguments for {tool}: field '{first['field']}' {first['problem']}.", hint,
+        field=first["field"], invalid_fields=fields)

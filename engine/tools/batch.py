@@ -1,0 +1,354 @@
+"""``add_translation_batch``: submit results by ``paragraph_id``, atomically (design section 5, seed 003).
+
+Validation runs in the design's order and the first failing step rejects the whole batch, with nothing
+written: (1) a non-empty list of at most ``max_batch`` items; (2) every item has a non-blank string
+``paragraph_id`` (index-only items -> ``INDEX_NOT_ACCEPTED``) and a non-blank ``translated_text``;
+(3) no ID twice; (4) every ID is in the chunk (with boundaries) or in the chapter, and not an empty
+paragraph; (5) ``original_text_prefix`` guards; (6) the commit through the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from engine.chunks import BaseState
+from engine.context import ReadOnlyChapterError, ToolContext
+from engine.tools.args import MAX_TEXT_CHARS, invalid_arguments, normalise_paragraph_id
+from engine.tools.boundaries import focus_hint, range_text
+from engine.tools.lookup import chapter_index
+from engine.tools.results import ErrorCode, failure, looks_like_index, ok
+from store.errors import ChapterLoadError, StoreError
+from store.merge import BatchItem
+
+TOOL = "add_translation_batch"
+_RESEND = "Nothing from this batch was saved; send the corrected batch again."
+_INDEX_KEYS = ("index", "paragraph_index")
+_TEXT_ALIASES = ("text", "translation", "translated", "content", "polished_text", "proofread_text")
+
+
+@dataclass(frozen=True, slots=True)
+class ValidItem:
+    """One item that passed steps 1–5: what will be merged."""
+
+    paragraph_id: str
+    text: str
+    position: int  # 0-based position in the chapter as validated
+
+
+def _item_error(number: int, code: ErrorCode, reason: str, **extra: Any) -> dict[str, Any]:
+    return {"item": number, "code": str(code), "reason": reason, **extra}
+
+
+def _items_failure(problems: list[dict[str, Any]], total: int, hint: str, **extra: Any) -> dict[str, Any]:
+    first = problems[0]
+    items = sorted({p["item"] for p in problems})
+    listed = ", ".join(str(i) for i in items[:10]) + (" …" if len(items) > 10 else "")
+    which = f"item {listed}" if len(items) == 1 else f"items {listed}"
+    error = (f"The whole batch was rejected: {which} of {total} cannot be used "
+             f"(item {first['item']}: {first['reason']}).")
+    return failure(ErrorCode(first["code"]), error, f"{hint} {_RESEND}", invalid_items=problems, **extra)
+
+
+def _index_suggestion(ctx: ToolContext, value: Any) -> str | None:
+    """The paragraph_id a submitted index would have meant, if that is unambiguous and allowed."""
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        return None
+    text = str(value).strip()
+    if not looks_like_index(text):
+        return None
+    number = int(text.strip("[]# "))
+    paragraphs = ctx.chapter.paragraphs
+    if not 1 <= number <= len(paragraphs):
+        return None
+    pid = paragraphs[number - 1].id
+    b = ctx.chunk_boundaries
+    if b is not None and pid not in b.allowed_paragraph_ids:
+        return None
+    return pid
+
+
+def _check_shape(ctx: ToolContext, raw: dict[str, Any]) -> list[Any] | dict[str, Any]:
+    """Step 1: a non-empty list of at most ``max_batch`` objects."""
+    if "paragraphs" not in raw:
+        return invalid_arguments(
+            TOOL, "Invalid arguments for add_translation_batch: field 'paragraphs' is required.",
+            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.', field="paragraphs")
+    items = raw["paragraphs"]
+    if isinstance(items, str):
+        # Some models JSON-encode the list a second time; unwrap that one level, nothing more.
+        try:
+            decoded = json.loads(items)
+        except (json.JSONDecodeError, RecursionError):
+            decoded = None
+        if isinstance(decoded, list):
+            items = decoded
+    if not isinstance(items, list):
+        return invalid_arguments(
+            TOOL, f"Invalid arguments for add_translation_batch: field 'paragraphs' must be a list of items, "
+            f"not {type(items).__name__}.",
+            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.', field="paragraphs")
+    if not items:
+        return failure(ErrorCode.EMPTY_BATCH, "The batch is empty: 'paragraphs' holds no items.",
+                       "Put at least one {paragraph_id, translated_text} item in 'paragraphs'.")
+    if len(items) > ctx.max_batch:
+        return failure(
+            ErrorCode.BATCH_TOO_LARGE,
+            f"The batch holds {len(items)} items, more than the limit of {ctx.max_batch} per call.",
+            f"Split it into calls of at most {ctx.max_batch} items. {_RESEND}",
+            max_batch=ctx.max_batch, submitted_count=len(items))
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            return invalid_arguments(
+                TOOL, f"Invalid arguments for add_translation_batch: item {number} of 'paragraphs' must be an "
+                f"object, not {type(item).__name__}.",
+                'Each item is an object like {"paragraph_id": "e58ed763", "translated_text": "…"}. ' + _RESEND,
+                field=f"paragraphs[{number - 1}]")
+    return items
+
+
+def _check_items(ctx: ToolContext, items: list[dict[str, Any]]) -> list[tuple[str, str, str | None]] | dict:
+    """Step 2: every item has a paragraph_id (never only an index) and a non-blank translated_text."""
+    problems: list[dict[str, Any]] = []
+    parsed: list[tuple[str, str, str | None]] = []
+    index_used = text_alias = False
+    for number, item in enumerate(items, start=1):
+        pid = normalise_paragraph_id(item.get("paragraph_id"))
+        if not isinstance(pid, str) or not pid:
+            index_key = next((k for k in _INDEX_KEYS if item.get(k) is not None), None)
+            if index_key is not None:
+                index_used = True
+                extra: dict[str, Any] = {}
+                suggestion = _index_suggestion(ctx, item[index_key])
+                if suggestion is not None:
+                    extra["suggested_paragraph_id"] = suggestion
+                problems.append(_item_error(
+                    number, ErrorCode.INDEX_NOT_ACCEPTED,
+                    f"it identifies its paragraph by '{index_key}' only; results are submitted by paragraph_id "
+                    "from [ID: …], the index is for reading only", **extra))
+            elif "paragraph_id" in item and item["paragraph_id"] is not None and not isinstance(pid, str):
+                problems.append(_item_error(
+                    number, ErrorCode.MISSING_PARAGRAPH_ID,
+                    f"paragraph_id must be a string such as \"e58ed763\", not {type(pid).__name__}"))
+            else:
+                problems.append(_item_error(number, ErrorCode.MISSING_PARAGRAPH_ID,
+                                            "it has no paragraph_id (or a blank one)"))
+            pid = None
+        text = item.get("translated_text")
+        ids = {"paragraph_id": pid} if pid else {}
+        if not isinstance(text, str) or not text.strip():
+            text_alias = text_alias or any(k in item for k in _TEXT_ALIASES)
+            problems.append(_item_error(number, ErrorCode.MISSING_TEXT,
+                                        "it has no translated_text (or a blank one)", **ids))
+            text = None
+        elif len(text) > MAX_TEXT_CHARS:
+            problems.append(_item_error(number, ErrorCode.INVALID_ARGUMENTS,
+                                        f"translated_text is longer than {MAX_TEXT_CHARS:,} characters", **ids))
+            text = None
+        prefix = item.get("original_text_prefix")
+        if prefix is not None and (not isinstance(prefix, str) or len(prefix) > MAX_TEXT_CHARS):
+            problems.append(_item_error(number, ErrorCode.INVALID_ARGUMENTS,
+                                        "original_text_prefix must be a short string (or left out)", **ids))
+        elif pid and text is not None:
+            parsed.append((pid, text, prefix.strip() if isinstance(prefix, str) and prefix.strip() else None))
+    if not problems:
+        return parsed
+    if index_used:
+        hint = ("Submit by paragraph_id: copy the value shown as [ID: …] in the chunk text, e.g. for "
+                "'[12] [ID: e58ed763] …' send \"paragraph_id\": \"e58ed763\". The [n] index is for reading only.")
+    elif text_alias:
+        hint = "Put the new text of each paragraph in the field 'translated_text'."
+    else:
+        hint = 'Every item needs "paragraph_id" (from [ID: …]) and a non-blank "translated_text".'
+    return _items_failure(problems, len(items), hint)
+
+
+def _check_duplicates(parsed: Sequence[tuple[str, str, str | None]]) -> dict[str, Any] | None:
+    """Step 3: no paragraph_id twice."""
+    seen: set[str] = set()
+    dupes: dict[str, None] = {}
+    problems: list[dict[str, Any]] = []
+    for number, (pid, _, _) in enumerate(parsed, start=1):
+        if pid in seen:
+            dupes[pid] = None
+            problems.append(_item_error(number, ErrorCode.DUPLICATE_PARAGRAPH_IDS,
+                                        f"paragraph_id '{pid}' already appears earlier in this batch",
+                                        paragraph_id=pid))
+        seen.add(pid)
+    if not dupes:
+        return None
+    ids = list(dupes)
+    return failure(
+        ErrorCode.DUPLICATE_PARAGRAPH_IDS,
+        f"The whole batch was rejected: paragraph_id {', '.join(repr(i) for i in ids)} appears more than once.",
+        f"Submit each paragraph once per batch, with its final text. {_RESEND}",
+        invalid_paragraph_ids=ids, invalid_items=problems)
+
+
+def _check_targets(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None]]) -> list[int] | dict[str, Any]:
+    """Step 4: every ID is in the chunk (or the chapter) and not an empty paragraph; returns positions."""
+    b = ctx.chunk_boundaries
+    positions = ctx.chapter.positions
+    if b is not None:
+        outside = [(n, pid) for n, (pid, _, _) in enumerate(parsed, start=1) if pid not in b.allowed_paragraph_ids]
+        if outside:
+            ids = [pid for _, pid in outside]
+            return failure(
+                ErrorCode.NOT_IN_CHUNK,
+                f"The whole batch was rejected: {', '.join(repr(i) for i in ids)} "
+                f"{'is' if len(ids) == 1 else 'are'} not in {range_text(b)}; submissions must target the "
+                "current chunk's paragraphs.",
+                f"Submit only paragraph_ids shown as [ID: …] in the current chunk. {focus_hint(b)} {_RESEND}",
+                invalid_paragraph_ids=ids, chunk_range=b.chunk_range(),
+                invalid_items=[_item_error(n, ErrorCode.NOT_IN_CHUNK, "not a paragraph of the current chunk",
+                                           paragraph_id=pid) for n, pid in outside])
+    else:
+        missing = [(n, pid) for n, (pid, _, _) in enumerate(parsed, start=1) if pid not in positions]
+        if missing:
+            ids = [pid for _, pid in missing]
+            hint = "Use paragraph_ids exactly as shown in [ID: …]."
+            if any(looks_like_index(pid) for pid in ids):
+                hint = "Some of these look like indexes; submit the paragraph_id shown as [ID: …] instead."
+            return failure(
+                ErrorCode.PARAGRAPH_NOT_FOUND,
+                f"The whole batch was rejected: no paragraph of chapter '{ctx.chapter.id}' has the paragraph_id "
+                f"{', '.join(repr(i) for i in ids)}.",
+                f"{hint} {_RESEND}", invalid_paragraph_ids=ids,
+                invalid_items=[_item_error(n, ErrorCode.PARAGRAPH_NOT_FOUND, "no paragraph has this paragraph_id",
+                                           paragraph_id=pid) for n, pid in missing])
+    index = chapter_index(ctx.chapter)
+    found: list[int] = []
+    empty: list[tuple[int, str]] = []
+    for number, (pid, _, _) in enumerate(parsed, start=1):
+        pos = positions.get(pid, -1)  # -1: in the chunk but gone on disk -> the commit reports it stale
+        if pos >= 0 and not index.is_nonempty(pos):
+            empty.append((number, pid))
+        found.append(pos)
+    if empty:
+        ids = [pid for _, pid in empty]
+        return failure(
+            ErrorCode.EMPTY_PARAGRAPH,
+            f"The whole batch was rejected: {', '.join(repr(i) for i in ids)} "
+            f"{'is an empty paragraph' if len(ids) == 1 else 'are empty paragraphs'}, which take no translation.",
+            f"Leave empty paragraphs out of the batch. {_RESEND}", invalid_paragraph_ids=ids,
+            invalid_items=[_item_error(n, ErrorCode.EMPTY_PARAGRAPH, "the paragraph is empty", paragraph_id=pid)
+                           for n, pid in empty])
+    return found
+
+
+def _stripped_source(text: str) -> str:
+    return text.replace("\ufeff", "").strip()
+
+
+def _check_prefixes(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None]],
+                    positions: Sequence[int]) -> dict[str, Any] | None:
+    """Step 5: where ``original_text_prefix`` is given, the stripped source starts with it."""
+    problems: list[dict[str, Any]] = []
+    paragraphs = ctx.chapter.paragraphs
+    for number, ((pid, _, prefix), pos) in enumerate(zip(parsed, positions, strict=True), start=1):
+        if prefix is None or pos < 0:
+            continue
+        source = _stripped_source(paragraphs[pos].text)
+        if not source.startswith(prefix):
+            problems.append(_item_error(
+                number, ErrorCode.PREFIX_MISMATCH,
+                f"the source of '{pid}' does not start with the given original_text_prefix",
+                paragraph_id=pid, expected_prefix=prefix, source_start=source[: max(len(prefix), 20)]))
+    if not problems:
+        return None
+    ids = [p["paragraph_id"] for p in problems]
+    return failure(
+        ErrorCode.PREFIX_MISMATCH,
+        f"The whole batch was rejected: original_text_prefix does not match the source of "
+        f"{', '.join(repr(i) for i in ids)} — the paragraph_id may point at the wrong paragraph.",
+        "Check that each paragraph_id belongs to the text you translated (compare source_start), or leave "
+        f"original_text_prefix out. {_RESEND}", invalid_paragraph_ids=ids, invalid_items=problems)
+
+
+def validate_batch(ctx: ToolContext, raw: dict[str, Any]) -> list[ValidItem] | dict[str, Any]:
+    """Steps 1–5: the items to commit, or the failure result of the first failing step."""
+    shape = _check_shape(ctx, raw)
+    if isinstance(shape, dict):
+        return shape
+    parsed = _check_items(ctx, shape)
+    if isinstance(parsed, dict):
+        return parsed
+    failed = _check_duplicates(parsed)
+    if failed is not None:
+        return failed
+    positions = _check_targets(ctx, parsed)
+    if isinstance(positions, dict):
+        return positions
+    failed = _check_prefixes(ctx, parsed, positions)
+    if failed is not None:
+        return failed
+    return [ValidItem(pid, text, pos) for (pid, text, _), pos in zip(parsed, positions, strict=True)]
+
+
+def _batch_items(ctx: ToolContext, valid: Sequence[ValidItem]) -> list[BatchItem]:
+    """The store's items, each carrying the base the run saw (the chunk's, else the chapter as read now)."""
+    items: list[BatchItem] = []
+    tracker = ctx.submissions
+    for v in valid:
+        base = tracker.base(v.paragraph_id) if tracker is not None else None
+        if base is None:
+            para = ctx.chapter.paragraphs[v.position]  # position >= 0: outside a run the ID exists (step 4)
+            base = BaseState.of(para)
+        items.append(BatchItem(v.paragraph_id, v.text, base.source_text, base.selected_translation_id))
+    return items
+
+
+def _commit_failure(ctx: ToolContext, exc: BaseException) -> dict[str, Any]:
+    from store.commit import StaleParagraphError  # deferred: the commit module pulls in locks and I/O
+
+    if isinstance(exc, StaleParagraphError):
+        return failure(
+            ErrorCode.STALE_PARAGRAPH,
+            f"The whole batch was rejected: the source text of {', '.join(repr(i) for i in exc.stale_ids)} "
+            "changed on disk (or the paragraph was removed) since this chunk was built.",
+            "Do not resubmit these paragraphs in this run; the editor will review them. Your texts were kept "
+            "in the conflicts folder. Submit the other paragraphs in a new batch.",
+            invalid_paragraph_ids=list(exc.stale_ids), conflict_path=str(exc.conflict_path))
+    if isinstance(exc, ChapterLoadError):
+        reason = f"the chapter file cannot be read right now ({exc.line})"
+    elif isinstance(exc, ReadOnlyChapterError | StoreError | OSError):
+        reason = str(exc)
+    else:
+        reason = f"unexpected {type(exc).__name__}: {exc}"
+    return failure(ErrorCode.COMMIT_FAILED,
+                   f"The batch was valid but could not be saved: {reason}. The chapter file is unchanged.",
+                   "Try the same batch again later; if it keeps failing, stop and report the problem.")
+
+
+async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[str, Any]:
+    """Validate (steps 1–5) and commit (step 6) one batch; the whole batch or nothing."""
+    valid = validate_batch(ctx, raw)
+    if isinstance(valid, dict):
+        return valid
+    if ctx.source is None:
+        return _commit_failure(ctx, ReadOnlyChapterError("this chapter is open read-only"))
+    items = _batch_items(ctx, valid)
+    try:
+        result = await asyncio.to_thread(ctx.source.commit_batch, items, origin=ctx.origin, model=ctx.model)
+    except Exception as exc:
+        return _commit_failure(ctx, exc)
+    accepted = list(result.accepted)
+    unchanged = list(result.unchanged)
+    kept = list(getattr(result, "kept_selection", ()))
+    if ctx.submissions is not None:
+        ctx.submissions.record(result.chapter, accepted, unchanged, kept)
+    out = ok(accepted=accepted, unchanged=unchanged)
+    if kept:
+        out["kept_selection"] = kept
+        out["note"] = ("A person chose a different version of " + ", ".join(repr(i) for i in kept)
+                       + " meanwhile; your text was saved as a new version but did not replace their choice.")
+    if ctx.chunk_boundaries is not None:
+        if ctx.submissions is not None:
+            out["remaining"] = list(ctx.submissions.remaining)
+        else:
+            done = set(accepted) | set(unchanged)
+            out["remaining"] = [pid for pid in ctx.chunk_boundaries.order if pid not in done]
+    return out
