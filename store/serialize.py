@@ -51,7 +51,10 @@ _PARA_INDENT = "    "  # paragraphs sit at depth 2: {"paragraphs": [ {...} ]}
 
 def paragraph_block(para: Paragraph) -> str:
     """The canonical text of one paragraph object at its place in the file (cached)."""
-    cached = para._encoded
+    # Read the private dict directly: pydantic's __getattr__ for private attributes costs ~6 µs per call
+    # (~60 ms for a cached 10,000-paragraph chapter).
+    private = para.__pydantic_private__
+    cached = private.get("_encoded") if private is not None else None
     if cached is not None:
         return cached
     inner = _PARA_INDENT + "  "
