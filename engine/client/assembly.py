@@ -1,0 +1,425 @@
+"""Assembling one streamed response from its SSE events: text, reasoning, tool calls, finish reason, usage, errors.
+
+Tool-call deltas are matched to calls by ``index``; when a server omits it, by ``id``; when both are missing, the
+delta continues the last call. A delta starts a new call despite a known index when it brings a different id
+(Gemini via proxies sends every call as index 0) or a name plus the start of a new object after the previous
+arguments already form a complete object. Names and ids resent on every chunk are not concatenated
+(``read_fileread_file``); empty names/ids count as absent. See wire.md §1–2.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import string
+from typing import Any
+
+from pydantic import ValidationError
+
+from engine.client.arguments import parse_arguments, split_concatenated, unwrap_parallel
+from engine.client.events import ReasoningDelta, StreamEvent, TextDelta, ToolCallProgress
+from engine.client.finish import normalise_finish_reason
+from engine.client.response import AssembledResponse, ToolCall, Usage
+from engine.client.sse import SSEEvent
+from engine.client.think import ThinkSplitter, split_orphan_close
+from engine.client.wire import (
+    ProviderError,
+    WireChunk,
+    WireDelta,
+    WireFunction,
+    WireToolCall,
+    WireUsage,
+    parse_error_payload,
+)
+
+_ID_ALPHABET = string.ascii_letters + string.digits
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def new_tool_call_id() -> str:
+    """A fresh call id: 9 characters of [A-Za-z0-9], the only shape Mistral accepts back."""
+    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(9))
+
+
+def fix_surrogates(text: str) -> str:
+    """Join UTF-16 surrogate pairs that arrived as separate ``\\uXXXX`` escapes; replace lone halves with U+FFFD.
+
+    JavaScript gateways slice strings by UTF-16 units, so an emoji can arrive as ``\\ud83d`` then ``\\ude00``.
+    """
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+
+
+class _TextStream:
+    """Holds back a trailing high surrogate until its partner arrives, so deltas are always valid text."""
+
+    def __init__(self) -> None:
+        self._held = ""
+
+    def push(self, text: str) -> str:
+        text = self._held + text
+        self._held = ""
+        if text and "\ud800" <= text[-1] <= "\udbff":
+            self._held, text = text[-1], text[:-1]
+        return fix_surrogates(text)
+
+    def flush(self) -> str:
+        held, self._held = self._held, ""
+        return fix_surrogates(held)
+
+
+class _Call:
+    """A tool call being assembled."""
+
+    __slots__ = ("args", "args_len", "extra", "id", "name", "position")
+
+    def __init__(self, position: int) -> None:
+        self.position = position
+        self.id: str | None = None
+        self.name = ""
+        self.args: list[str] = []
+        self.args_len = 0
+        self.extra: dict[str, Any] | None = None
+
+    def args_form_object(self) -> bool:
+        """The arguments so far are a complete object (or several glued ones): a new object starts a new call."""
+        text = "".join(self.args)
+        try:
+            return isinstance(json.loads(text), dict)
+        except ValueError:
+            return split_concatenated(text) is not None
+
+
+class StreamAssembler:
+    """Feed it SSE events (``feed``), then ``finish`` it into an ``AssembledResponse``.
+
+    ``output_started`` turns true with the first text, reasoning or tool-call data; before that an error is
+    ``early_error`` (the client may retry the request). ``stopped`` is set by ``[DONE]`` or an error.
+    """
+
+    def __init__(self) -> None:
+        self._text = _TextStream()
+        self._reasoning_stream = _TextStream()
+        self._think = ThinkSplitter()
+        self._content: list[str] = []
+        self._reasoning: list[str] = []
+        self._reasoning_fields: list[str] = []  # field names the provider used, echoed back
+        self._field_reasoning: list[str] = []
+        self._calls: list[_Call] = []
+        self._by_index: dict[int, _Call] = {}
+        self._by_id: dict[str, _Call] = {}
+        self._message_extra: dict[str, Any] | None = None
+        self._finish_raw: str | None = None
+        self._usage: Usage | None = None
+        self._error: str | None = None
+        self.output_started = False
+        self.stopped = False
+        self.early_error: ProviderError | None = None
+
+    # -- input ---------------------------------------------------------------------------------------------------
+
+    def feed(self, event: SSEEvent) -> list[StreamEvent]:
+        """Apply one SSE event; return the deltas it produced."""
+        if self.stopped:
+            return []
+        if event.error is not None:  # llama-server before PR #16109: "error: {...}" outside any data line
+            self._fail_with_payload(event.error)
+            return []
+        data = event.data
+        if event.event == "error":
+            self._fail_with_payload(data or "the server sent an error event")
+            return []
+        if not data.strip():
+            return []  # "data:" with an empty value, or a retry-only block
+        if data.startswith("[DONE]"):
+            self.stopped = True
+            return []
+        try:
+            payload = json.loads(data)
+        except ValueError:
+            self._on_error(ProviderError(message=f"the server sent data that is not JSON: {data[:80]!r}"))
+            return []
+        return self.feed_payload(payload)
+
+    def feed_payload(self, payload: Any) -> list[StreamEvent]:
+        """Apply one decoded chunk (also used for a non-streamed JSON completion turned into a chunk)."""
+        provider_error = parse_error_payload(payload)
+        if not isinstance(payload, dict):
+            self._on_error(provider_error or ProviderError(message="the server sent a chunk that is not an object"))
+            return []
+        try:
+            chunk = WireChunk.model_validate(payload)
+        except ValidationError as exc:
+            where = ".".join(str(part) for part in exc.errors()[0]["loc"])
+            self._on_error(ProviderError(message=f"the server sent a malformed chunk (field {where})"))
+            return []
+        usage = chunk.usage or (chunk.x_groq.usage if chunk.x_groq else None)
+        if usage is not None:
+            self._set_usage(usage)
+        events: list[StreamEvent] = []
+        for choice in chunk.choices or ():
+            if choice.index not in (0, None):
+                continue  # we ask for one choice; ignore any other
+            if choice.delta is not None and provider_error is None:
+                events.extend(self._delta(choice.delta))
+            if choice.finish_reason is not None:
+                self._finish_raw = choice.finish_reason
+        if provider_error is not None:
+            self._on_error(provider_error)
+        return events
+
+    @property
+    def finish_reason_raw(self) -> str | None:
+        """The last non-null ``finish_reason`` seen so far."""
+        return self._finish_raw
+
+    def fail(self, message: str) -> None:
+        """Record a transport failure (connection lost, read timeout) that ended the stream."""
+        if self._error is None:
+            self._error = message
+        self.stopped = True
+
+    # -- deltas --------------------------------------------------------------------------------------------------
+
+    def _delta(self, delta: WireDelta) -> list[StreamEvent]:
+        events: list[StreamEvent] = []
+        field = "reasoning_content" if delta.reasoning_content is not None else "reasoning"
+        reasoning = delta.reasoning_content if delta.reasoning_content is not None else delta.reasoning
+        if reasoning:
+            if field not in self._reasoning_fields:
+                self._reasoning_fields.append(field)
+            self._field_reasoning.append(reasoning)
+            self._add_reasoning(self._reasoning_stream.push(reasoning), events)
+        content = delta.content
+        if isinstance(content, list):
+            for part in content:
+                kind, text = _content_part(part)
+                if kind == "reasoning":
+                    self._add_reasoning(text, events)
+                else:
+                    self._add_text(text, events)
+        elif content:
+            self._add_text(content, events)
+        if delta.refusal:
+            self._add_text(delta.refusal, events)
+        if delta.extra_content:
+            self._message_extra = _merge(self._message_extra, delta.extra_content)
+        if delta.function_call is not None:  # legacy functions API: one call, no index
+            events.extend(self._tool_delta(WireToolCall(index=0, function=delta.function_call)))
+        for entry in delta.tool_calls or ():
+            events.extend(self._tool_delta(entry))
+        return events
+
+    def _add_text(self, text: str, events: list[StreamEvent]) -> None:
+        if not text:
+            return
+        self.output_started = True
+        for inside, piece in self._think.feed(self._text.push(text)):
+            if inside:
+                self._add_reasoning(piece, events)
+            else:
+                self._content.append(piece)
+                events.append(TextDelta(piece))
+
+    def _add_reasoning(self, text: str, events: list[StreamEvent]) -> None:
+        if not text:
+            return
+        self.output_started = True
+        self._reasoning.append(text)
+        events.append(ReasoningDelta(text))
+
+    def _tool_delta(self, entry: WireToolCall) -> list[StreamEvent]:
+        function = entry.function or WireFunction()
+        name = function.name or None
+        arguments = function.arguments
+        as_object = isinstance(arguments, dict | list)
+        fragment = json.dumps(arguments, ensure_ascii=False) if as_object else (arguments or "")
+        call_id = entry.id or None
+        call = self._target(entry.index, call_id, name, fragment)
+        changed = False
+        if call_id is not None and call.id is None:
+            call.id = call_id
+            self._by_id.setdefault(call_id, call)
+        if name is not None and name != call.name:
+            if not call.name:
+                call.name = name
+                changed = True
+            elif not call.args_len and not name.startswith(call.name):
+                call.name += name  # a name fragmented across deltas ("edit_ex" + "isting_file")
+                changed = True
+        if fragment:
+            call.args.append(fragment)
+            call.args_len += len(fragment)
+            changed = True
+        if entry.extra_content:
+            call.extra = _merge(call.extra, entry.extra_content)
+        if not changed:
+            return []
+        self.output_started = True
+        return [ToolCallProgress(call.position, call.name, call.args_len)]
+
+    def _target(self, index: int | None, call_id: str | None, name: str | None, fragment: str) -> _Call:
+        existing: _Call | None
+        if index is not None:
+            existing = self._by_index.get(index)
+        elif call_id is not None:
+            existing = self._by_id.get(call_id)
+        else:
+            existing = self._calls[-1] if self._calls else None
+        if existing is not None and not _starts_new_call(existing, call_id, name, fragment):
+            return existing
+        call = _Call(len(self._calls))
+        self._calls.append(call)
+        if index is not None:
+            self._by_index[index] = call
+        return call
+
+    # -- errors and usage ----------------------------------------------------------------------------------------
+
+    def _fail_with_payload(self, text: str) -> None:
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            payload = None
+        found = parse_error_payload(payload) or parse_error_payload({"error": payload})
+        self._on_error(found or ProviderError(message=text.strip() or "unknown error"))
+
+    def _on_error(self, error: ProviderError) -> None:
+        if self.stopped:
+            return
+        if not self.output_started:
+            self.early_error = error
+        status = f" ({error.status})" if error.status else ""
+        self._error = f"the server reported an error during the response{status}: {error.message}"
+        self.stopped = True
+
+    def _set_usage(self, usage: WireUsage) -> None:
+        if usage.prompt_tokens is None and usage.completion_tokens is None and usage.total_tokens is None:
+            return
+        prompt = usage.prompt_tokens or 0
+        completion = usage.completion_tokens or 0
+        total = usage.total_tokens if usage.total_tokens is not None else prompt + completion
+        self._usage = Usage(prompt, completion, total)
+
+    # -- output --------------------------------------------------------------------------------------------------
+
+    def finish(self, latency_ms: float, attempts: int = 1) -> AssembledResponse:
+        """The assembled response; call once, after the stream ended (normally or not)."""
+        tail = self._text.flush()
+        pieces = self._think.feed(tail) if tail else []
+        pieces += self._think.flush()
+        for inside, piece in pieces:
+            (self._reasoning if inside else self._content).append(piece)
+        self._reasoning.append(self._reasoning_stream.flush())
+        content = "".join(self._content)
+        reasoning = "".join(self._reasoning)
+        if self._think.found:
+            content = content.lstrip()
+        else:
+            orphan = split_orphan_close(content)
+            if orphan is not None:
+                reasoning += orphan[0]
+                content = orphan[1].lstrip()
+        error = self._error
+        raw = self._finish_raw
+        if error is not None:
+            finish = "error"
+        elif raw is None:
+            finish = "error"
+            error = "the stream ended without a finish reason"
+        else:
+            finish = normalise_finish_reason(raw, has_tool_calls=bool(self._calls))
+            if finish == "error":
+                error = f"the server ended the response with finish_reason {raw!r}"
+        calls = self._final_calls(executable=finish not in ("length", "error"), finish=finish)
+        if finish == "tool_calls" and not calls:
+            finish = "stop"
+        elif finish == "stop" and calls:
+            finish = "tool_calls"
+        fields: dict[str, Any] = {}
+        field_text = fix_surrogates("".join(self._field_reasoning))
+        for name in self._reasoning_fields:
+            fields[name] = field_text
+        if self._message_extra:
+            fields["extra_content"] = self._message_extra
+        return AssembledResponse(content=content, reasoning=reasoning, tool_calls=tuple(calls), finish_reason=finish,
+                                 finish_reason_raw=raw, usage=self._usage, error=error,
+                                 latency_ms=latency_ms, attempts=attempts, message_fields=fields)
+
+    def _final_calls(self, *, executable: bool, finish: str) -> list[ToolCall]:
+        calls: list[ToolCall] = []
+        used: set[str] = set()
+
+        def fresh(candidate: str | None) -> str:
+            call_id = candidate if candidate and candidate not in used else new_tool_call_id()
+            while call_id in used:
+                call_id = new_tool_call_id()
+            used.add(call_id)
+            return call_id
+
+        for call in self._calls:
+            raw = fix_surrogates("".join(call.args))
+            if not call.name and not raw.strip() and not call.extra:
+                continue  # an empty shell (e.g. an id-only delta with nothing after it)
+            parts = (split_concatenated(raw) if executable else None) or [raw]
+            for number, part in enumerate(parts):
+                calls.extend(_finished_call(fresh(call.id if number == 0 else None), call.name, part, call.extra,
+                                            executable=executable, finish=finish, fresh=fresh))
+        return calls
+
+
+def _finished_call(call_id: str, name: str, raw: str, extra: dict[str, Any] | None, *, executable: bool,
+                   finish: str, fresh: Any) -> list[ToolCall]:
+    parsed = parse_arguments(raw, allow_repair=executable)
+    if not executable:
+        why = "was cut off by the token limit" if finish == "length" else "ended with an error"
+        return [ToolCall(call_id, name, raw, parsed.arguments, f"not executed: the response {why}", False, extra)]
+    if not name:
+        return [ToolCall(call_id, name, raw, parsed.arguments, "the tool call has no function name", False, extra)]
+    inner = unwrap_parallel(name, parsed.arguments)
+    if inner is not None:
+        first = True
+        expanded: list[ToolCall] = []
+        for inner_name, inner_args in inner:
+            expanded.append(ToolCall(call_id if first else fresh(None), inner_name,
+                                     json.dumps(inner_args, ensure_ascii=False), inner_args, None, False, extra))
+            first = False
+        return expanded
+    return [ToolCall(call_id, name, raw, parsed.arguments, parsed.error, parsed.repaired, extra)]
+
+
+def _starts_new_call(existing: _Call, call_id: str | None, name: str | None, fragment: str) -> bool:
+    if call_id is not None and existing.id is not None:
+        return call_id != existing.id
+    if (name is not None or call_id is not None) and fragment.lstrip().startswith("{") and existing.args_len:
+        return existing.args_form_object()
+    return False
+
+
+def _content_part(part: Any) -> tuple[str, str]:
+    """Mistral streams ``content`` as parts: ``{"type": "text", ...}`` or ``{"type": "thinking", ...}``."""
+    if isinstance(part, str):
+        return "text", part
+    if not isinstance(part, dict):
+        return "text", ""
+    if part.get("type") == "thinking":
+        inner = part.get("thinking")
+        if isinstance(inner, list):
+            return "reasoning", "".join(str(p.get("text", "")) for p in inner if isinstance(p, dict))
+        return "reasoning", str(inner or "")
+    text = part.get("text")
+    return "text", text if isinstance(text, str) else ""
+
+
+def _merge(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:
+    if not old:
+        return dict(new)
+    merged = dict(old)
+    for key, value in new.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = _merge(merged[key], value)
+        else:
+            merged[key] = value
+    return merged

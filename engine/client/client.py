@@ -1,0 +1,274 @@
+"""``ModelClient``: streaming chat completions with tools against any OpenAI-compatible server.
+
+One shared ``httpx.AsyncClient`` (keep-alive) per client. The API key is sent only in the ``Authorization`` header
+of each request; it is never stored on the httpx client, shown in ``repr``, or put into any message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import time
+from collections.abc import AsyncIterator, Mapping
+from http import HTTPStatus
+from typing import Any
+
+import httpx
+
+from engine.client.assembly import StreamAssembler
+from engine.client.errors import (
+    ModelConnectionError,
+    ModelError,
+    ModelHTTPError,
+    ModelStreamError,
+    ModelTimeoutError,
+    public_url,
+    redact,
+    sentence,
+)
+from engine.client.events import Completed, RetryScheduled, StreamEvent
+from engine.client.http_body import error_text, json_completion_as_chunk
+from engine.client.retry import NEVER_RETRY_CODES, RetryPolicy, server_delay, status_is_retryable
+from engine.client.sse import SSEDecoder
+from engine.client.wire import ProviderError
+
+_ERROR_BODY_LIMIT = 64 * 1024
+_JSON_BODY_LIMIT = 32 * 1024 * 1024
+_DRAIN_SECONDS = 0.5
+_DRAIN_LIMIT = 1024 * 1024
+_NOT_RETRYABLE_TYPES = frozenset({"invalid_request_error", "authentication_error", "permission_error",
+                                  "not_found_error", "BadRequestError"})
+
+
+class _Failed(Exception):
+    """An attempt failed before any output; ``requested_delay_s`` is what the server asked us to wait."""
+
+    def __init__(self, error: ModelError, requested_delay_s: float | None = None) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.requested_delay_s = requested_delay_s
+
+
+class ModelClient:
+    """A streaming chat-completions client. Use ``async with`` or call ``aclose()`` when done."""
+
+    def __init__(self, base_url: str, model: str, *, api_key: str | None = None, temperature: float | None = None,
+                 extra_headers: Mapping[str, str] | None = None, extra_body: Mapping[str, Any] | None = None,
+                 max_retries: int = 2, connect_timeout: float = 5.0, read_timeout: float = 120.0,
+                 retry_policy: RetryPolicy | None = None, http_client: httpx.AsyncClient | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.temperature = temperature
+        self.read_timeout = read_timeout
+        self._url = f"{self.base_url}/chat/completions"
+        self._shown_url = public_url(self.base_url)
+        self._api_key = api_key or None
+        self._extra_body = dict(extra_body or {})
+        self._headers = {"Content-Type": "application/json", "Accept": "text/event-stream",
+                         "User-Agent": "proofdesk", **dict(extra_headers or {})}
+        if self._api_key:
+            self._headers["Authorization"] = f"Bearer {self._api_key}"
+        # An explicit retry_policy keeps its own budget unless max_retries was changed from the default too.
+        policy = retry_policy or RetryPolicy(max_retries=max_retries)
+        self._policy = policy if max_retries == 2 else dataclasses.replace(policy, max_retries=max_retries)
+        self._owns_http = http_client is None
+        self._http = http_client or httpx.AsyncClient(
+            timeout=httpx.Timeout(connect=connect_timeout, read=read_timeout, write=60.0, pool=read_timeout),
+            limits=httpx.Limits(max_connections=64, max_keepalive_connections=16, keepalive_expiry=30.0),
+        )
+
+    def __repr__(self) -> str:
+        key = "set" if self._api_key else "none"
+        return f"ModelClient(base_url={self._shown_url!r}, model={self.model!r}, api_key={key})"
+
+    async def __aenter__(self) -> ModelClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the shared HTTP connection pool (unless it was passed in)."""
+        if self._owns_http:
+            await self._http.aclose()
+
+    def request_body(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> dict[str, Any]:
+        """The JSON body posted for ``messages`` and ``tools``; ``extra_body`` keys set to None are removed."""
+        body: dict[str, Any] = {"model": self.model, "messages": messages}
+        if tools:
+            body["tools"] = tools
+        if self.temperature is not None:
+            body["temperature"] = self.temperature
+        body["stream"] = True
+        body["stream_options"] = {"include_usage": True}
+        for key, value in self._extra_body.items():
+            if value is None:
+                body.pop(key, None)
+            else:
+                body[key] = value
+        return body
+
+    async def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> AsyncIterator[StreamEvent]:
+        """Post one chat completion and yield its deltas, any retries, and finally ``Completed``.
+
+        Raises ``ModelError`` when the request failed before any output and retrying did not help (or was not
+        allowed). Once output has started nothing is retried: a broken stream ends with ``Completed`` whose response
+        has ``finish_reason == "error"`` and an ``error`` sentence.
+        """
+        payload = json.dumps(self.request_body(messages, tools), ensure_ascii=False).encode("utf-8")
+        retries = 0
+        while True:
+            assembler = StreamAssembler()
+            started = time.perf_counter()
+            try:
+                async for event in self._attempt(payload, assembler):
+                    yield event
+            except _Failed as failed:
+                error = failed.error
+                if not error.retryable or retries >= self._policy.max_retries:
+                    raise error from None
+                delay = self._policy.delay(retries, failed.requested_delay_s)
+                if delay is None:
+                    wait = failed.requested_delay_s or 0.0
+                    raise type(error)(
+                        f"{error.message.rstrip('.')} (it asks to wait {wait:.0f} s, longer than the "
+                        f"{self._policy.max_server_delay_s:.0f} s we accept).",
+                        retryable=True, status=error.status, code=error.code) from None
+                retries += 1
+                yield RetryScheduled(retries, error.message, delay)
+                await self._policy.sleep(delay)
+                continue
+            yield Completed(assembler.finish((time.perf_counter() - started) * 1000.0, attempts=retries + 1))
+            return
+
+    async def _attempt(self, payload: bytes, assembler: StreamAssembler) -> AsyncIterator[StreamEvent]:
+        try:
+            async with self._http.stream("POST", self._url, content=payload, headers=self._headers) as response:
+                if not 200 <= response.status_code < 300:
+                    body = await _read_capped(response, _ERROR_BODY_LIMIT)
+                    raise self._http_failure(response, body)
+                content_type = response.headers.get("content-type", "").lower()
+                if "json" in content_type and "event-stream" not in content_type:
+                    body = await _read_capped(response, _JSON_BODY_LIMIT)
+                    async for event in self._whole_body(body, assembler):
+                        yield event
+                else:
+                    decoder = SSEDecoder()
+                    chunks = response.aiter_bytes()
+                    async for data in chunks:
+                        for sse in decoder.feed(data):
+                            for event in assembler.feed(sse):
+                                yield event
+                        if assembler.stopped:
+                            await _drain(chunks)
+                            break
+                    else:
+                        for sse in decoder.close():
+                            for event in assembler.feed(sse):
+                                yield event
+        except httpx.TimeoutException as exc:
+            if assembler.output_started:
+                assembler.fail(f"the server sent nothing for {self.read_timeout:g} s during the response")
+                return
+            raise self._timeout_failure(exc) from None
+        except httpx.TransportError as exc:
+            if assembler.output_started:
+                assembler.fail(f"the connection broke during the response: {self._detail(exc)}")
+                return
+            raise self._transport_failure(exc) from None
+        if assembler.early_error is not None:
+            raise self._stream_failure(assembler.early_error)
+        if not assembler.output_started and assembler.finish_reason_raw is None:
+            raise _Failed(ModelStreamError(
+                f"The model server at {self._shown_url} ended the stream before sending anything.", retryable=True))
+
+    async def _whole_body(self, body: bytes, assembler: StreamAssembler) -> AsyncIterator[StreamEvent]:
+        """A 2xx JSON body: the server ignored ``stream: true`` (or sent an error object with status 200)."""
+        try:
+            payload = json.loads(body)
+        except ValueError:
+            decoder = SSEDecoder()  # mislabelled SSE
+            for sse in decoder.feed(body) + decoder.close():
+                for event in assembler.feed(sse):
+                    yield event
+            return
+        for event in assembler.feed_payload(json_completion_as_chunk(payload)):
+            yield event
+
+    # -- failures --------------------------------------------------------------------------------------------------
+
+    def _http_failure(self, response: httpx.Response, body: bytes) -> _Failed:
+        status = response.status_code
+        try:
+            phrase = HTTPStatus(status).phrase
+        except ValueError:
+            phrase = ""
+        provider = error_text(body, response.headers.get("content-type", ""))
+        said = f": {self._clean(provider.message)}" if provider and provider.message else ""
+        message = sentence(f"The model server at {self._shown_url} answered HTTP {status} {phrase}".rstrip() + said)
+        retryable = status_is_retryable(status, response.headers, provider.code if provider else None,
+                                        provider.type if provider else None)
+        requested = server_delay(response.headers, provider.retry_delay_s if provider else None)
+        code = provider.code if provider else None
+        return _Failed(ModelHTTPError(message, retryable=retryable, status=status, code=code), requested)
+
+    def _stream_failure(self, provider: ProviderError) -> _Failed:
+        if provider.status is not None:
+            retryable = status_is_retryable(provider.status, {}, provider.code, provider.type)
+        else:
+            retryable = provider.code not in NEVER_RETRY_CODES and provider.type not in NEVER_RETRY_CODES \
+                and provider.type not in _NOT_RETRYABLE_TYPES
+        status = f" ({provider.status})" if provider.status else ""
+        message = sentence(f"The model server at {self._shown_url} sent an error instead of a response{status}: "
+                           f"{self._clean(provider.message)}")
+        return _Failed(ModelStreamError(message, retryable=retryable, status=provider.status, code=provider.code),
+                       provider.retry_delay_s)
+
+    def _timeout_failure(self, exc: httpx.TimeoutException) -> _Failed:
+        if isinstance(exc, httpx.ConnectTimeout):
+            message = f"Connecting to the model server at {self._shown_url} timed out."
+        else:
+            message = f"The model server at {self._shown_url} sent nothing for {self.read_timeout:g} s."
+        return _Failed(ModelTimeoutError(message, retryable=True))
+
+    def _transport_failure(self, exc: httpx.TransportError) -> _Failed:
+        if isinstance(exc, httpx.ConnectError):
+            message = f"Could not connect to the model server at {self._shown_url}: {self._detail(exc)}"
+        else:
+            message = f"The connection to the model server at {self._shown_url} failed: {self._detail(exc)}"
+        return _Failed(ModelConnectionError(sentence(message), retryable=True))
+
+    def _detail(self, exc: Exception) -> str:
+        return self._clean(str(exc) or type(exc).__name__)
+
+    def _clean(self, text: str) -> str:
+        text = redact(text, self._api_key)
+        return text.replace(self.base_url, self._shown_url) if self.base_url != self._shown_url else text
+
+
+async def _drain(chunks: AsyncIterator[bytes]) -> None:
+    """Read what follows ``[DONE]`` (usually just the end of the chunked body) so the connection can be reused.
+
+    Bounded in time and size: a server that keeps the stream open after ``[DONE]`` only costs its connection.
+    """
+    size = 0
+    try:
+        async with asyncio.timeout(_DRAIN_SECONDS):
+            async for data in chunks:
+                size += len(data)
+                if size > _DRAIN_LIMIT:
+                    return
+    except (TimeoutError, httpx.HTTPError):
+        return
+
+
+async def _read_capped(response: httpx.Response, limit: int) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
+    async for data in response.aiter_bytes():
+        chunks.append(data)
+        size += len(data)
+        if size >= limit:
+            break
+    return b"".join(chunks)[:limit]

@@ -1,0 +1,77 @@
+"""Errors the model client raises: one sentence a person can act on, and whether trying again may help."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit, urlunsplit
+
+
+def public_url(url: str) -> str:
+    """``url`` without user:password, query or fragment: safe to show in messages and logs.
+
+    Keys sometimes ride in the URL (``https://user:key@host`` or ``?key=...`` on Google endpoints), so only the
+    scheme, host, port and path are ever shown.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparseable URL>"
+    host = parts.hostname or ""
+    if ":" in host:  # IPv6 literal
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    netloc = f"{host}:{port}" if port is not None else host
+    return urlunsplit((parts.scheme, netloc, parts.path.rstrip("/"), "", ""))
+
+
+def redact(text: str, secret: str | None) -> str:
+    """``text`` with every occurrence of ``secret`` replaced, so a provider echoing the key cannot leak it."""
+    if secret and len(secret) >= 4:
+        return text.replace(secret, "[redacted]")
+    return text
+
+
+def sentence(text: str, limit: int = 300) -> str:
+    """Collapse whitespace to one line, cut at ``limit`` characters and end with a full stop."""
+    one = " ".join(text.split())
+    if len(one) > limit:
+        one = one[: limit - 1].rstrip() + "…"
+    if one and one[-1] not in ".!?…":
+        one += "."
+    return one
+
+
+class ModelError(Exception):
+    """A request to the model failed before any output was streamed (after the retries it was allowed).
+
+    ``str(error)`` is one sentence naming the server (without credentials), the HTTP status when there was one and
+    the provider's own message. ``retryable`` says whether the same request may succeed later.
+    """
+
+    def __init__(self, message: str, *, retryable: bool, status: int | None = None, code: str | None = None) -> None:
+        self.message = message
+        self.retryable = retryable
+        self.status = status
+        self.code = code
+        super().__init__(message)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.message!r}, retryable={self.retryable}, status={self.status})"
+
+
+class ModelHTTPError(ModelError):
+    """The server answered with a non-2xx status."""
+
+
+class ModelConnectionError(ModelError):
+    """No usable connection: refused, reset, DNS failure, or closed before any output."""
+
+
+class ModelTimeoutError(ModelError):
+    """Connecting took longer than the connect timeout, or the server stayed silent longer than the read timeout."""
+
+
+class ModelStreamError(ModelError):
+    """The server opened a 200 stream but its first event was an error object."""

@@ -1,0 +1,68 @@
+"""Reading whole (non-SSE) response bodies: error pages in JSON, HTML or text, and non-streamed completions."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any
+
+from engine.client.wire import ProviderError, parse_error_payload
+
+_TITLE = re.compile(r"<title[^>]*>(.*?)</title>", re.IGNORECASE | re.DOTALL)
+_H1 = re.compile(r"<h1[^>]*>(.*?)</h1>", re.IGNORECASE | re.DOTALL)
+_TAG = re.compile(r"<[^>]+>")
+_SCRIPT = re.compile(r"<(script|style)[^>]*>.*?</\1>", re.IGNORECASE | re.DOTALL)
+
+
+def error_text(body: bytes, content_type: str) -> ProviderError | None:
+    """The provider's message from an error body: a JSON error object, the title of an HTML page, or the text."""
+    text = body.decode("utf-8", errors="replace").strip().lstrip("\ufeff")
+    if not text:
+        return None
+    try:
+        payload = json.loads(text)
+    except ValueError:
+        payload = None
+    if payload is not None:
+        found = parse_error_payload(payload)
+        if found is not None:
+            return found
+        if isinstance(payload, dict) and isinstance(payload.get("message"), str):
+            return ProviderError(message=payload["message"])
+        return ProviderError(message=text[:300])
+    if "html" in content_type.lower() or text[:1] == "<":
+        return ProviderError(message=_html_message(text))
+    return ProviderError(message=text[:300])
+
+
+def _html_message(page: str) -> str:
+    for pattern in (_TITLE, _H1):
+        found = pattern.search(page)
+        if found:
+            words = " ".join(html.unescape(_TAG.sub(" ", found.group(1))).split())
+            if words:
+                return words
+    body = html.unescape(_TAG.sub(" ", _SCRIPT.sub(" ", page)))
+    return " ".join(body.split())[:200] or "an HTML page without text"
+
+
+def json_completion_as_chunk(payload: Any) -> Any:
+    """A non-streamed ``chat.completion`` rewritten as one chunk (message → delta, tool calls indexed).
+
+    Anything else (an error object, an unexpected shape) is returned unchanged for the assembler to judge.
+    """
+    if not isinstance(payload, dict) or not isinstance(payload.get("choices"), list):
+        return payload
+    choices = []
+    for choice in payload["choices"]:
+        if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
+            choices.append(choice)
+            continue
+        delta = dict(choice["message"])
+        calls = delta.get("tool_calls")
+        if isinstance(calls, list):
+            delta["tool_calls"] = [{"index": i, **call} if isinstance(call, dict) else call
+                                   for i, call in enumerate(calls)]
+        choices.append({"index": choice.get("index", 0), "delta": delta, "finish_reason": choice.get("finish_reason")})
+    return {**payload, "choices": choices}

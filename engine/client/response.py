@@ -1,0 +1,106 @@
+"""The assembled result of one streamed chat completion, and the assistant message to send back."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.client.finish import FinishReason
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Token counts reported by the server (``total_tokens`` computed when the server left it out)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    total_tokens: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call as the model made it.
+
+    ``arguments`` is the parsed JSON object, or None when it could not be used; then ``error`` says why (the loop
+    answers the model with INVALID_ARGUMENTS, or refuses to run calls of a truncated response). ``repaired`` means
+    ``arguments`` came from repairing malformed JSON (the loop adds a warning to the tool result).
+    """
+
+    id: str
+    name: str
+    arguments_raw: str
+    arguments: dict[str, Any] | None
+    error: str | None = None
+    repaired: bool = False
+    extra_content: dict[str, Any] | None = None  # provider metadata (Gemini thought_signature) to echo back
+
+    @property
+    def executable(self) -> bool:
+        """True when the call may be run: it has a name, usable arguments and no error."""
+        return self.error is None and self.arguments is not None and bool(self.name)
+
+    def message_dict(self) -> dict[str, Any]:
+        """The call as an entry of the assistant message's ``tool_calls`` (arguments as a JSON string)."""
+        if self.arguments is not None and (self.repaired or not _is_json(self.arguments_raw)):
+            arguments = json.dumps(self.arguments, ensure_ascii=False)
+        elif self.arguments is not None:
+            arguments = self.arguments_raw
+        else:
+            # Several providers parse the arguments of past calls; invalid JSON there fails the whole request.
+            arguments = "{}"
+        entry: dict[str, Any] = {"id": self.id, "type": "function",
+                                 "function": {"name": self.name, "arguments": arguments}}
+        if self.extra_content:
+            entry["extra_content"] = self.extra_content
+        return entry
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True, slots=True)
+class AssembledResponse:
+    """Everything one streamed response said, normalised.
+
+    ``finish_reason`` is one of stop | tool_calls | length | content_filter | error (``finish_reason_raw`` is what
+    the server sent); ``error`` explains an in-stream error or a truncated stream. ``message_fields`` are provider
+    fields echoed back on the assistant message (``reasoning_content``, ``reasoning``, ``extra_content``).
+    """
+
+    content: str
+    reasoning: str
+    tool_calls: tuple[ToolCall, ...]
+    finish_reason: FinishReason
+    finish_reason_raw: str | None
+    usage: Usage | None
+    error: str | None
+    latency_ms: float
+    attempts: int = 1
+    message_fields: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True unless the response ended in error or was cut off by the token limit."""
+        return self.finish_reason not in ("error", "length")
+
+    def assistant_message(self) -> dict[str, Any]:
+        """The dict to append to the history: role, content, tool_calls, and provider fields to echo back.
+
+        DeepSeek answers 400 on a tool-call turn whose ``reasoning_content`` is missing; Gemini 3 needs its
+        ``extra_content`` thought signatures back. Reasoning found in ``<think>`` spans is not echoed (it was never
+        a field).
+        """
+        message: dict[str, Any] = {"role": "assistant"}
+        if self.tool_calls:
+            message["content"] = self.content or None
+            message["tool_calls"] = [call.message_dict() for call in self.tool_calls]
+        else:
+            message["content"] = self.content
+        message.update(self.message_fields)
+        return message

@@ -1,0 +1,67 @@
+"""Separating ``<think>…</think>`` spans from answer text as it streams (tags may be split across deltas).
+
+Reasoning models served without a reasoning parser (Qwen3, DeepSeek-R1 distills on llama.cpp/vLLM/Ollama) put
+their thinking inline in ``content``.
+"""
+
+from __future__ import annotations
+
+OPEN = "<think>"
+CLOSE = "</think>"
+
+
+class ThinkSplitter:
+    """Incremental splitter: ``feed`` returns ``(is_reasoning, text)`` pieces; ``flush`` releases held-back text."""
+
+    def __init__(self) -> None:
+        self._inside = False
+        self._held = ""  # a tail that may be the beginning of the next tag
+        self.found = False  # at least one span was seen
+
+    def feed(self, text: str) -> list[tuple[bool, str]]:
+        """Split ``text`` (appended to what was held back) into answer and reasoning pieces."""
+        text = self._held + text
+        self._held = ""
+        pieces: list[tuple[bool, str]] = []
+        while text:
+            tag = CLOSE if self._inside else OPEN
+            at = text.find(tag)
+            if at >= 0:
+                if at:
+                    pieces.append((self._inside, text[:at]))
+                self._inside = not self._inside
+                self.found = True
+                text = text[at + len(tag):]
+                continue
+            keep = _partial_tag_suffix(text, tag)
+            if keep:
+                self._held = text[-keep:]
+                text = text[:-keep]
+            if text:
+                pieces.append((self._inside, text))
+            break
+        return pieces
+
+    def flush(self) -> list[tuple[bool, str]]:
+        """End of content: whatever was held back is plain text of the current kind."""
+        held, self._held = self._held, ""
+        return [(self._inside, held)] if held else []
+
+
+def _partial_tag_suffix(text: str, tag: str) -> int:
+    """Length of the longest suffix of ``text`` that is a proper prefix of ``tag``."""
+    for size in range(min(len(tag) - 1, len(text)), 0, -1):
+        if tag.startswith(text[-size:]):
+            return size
+    return 0
+
+
+def split_orphan_close(content: str) -> tuple[str, str] | None:
+    """``(reasoning, answer)`` when ``content`` holds a ``</think>`` with no opening tag (the chat template opened it).
+
+    Only applied to the final text: the opening tag lives in the prompt of such models (QwQ, some R1 templates).
+    """
+    at = content.find(CLOSE)
+    if at < 0 or OPEN in content[:at]:
+        return None
+    return content[:at], content[at + len(CLOSE):]

@@ -1,0 +1,219 @@
+"""Pydantic models of what crosses the wire: streamed chunks, usage, and provider error bodies.
+
+Every model ignores unknown fields (``obfuscation``, ``system_fingerprint``, Together's ``text``/``token_id``,
+llama.cpp's ``timings``, Azure's ``prompt_filter_results`` ...) and coerces the looser types some servers send
+(an ``index`` as a string, an ``id`` as a number, ``arguments`` as a JSON object).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+
+class _Wire(BaseModel):
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+
+class WireFunction(_Wire):
+    """``function`` of a tool-call delta; ``arguments`` may be a fragment string, a whole object, or absent."""
+
+    name: str | None = None
+    arguments: str | dict[str, Any] | list[Any] | None = None
+
+    @field_validator("name", mode="before")
+    @classmethod
+    def _name_text(cls, value: Any) -> Any:
+        return None if value is None else str(value)
+
+    @field_validator("arguments", mode="before")
+    @classmethod
+    def _arguments_shape(cls, value: Any) -> Any:
+        if value is None or isinstance(value, str | dict | list):
+            return value
+        return json.dumps(value)  # a bare number/bool: keep it as JSON text; assembly will reject it
+
+
+class WireToolCall(_Wire):
+    """One entry of ``delta.tool_calls``; only ``function.arguments`` is reliably present after the first."""
+
+    index: int | None = None
+    id: str | None = None
+    type: str | None = None
+    function: WireFunction | None = None
+    extra_content: dict[str, Any] | None = None
+
+    @field_validator("index", mode="before")
+    @classmethod
+    def _index_int(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return int(value) if value.strip().lstrip("-").isdigit() else None
+        return value
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _id_text(cls, value: Any) -> Any:
+        return None if value is None else str(value)
+
+
+class WireDelta(_Wire):
+    """``choices[i].delta``. ``content`` may be a list of parts (Mistral's thinking/text chunks)."""
+
+    role: str | None = None
+    content: str | list[Any] | None = None
+    refusal: str | None = None
+    reasoning_content: str | None = None
+    reasoning: str | None = None
+    tool_calls: list[WireToolCall] | None = None
+    function_call: WireFunction | None = None
+    extra_content: dict[str, Any] | None = None
+
+    @field_validator("reasoning", "reasoning_content", mode="before")
+    @classmethod
+    def _reasoning_text(cls, value: Any) -> Any:
+        # Some servers send a structured "reasoning" object; only plain text is reasoning we can show.
+        return value if value is None or isinstance(value, str) else None
+
+    @field_validator("tool_calls", mode="before")
+    @classmethod
+    def _tool_calls_list(cls, value: Any) -> Any:
+        if isinstance(value, dict):
+            return [value]
+        return value
+
+
+class WireChoice(_Wire):
+    """``choices[i]``: the delta and, on one chunk, the finish reason."""
+
+    index: int | None = 0
+    delta: WireDelta | None = None
+    finish_reason: str | None = None
+
+    @field_validator("finish_reason", mode="before")
+    @classmethod
+    def _reason_text(cls, value: Any) -> Any:
+        return None if value is None or value == "" else str(value)
+
+
+class WireUsage(_Wire):
+    """Token counts; any of them may be missing."""
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    total_tokens: int | None = None
+
+
+class WireGroq(_Wire):
+    """Groq's vendor block (2024): usage lived only here, on the last chunk."""
+
+    usage: WireUsage | None = None
+
+
+class WireChunk(_Wire):
+    """One ``chat.completion.chunk`` (``object`` is optional: Mistral omits it, Azure sends ``""``)."""
+
+    object: str | None = None
+    choices: list[WireChoice] | None = None
+    usage: WireUsage | None = None
+    x_groq: WireGroq | None = None
+    error: Any = None
+    message: Any = None  # top-level message of vLLM/Mistral {"object": "error", "message": ...}
+    code: Any = None
+
+    @field_validator("choices", mode="before")
+    @classmethod
+    def _choices_list(cls, value: Any) -> Any:
+        return [] if value is None else value
+
+    @field_validator("usage", mode="before")
+    @classmethod
+    def _usage_object(cls, value: Any) -> Any:
+        return value if isinstance(value, dict) else None
+
+
+class ProviderError(BaseModel):
+    """What a provider said went wrong, from any of the error shapes (see ``parse_error_payload``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    message: str
+    code: str | None = None
+    type: str | None = None
+    status: int | None = None  # a numeric code inside the body (in-stream errors carry one)
+    retry_delay_s: float | None = None  # google.rpc.RetryInfo.retryDelay
+
+
+def parse_error_payload(payload: Any) -> ProviderError | None:
+    """Read an error from any shape providers use, or None when ``payload`` is not an error.
+
+    Shapes: OpenAI ``{"error": {"message", "type", "code"}}``; OpenRouter adds ``metadata``; Ollama
+    ``{"error": "…"}``; vLLM/Mistral ``{"object": "error", "message", "type", "code"}``; Google
+    ``[{"error": {…, "details": [RetryInfo]}}]``;
+    FastAPI-style ``{"detail": "…"}``.
+    """
+    if isinstance(payload, list):
+        for item in payload:
+            found = parse_error_payload(item)
+            if found is not None:
+                return found
+        return None
+    if not isinstance(payload, dict):
+        return None
+    inner = payload.get("error")
+    if isinstance(inner, str) and inner:
+        return ProviderError(message=inner)
+    if isinstance(inner, dict) and inner:
+        if inner.get("object") == "error" or "message" in inner or "code" in inner:
+            return _from_fields(inner)
+        return ProviderError(message=json.dumps(inner)[:300])
+    if payload.get("object") == "error":
+        return _from_fields(payload)
+    detail = payload.get("detail")
+    if isinstance(detail, str) and detail and "choices" not in payload:
+        return ProviderError(message=detail)
+    return None
+
+
+def _from_fields(fields: dict[str, Any]) -> ProviderError:
+    message = fields.get("message")
+    if not isinstance(message, str) or not message:
+        message = json.dumps(fields.get("message") or fields)[:300]
+    metadata = fields.get("metadata")
+    if isinstance(metadata, dict) and isinstance(metadata.get("raw"), str) and metadata["raw"]:
+        message = f"{message} ({metadata['raw']})"  # OpenRouter: the upstream provider's own words
+    code = fields.get("code")
+    status = fields.get("status")
+    numeric: int | None = None
+    for candidate in (code, status):
+        if isinstance(candidate, int) and not isinstance(candidate, bool) and 100 <= candidate <= 599:
+            numeric = candidate
+            break
+        if isinstance(candidate, str) and candidate.isdigit() and 100 <= int(candidate) <= 599:
+            numeric = int(candidate)
+            break
+    text_code = None
+    if isinstance(code, str) and not code.isdigit():
+        text_code = code
+    elif isinstance(status, str) and not status.isdigit():
+        text_code = status  # Google: "RESOURCE_EXHAUSTED"
+    kind = fields.get("type")
+    return ProviderError(message=message, code=text_code, type=kind if isinstance(kind, str) else None,
+                         status=numeric, retry_delay_s=_retry_info(fields.get("details")))
+
+
+def _retry_info(details: Any) -> float | None:
+    if not isinstance(details, list):
+        return None
+    for item in details:
+        if isinstance(item, dict) and str(item.get("@type", "")).endswith("google.rpc.RetryInfo"):
+            delay = item.get("retryDelay")
+            if isinstance(delay, str) and delay.endswith("s"):
+                try:
+                    return float(delay[:-1])
+                except ValueError:
+                    return None
+            if isinstance(delay, dict):  # protobuf JSON as an object: {"seconds": 34, "nanos": ...}
+                return float(delay.get("seconds", 0)) + float(delay.get("nanos", 0)) / 1e9
+    return None
