@@ -163,7 +163,7 @@ def _fsync_folder(folder: str) -> None:
         if exc.errno != errno.EINVAL:
             raise
     finally:
-        os.close(fd)
+        _close_quietly(fd)
 
 
 def _write_all(fd: int, data: bytes) -> None:

@@ -178,7 +178,7 @@ class ChapterStore:
     def _write(self, chapter: Chapter, state: FileState, data: bytes | None = None) -> FileState:
         """Serialise and atomically replace the file, CAS against ``state``; update the cache on success."""
         if data is None:
-            data = chapter_bytes(chapter)
+            data = _encode(self.path, chapter)
         # Remembered just before the rename, so the watcher never sees this content before it is known as ours.
         new_state = atomic_write(self.path, data, expect=state, expect_content=self._raw,
                                  before_replace=lambda digest: self.workspace.own_writes.remember(self.path, digest))
@@ -228,7 +228,7 @@ class ChapterStore:
                 new = fn(chapter)
                 if new is chapter:
                     return chapter
-                data = chapter_bytes(new)
+                data = _encode(self.path, new)
                 if data == self._raw:
                     return chapter
                 try:
@@ -304,6 +304,15 @@ class ChapterStore:
                 return
             self._cleaned.add(folder)
         clean_folder(self.workspace, folder)
+
+
+def _encode(path: Path, chapter: Chapter) -> bytes:
+    try:
+        return chapter_bytes(chapter)
+    except UnicodeEncodeError as exc:
+        # Lone surrogates (e.g. a "\ud800" escape in a model's JSON) cannot be written as UTF-8.
+        raise CommitError(path, "encode the chapter", f"a text contains a character that is not valid "
+                          f"Unicode ({exc.object[exc.start:exc.end]!a})") from None
 
 
 def clean_folder(workspace: Workspace, folder: Path) -> list[Path]:
