@@ -1,0 +1,110 @@
+"""Prompts: the key sentences (snapshots), byte-identical system prompts per run, the chunk message, overrides."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.chunks import build_chunks
+from engine.prompts import PromptError, PromptSet, user_prompts_dir
+from engine.services import PolishService, ProofreadingService, TaskSetupError, TranslationService
+from tests.engine.tool_chapters import chapter_of, rashomon_texts
+
+SUBMIT = ("Submit results only through the add_translation_batch tool, using the paragraph_id from [ID: …] for "
+          "every paragraph. Never submit by index: the [n] number is not accepted.")
+INDEX = ("The [n] numbers are for reading only. They are the paragraphs' original positions in the chapter, and "
+         "they skip where empty paragraphs were removed, so a gap in the numbers does not mean a paragraph is "
+         "missing.")
+CONTEXT = ("The context tools (get_previous_paragraphs, get_next_paragraphs, get_paragraph_position) cannot reach "
+           "outside the current chunk; a request past its edge fails with CHUNK_BOUNDARY.")
+ONLY_CHANGED = "Submit only the paragraphs you change."
+
+
+@pytest.mark.parametrize("task", ["translate", "polish", "proofread"])
+def test_system_prompt_key_sentences(task: str) -> None:
+    text = PromptSet.load().system_prompt(task, source_language="ja", target_language="zh-Hans")
+    assert SUBMIT in text
+    assert INDEX in text
+    assert CONTEXT in text
+    assert "Japanese (ja)" in text and "Simplified Chinese (zh-Hans)" in text
+    assert "(at most 20)" in text
+    assert "$" not in text  # every placeholder filled
+    assert (ONLY_CHANGED in text) is (task != "translate")
+
+
+def test_translate_prompt_opening_snapshot() -> None:
+    text = PromptSet.load().system_prompt("translate", source_language="ja", target_language="en", max_batch=8)
+    assert text.splitlines()[0] == ("You are a professional literary translator. You translate a book chapter from "
+                                    "Japanese (ja) into English (en), one chunk of paragraphs at a time.")
+    assert "(at most 8)" in text
+    assert 'Each paragraph appears as "[n] [ID: paragraph_id] text", for example "[12] [ID: e58ed763] …".' in text
+
+
+def test_unknown_or_missing_languages() -> None:
+    text = PromptSet.load().system_prompt("polish", source_language="xx-Test", target_language=None)
+    assert "written in xx-Test" in text and "a translation into the target language of" in text
+
+
+@pytest.mark.parametrize(("service", "translated"),
+                         [(TranslationService, False), (PolishService, True), (ProofreadingService, True)])
+def test_system_prompt_and_tools_are_byte_identical_for_every_chunk(service: type, translated: bool) -> None:
+    texts = rashomon_texts()
+    chapter = chapter_of(texts, translations={i: f"T{i}" for i in range(len(texts))} if translated else None)
+    configs = service(chapter, chunk_chars=1000).loop_configs()
+    assert len(configs) > 3
+    assert len({c.system_prompt for c in configs}) == 1
+    assert len({repr(c.tools) for c in configs}) == 1
+    system = configs[0].system_prompt
+    for c in configs:  # nothing chunk-specific in the system prompt
+        assert all(pid not in system for pid in c.paragraph_ids)
+        assert f"part {c.chunk_index} of" not in system
+        assert c.initial_messages() == [{"role": "system", "content": system},
+                                        {"role": "user", "content": c.user_message}]
+
+
+def test_chunk_message_translate() -> None:
+    chapter = chapter_of(["A", "", "B", "C"], ids=["a", "e", "b", "c"])
+    (chunk,) = build_chunks(chapter, "translate")
+    message = PromptSet.load().chunk_message(chunk)
+    assert message == (
+        "This is part 1 of 1 of the chapter. It holds 3 paragraphs to translate, [1] to [4].\n"
+        "Empty paragraphs were left out, so the [n] numbers may skip. [n] is for reading only: submit every result "
+        "with add_translation_batch using the paragraph_id shown as [ID: …].\n\n"
+        "[1] [ID: a] A\n\n[3] [ID: b] B\n\n[4] [ID: c] C")
+
+
+def test_chunk_message_polish_says_only_changed() -> None:
+    chapter = chapter_of(["A", "B"], ids=["a", "b"], translations={0: "x", 1: "y"})
+    chunks = build_chunks(chapter, "polish", chunk_chars=200)
+    message = PromptSet.load().chunk_message(chunks[0])
+    assert message.startswith("This is part 1 of 1 of the chapter. It holds 2 paragraphs to polish, [1] to [2].")
+    assert ONLY_CHANGED in message
+    assert message.endswith(chunks[0].text)
+
+
+def test_user_override_from_the_config_dir() -> None:
+    folder = user_prompts_dir()
+    assert "proofdesk" in folder.parts  # the platform config dir, isolated per test by conftest
+    folder.mkdir(parents=True)
+    (folder / "translate_system.md").write_text("Translate $source_language to $target_language. Cost: $$5.\n",
+                                                encoding="utf-8")
+    prompts = PromptSet.load()
+    assert prompts.sources["translate_system.md"] == folder / "translate_system.md"
+    assert prompts.system_prompt("translate", source_language="ja", target_language="en") == \
+        "Translate Japanese (ja) to English (en). Cost: $5."
+    # Templates not overridden still come from the package.
+    assert prompts.sources["polish_system.md"].parent.name == "prompts"
+    assert SUBMIT in prompts.system_prompt("polish", source_language="ja", target_language="en")
+
+
+def test_unreadable_override_is_one_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "chunk_revise.md").write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(PromptError, match=r"chunk_revise\.md: cannot read prompt file"):
+        PromptSet.load(tmp_path)
+
+
+def test_translating_needs_a_target_language() -> None:
+    with pytest.raises(TaskSetupError, match="target language"):
+        TranslationService(chapter_of(["A"], target_language=None))
+    assert TranslationService(chapter_of(["A"], target_language=None), target_language="de").target_language == "de"
