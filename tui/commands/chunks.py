@@ -1,0 +1,81 @@
+"""``proofdesk chunks CHAPTER --task T``: print the chunks exactly as the model gets them."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.chunks import MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, TASKS, Chunk, TaskType, build_chunks
+from engine.config import Config, ConfigError, load_config
+from store.loader import load_chapter
+from tui.cli_errors import EXIT_OK, UsageError
+
+
+def chunk_chars_arg(text: str) -> int:
+    """argparse type for ``--chunk-chars``: an integer in 200–50000."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not MIN_CHUNK_CHARS <= value <= MAX_CHUNK_CHARS:
+        raise argparse.ArgumentTypeError(f"must be between {MIN_CHUNK_CHARS} and {MAX_CHUNK_CHARS}, got {value}")
+    return value
+
+
+def add_chunk_flags(parser: argparse.ArgumentParser, *, task_required: bool) -> None:
+    """``--task``, ``--chunk-chars`` and ``--all``, shared by ``chunks`` and ``tool``."""
+    parser.add_argument("--task", choices=TASKS, required=task_required,
+                        help="which work set the chunks are built from")
+    parser.add_argument("--chunk-chars", type=chunk_chars_arg, metavar="N",
+                        help=f"chunk budget in characters, {MIN_CHUNK_CHARS}–{MAX_CHUNK_CHARS} (default: the "
+                        "config file's, else 4000)")
+    parser.add_argument("--all", action="store_true", dest="include_all",
+                        help="translate: also paragraphs that already have a translation")
+
+
+def user_config() -> Config:
+    """The config file (run defaults), with problems turned into exit 2."""
+    try:
+        return load_config()
+    except ConfigError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def chunks_for(path: Path, task: TaskType, chunk_chars: int | None, include_all: bool) -> list[Chunk]:
+    """The chunks a run would build from the file as it is now."""
+    chapter = load_chapter(path)
+    budget = chunk_chars if chunk_chars is not None else user_config().run.chunk_chars
+    return build_chunks(chapter, task, chunk_chars=budget, include_all=include_all)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``chunks`` subcommand."""
+    p = subparsers.add_parser(
+        "chunks",
+        help="print the chunks exactly as the model gets them",
+        description="Print the chunk texts a run of TASK would send to the model, built from the file as it is "
+        "now: each chunk after a heading line such as '── chunk 2/5 · 7 paragraphs · [14]–[27] ──', or with "
+        "--json a list of {index, paragraph_ids, text}.",
+    )
+    p.add_argument("chapter", metavar="CHAPTER", type=Path, help="the chapter file")
+    add_chunk_flags(p, task_required=True)
+    p.add_argument("--json", action="store_true", help="print a JSON list of {index, paragraph_ids, text}")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the chunks; the chapter file is only read."""
+    chunks = chunks_for(args.chapter, args.task, args.chunk_chars, args.include_all)
+    if args.json:
+        sys.stdout.write(json.dumps([c.to_json() for c in chunks], ensure_ascii=False, indent=2) + "\n")
+        return EXIT_OK
+    if not chunks:
+        print(f"proofdesk: {args.chapter}: no paragraphs to {args.task}", file=sys.stderr)
+        return EXIT_OK
+    out: list[str] = []
+    for chunk in chunks:
+        out.append(f"{chunk.heading()}\n{chunk.text}\n")
+    sys.stdout.write("\n".join(out))
+    return EXIT_OK

@@ -1,0 +1,84 @@
+"""``proofdesk tool CHAPTER NAME [ARGS]``: call one tool and print its JSON result.
+
+Without ``--chunk`` nothing is restricted (standalone use). With ``--chunk K`` the chunks are built from
+the file as it is now (``--task``, ``--chunk-chars``, ``--all``) and chunk K's paragraph IDs become the
+call's boundaries, exactly as in a run. ``add_translation_batch`` commits to the file like a run does,
+with origin ``manual`` unless ``--origin`` says otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from engine.tools import SubmissionTracker, default_registry
+from store.atomic import CommitError
+from store.commit import ChapterStore
+from store.model import ORIGINS
+from tui.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
+from tui.commands.chunks import add_chunk_flags, chunks_for, user_config
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``tool`` subcommand."""
+    names = ", ".join(default_registry().names)
+    p = subparsers.add_parser(
+        "tool",
+        help="call one tool with JSON arguments and print its JSON result",
+        description=f"Call one tool ({names}) on a chapter and print its JSON result. --chunk K applies chunk "
+        "K's boundaries (chunks built from the file as it is now with --task, --chunk-chars and --all). "
+        "add_translation_batch commits to the file like a run does. Exit 0 success, 1 tool error, 2 bad input.",
+    )
+    p.add_argument("chapter", metavar="CHAPTER", type=Path, help="the chapter file")
+    p.add_argument("name", metavar="NAME", help="the tool's name")
+    p.add_argument("arguments", metavar="ARGS", nargs="?", default="{}",
+                   help="the arguments as one JSON object (default {}); '-' reads them from stdin")
+    p.add_argument("--chunk", type=_positive, metavar="K", help="apply chunk K's boundaries (1-based; needs --task)")
+    add_chunk_flags(p, task_required=False)
+    p.add_argument("--origin", choices=ORIGINS, default="manual",
+                   help="origin of versions add_translation_batch creates (default manual)")
+    p.add_argument("--max-batch", type=_positive, metavar="N",
+                   help="most items per add_translation_batch (default: the config file's, else 20)")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Call the tool; print the result on stdout; exit 0 on success, 1 on a tool error."""
+    raw = sys.stdin.read() if args.arguments == "-" else args.arguments
+    if args.chunk is not None and args.task is None:
+        raise UsageError("--chunk needs --task, which decides the work set the chunks are built from")
+    try:
+        store = ChapterStore(args.chapter)
+    except CommitError as exc:
+        raise UsageError(f"{args.chapter}: {exc.reason}") from None
+    store.load()  # a chapter that cannot be loaded is bad input (exit 2), not a tool error
+    paragraph_ids = None
+    submissions = None
+    if args.chunk is not None:
+        chunks = chunks_for(args.chapter, args.task, args.chunk_chars, args.include_all)
+        if not 1 <= args.chunk <= len(chunks):
+            have = f"has {len(chunks)} chunk{'s' if len(chunks) != 1 else ''}" if chunks else "has no chunks"
+            raise UsageError(f"--chunk {args.chunk} is out of range: the {args.task} work set of {args.chapter} "
+                             f"{have} now")
+        chunk = chunks[args.chunk - 1]
+        paragraph_ids = chunk.paragraph_ids
+        submissions = SubmissionTracker.for_chunk(chunk)
+    max_batch = args.max_batch or user_config().run.max_batch
+    result = asyncio.run(default_registry().handle_tool_call(
+        args.name, raw, source=store, task=args.task, paragraph_ids=paragraph_ids, submissions=submissions,
+        origin=args.origin, model=None, max_batch=max_batch))
+    sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    return EXIT_OK if result.get("success") is True else EXIT_FAILED
