@@ -8,18 +8,20 @@ _TEXT = "Rashōmon — 羅生門. “Wait,” he said 😀."
 
 
 def _simple(eol: str) -> str:
-    """A small text stream written with ``eol`` as every line ending."""
+    """A small text stream written with ``eol`` as every line ending (one event spans three data lines)."""
+    three_lines = js(oa({"content": "羅生門"})).replace(',"choices"', f'{eol}data: ,"choices"').replace(
+        '"delta"', f'{eol}data: "delta"')
     return "".join([
-        ev(oa({"role": "assistant", "content": ""}), eol),
-        ev(oa({"content": "Line one. "}), eol),
-        ev(oa({"content": "羅生門"}), eol),
+        ev(oa({"role": "assistant", "content": "Line "}), eol),
+        ev(oa({"content": "one. "}), eol),
+        f"data: {three_lines}{eol}{eol}",
         ev(oa({}, "stop"), eol),
         f"data: [DONE]{eol}{eol}",
     ])
 
 
 def _mixed() -> str:
-    parts = [ev(oa({"role": "assistant", "content": ""}), "\r\n"), ev(oa({"content": "Line one. "}), "\n"),
+    parts = [ev(oa({"role": "assistant", "content": "Line "}), "\r\n"), ev(oa({"content": "one. "}), "\n"),
              f"data: {js(oa({'content': '羅生門'}))}\r\n\n", f"data: {js(oa({}, 'stop'))}\r\r", "data: [DONE]\n\r\n"]
     return "".join(parts)
 
