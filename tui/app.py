@@ -1,0 +1,189 @@
+"""The proofdesk Textual app: global keys, theme, configuration, and the workspace watcher.
+
+Kept thin: screens do the work (``tui/screens``), ``tui/session.py`` holds the state and makes the commits.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
+from textual.theme import BUILTIN_THEMES
+
+import themes
+from engine.config import Config, ConfigError, resolve_model
+from store.errors import ChapterLoadError
+from store.watcher import ChapterWatcher
+from tui.keymap import binding_ids, check_keymap
+from tui.messages import WorkspaceChanged
+from tui.palette import ActionsProvider
+from tui.screens.chapter import ChapterScreen
+from tui.screens.chapter_list import ChapterListScreen
+from tui.screens.conflicts import ConflictsScreen
+from tui.screens.edit import EditScreen
+from tui.screens.help import HelpScreen
+from tui.screens.prompt import PromptScreen
+from tui.screens.text_view import TextViewScreen
+from tui.screens.trace import TraceScreen, TraceStepList
+from tui.session import ChapterSession, WorkspaceSession
+from tui.theme import PROOFDESK_THEME
+from tui.widgets.detail_pane import DetailPane
+from tui.widgets.log_pane import LogPane
+from tui.widgets.paragraph_table import ParagraphTable
+
+log = logging.getLogger(__name__)
+
+THEMES_DIR = Path(themes.__file__).parent
+
+
+class ProofdeskApp(App[int]):
+    """The workstation. Start it on a workspace (chapter list), a chapter, or a trace file."""
+
+    TITLE = "proofdesk"
+    CSS_PATH: ClassVar = [THEMES_DIR / "proofdesk.tcss"]
+    COMMANDS: ClassVar = {ActionsProvider}
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("ctrl+p", "command_palette", "Palette", show=False, priority=True, id="app.palette"),
+        Binding("question_mark,f1", "help", "Help", id="app.help"),
+    ]
+
+    def __init__(self, workspace: WorkspaceSession | None, *, chapter: ChapterSession | None = None,
+                 trace: Path | None = None, config: Config | None = None, watch: bool = True,
+                 demo_delay: float = 0.0) -> None:
+        super().__init__()
+        self.workspace = workspace
+        self.start_chapter = chapter
+        self.start_trace = trace
+        self.watch = watch and workspace is not None
+        self.demo_delay = demo_delay
+        self.seeding = self.watch
+        self.register_theme(PROOFDESK_THEME)
+        if config is None and workspace is not None:
+            config = workspace.config
+        self.theme = config.theme if config is not None and config.theme else "proofdesk"
+        if config is not None and config.keymap:
+            self.set_keymap(config.keymap)
+
+    # -- configuration ---------------------------------------------------------------------------------------
+
+    @classmethod
+    def binding_classes(cls) -> list[type[DOMNode]]:
+        """Every class that declares bindings (for keymap validation)."""
+        return [cls, ChapterScreen, ChapterListScreen, TraceScreen, HelpScreen, EditScreen, PromptScreen,
+                TextViewScreen, ConflictsScreen, ParagraphTable, DetailPane, LogPane, TraceStepList]
+
+    @classmethod
+    def check_config(cls, keymap: dict[str, str], theme: str | None) -> list[str]:
+        """Problems with the ``[keymap]`` table and ``theme`` of the configuration."""
+        problems = check_keymap(keymap, binding_ids(cls.binding_classes()))
+        if theme is not None:
+            known = set(BUILTIN_THEMES) | {PROOFDESK_THEME.name}
+            if theme not in known:
+                problems.append(f"theme: no theme named {theme!r} (known: {', '.join(sorted(known))})")
+        return problems
+
+    def profile_names(self) -> list[str]:
+        """Model profiles of the configuration, plus the offline demo model."""
+        if self.workspace is None:
+            return []
+        return [*sorted(self.workspace.config.profiles), "demo"]
+
+    def use_profile(self, name: str) -> None:
+        """Switch the model of the next runs to a configured profile (or ``demo``)."""
+        if self.workspace is None:
+            return
+        try:
+            if name == "demo":
+                settings = resolve_model(self.workspace.config, model="demo")
+            else:
+                settings = resolve_model(self.workspace.config, profile=name)
+        except ConfigError as exc:
+            self.notify(str(exc), severity="error", timeout=8)
+            return
+        self.workspace.settings = settings
+        self.notify(f"Model for the next runs: {settings.model} ({name}).")
+        if isinstance(self.screen, ChapterScreen):
+            self.screen.refresh_view()
+
+    # -- screens ---------------------------------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.start_trace is not None:
+            self.push_screen(TraceScreen(self.start_trace))
+            return
+        assert self.workspace is not None
+        self.push_screen(ChapterListScreen(self.workspace))
+        if self.start_chapter is not None:
+            self.push_screen(ChapterScreen(self.workspace, self.start_chapter))
+        if self.watch:
+            self.watch_workspace()
+
+    def open_chapter(self, session: ChapterSession) -> None:
+        """Show a chapter's view on top of the chapter list."""
+        assert self.workspace is not None
+        self.push_screen(ChapterScreen(self.workspace, session))
+
+    def show_chapter_list(self) -> None:
+        """Go back to the chapter list."""
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, ChapterListScreen):
+            self.pop_screen()
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        self.push_screen(HelpScreen(self.screen))
+
+    # -- the watcher -----------------------------------------------------------------------------------------
+
+    def broadcast(self, message: WorkspaceChanged) -> None:
+        """Tell every screen on the stack."""
+        for screen in self.screen_stack:
+            screen.post_message(WorkspaceChanged(message.path, message.notice, error=message.error))
+
+    @work(group="watcher", exit_on_error=False)
+    async def watch_workspace(self) -> None:
+        """Keep the sessions in step with the files while the app is open (see store.watcher)."""
+        assert self.workspace is not None
+        ws = self.workspace
+        watcher = ChapterWatcher(ws.workspace)
+        try:
+            seeded = await watcher.seed()
+            for path, state in seeded.items():
+                session = ws.session(path)
+                if isinstance(state, ChapterLoadError):
+                    session.mark_invalid(state)
+                    if session.chapter is not None:
+                        self.broadcast(WorkspaceChanged(path, f"{path.name} is not valid on disk: {state.line}",
+                                                        error=True))
+                elif session.chapter is None:
+                    session.adopt(state, external=False)
+                elif state != session.chapter:
+                    # Changed between our first read and the watcher's: the watcher's bytes are the newer.
+                    session.adopt(state, external=True)
+                    self.broadcast(WorkspaceChanged(path, f"{path.name} changed on disk; reloaded"))
+            self.seeding = False
+            for session in list(ws.sessions.values()):
+                await self._refresh_conflicts(session)
+            self.broadcast(WorkspaceChanged(None))
+            async for event in watcher.events():
+                session, notice = ws.apply(event)
+                log.info("%s", notice)
+                self.broadcast(WorkspaceChanged(event.path, notice, error=event.kind != "chapter_changed"))
+        finally:
+            self.seeding = False
+            await watcher.stop()
+
+    async def _refresh_conflicts(self, session: ChapterSession) -> None:
+        import asyncio
+
+        try:
+            await asyncio.to_thread(session.refresh_conflicts)
+        except OSError as exc:
+            log.warning("could not read the conflicts of %s: %s", session.path, exc)

@@ -1,0 +1,1 @@
+"""Screens of the proofdesk workstation, one per module."""

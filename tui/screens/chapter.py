@@ -1,0 +1,488 @@
+"""The chapter view: paragraph table, detail pane and log pane; runs, review and edits of one chapter.
+
+Every change the editor makes is a store commit (``ChapterSession`` → ``ChapterStore.update``) run in a
+thread; a run is one async worker consuming ``engine.run.run_chapter`` and posting each event as an
+``EngineEventReceived`` message. Nothing here blocks the event loop on the disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from engine.chunks import TASKS, TaskType
+from engine.events import BatchCommitted, RunFinished, ToolResult
+from engine.run import RunRequest, run_chapter
+from engine.trace import default_trace_path, safe_name
+from store.errors import ChapterLoadError, StoreError
+from store.model import Chapter, Paragraph
+from tui.messages import EngineEventReceived, WorkspaceChanged
+from tui.screens.edit import EditScreen
+from tui.screens.prompt import PromptScreen
+from tui.screens.text_view import TextViewScreen
+from tui.session import ChapterSession, EditRefused, WorkspaceSession, needs_review
+from tui.widgets.detail_pane import DetailPane
+from tui.widgets.log_pane import LogPane
+from tui.widgets.paragraph_rows import RowModel, find_target, search
+from tui.widgets.paragraph_table import ParagraphTable
+
+if TYPE_CHECKING:
+    from tui.app import ProofdeskApp
+
+log = logging.getLogger(__name__)
+
+SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
+
+
+class ChapterScreen(Screen[None]):
+    """One chapter: rows, the paragraph under the cursor, the log of the run."""
+
+    HELP_GROUP = "Chapter"
+    SHOWS_STATUSES = True
+    BINDINGS = [
+        Binding("t", "run('translate')", "Translate", id="chapter.translate"),
+        Binding("p", "run('polish')", "Polish", id="chapter.polish"),
+        Binding("r", "run('proofread')", "Proofread", id="chapter.proofread"),
+        Binding("T", "run_chunk('translate')", "Translate chunk at cursor", show=False,
+                id="chapter.translate_chunk"),
+        Binding("P", "run_chunk('polish')", "Polish chunk at cursor", show=False, id="chapter.polish_chunk"),
+        Binding("R", "run_chunk('proofread')", "Proofread chunk at cursor", show=False,
+                id="chapter.proofread_chunk"),
+        Binding("x", "cancel_run", "Cancel", id="chapter.cancel"),
+        Binding("e", "edit", "Edit", id="chapter.edit"),
+        Binding("E", "edit_external", "Edit in $EDITOR", show=False, id="chapter.edit_external"),
+        Binding("left_square_bracket", "version(-1)", "Older version", show=False, id="chapter.version_older"),
+        Binding("right_square_bracket", "version(1)", "Newer version", show=False, id="chapter.version_newer"),
+        Binding("enter", "select_version", "Select version shown", show=False, id="chapter.select_version"),
+        Binding("m", "toggle_reviewed", "Reviewed", id="chapter.reviewed"),
+        Binding("n", "next_review(1)", "Next to review", show=False, id="chapter.next_review"),
+        Binding("N", "next_review(-1)", "Previous to review", show=False, id="chapter.previous_review"),
+        Binding("slash", "search", "Search", show=False, id="chapter.search"),
+        Binding("g", "goto", "Go to [n] or ID", show=False, id="chapter.goto"),
+        Binding("l", "toggle_log", "Log", show=False, id="chapter.toggle_log"),
+        Binding("f", "errors_only", "Log: errors only", show=False, id="chapter.log_errors"),
+        Binding("i", "trace", "Trace of the last run", show=False, id="chapter.trace"),
+        Binding("c", "conflicts", "Conflicts", show=False, id="chapter.conflicts"),
+        Binding("s", "cycle_separators", "Separators: next task", show=False, id="chapter.separators"),
+        Binding("y", "copy_translation", "Copy the translation", show=False, id="chapter.copy"),
+        Binding("b", "back", "Chapter list", show=False, id="chapter.back"),
+    ]
+
+    def __init__(self, workspace: WorkspaceSession, session: ChapterSession) -> None:
+        super().__init__()
+        self.workspace = workspace
+        self.session = session
+        chapter = session.chapter
+        has_todo = chapter is not None and any(
+            not p.is_empty and p.selected_translation_id is None for p in chapter.paragraphs)
+        self.separator_task: TaskType | None = "translate" if has_todo or chapter is None else "polish"
+        self.viewed_version: int | None = None
+        self.last_query = ""
+        self.run_label: str | None = None
+        self._reload_wanted = False
+        self._reloading = False
+        self._shown_generation = -1
+
+    @property
+    def proofdesk(self) -> ProofdeskApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="chapter-status", markup=False)
+        yield ParagraphTable(id="paragraphs")
+        yield DetailPane(id="detail")
+        yield LogPane(id="log")
+        yield Footer(compact=True)
+
+    @property
+    def table(self) -> ParagraphTable:
+        return self.query_one(ParagraphTable)
+
+    @property
+    def log_pane(self) -> LogPane:
+        return self.query_one(LogPane)
+
+    def on_mount(self) -> None:
+        self.table.focus()
+        self.session.changed_on_disk = False
+        self.refresh_view(force=True)
+        self.run_worker(self._load_conflicts(), group="conflicts", exclusive=True)
+        if self.session.invalid:
+            self.log_pane.add_notice(f"{self.session.path.name} is not valid on disk: {self.session.invalid}",
+                                     error=True)
+
+    # -- showing -----------------------------------------------------------------------------------------
+
+    def refresh_view(self, *, force: bool = False) -> None:
+        """Redraw rows, detail and status from the session (cheap when nothing changed)."""
+        chapter = self.session.chapter
+        if chapter is not None and (force or self.session.generation != self._shown_generation):
+            self._shown_generation = self.session.generation
+            model = RowModel.build(chapter, self.separator_task, self.workspace.chunk_chars)
+            self.table.show(chapter, model, run_changed=frozenset(self.session.run_changed),
+                            conflict_ids=self.session.conflict_ids)
+        self._update_detail()
+        self._update_status()
+
+    def _update_detail(self) -> None:
+        para = self.table.current_paragraph
+        status = self.table.status_of(para) if para is not None else "empty"
+        self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version)
+
+    def _update_status(self) -> None:
+        s = self.session.summary()
+        parts = [self.session.path.name]
+        if s.invalid:
+            parts.append("FILE INVALID ON DISK")
+        if s.deleted:
+            parts.append("FILE DELETED")
+        if s.title:
+            parts.append(s.title)
+        parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
+        if s.conflicts:
+            parts.append(f"{s.conflicts} conflict(s): c")
+        if self.run_label:
+            parts.append(self.run_label)
+        parts.append(f"model {self.workspace.settings.model}")
+        parts.append(f"chunks {self.separator_task or 'off'}")
+        status = self.query_one("#chapter-status", Static)
+        status.update(Text(" · ".join(parts), no_wrap=True, overflow="ellipsis"))
+        status.set_class(bool(s.invalid or s.deleted), "-problem")
+
+    @on(ParagraphTable.CursorMoved)
+    def _cursor_moved(self, event: ParagraphTable.CursorMoved) -> None:
+        self.viewed_version = None
+        self._update_detail()
+
+    async def _load_conflicts(self) -> None:
+        await asyncio.to_thread(self.session.refresh_conflicts)
+        self.refresh_view(force=True)
+
+    # -- messages ------------------------------------------------------------------------------------------
+
+    @on(WorkspaceChanged)
+    def _workspace_changed(self, message: WorkspaceChanged) -> None:
+        if message.path is not None and message.path != self.session.path:
+            return
+        if message.notice and message.path is not None:
+            self.log_pane.add_notice(message.notice, error=message.error)
+        self.session.changed_on_disk = False
+        self.refresh_view()
+
+    @on(EngineEventReceived)
+    def _engine_event(self, message: EngineEventReceived) -> None:
+        event = message.event
+        self.log_pane.push(event)
+        if isinstance(event, BatchCommitted):
+            self.session.run_changed.update(event.paragraph_ids)
+            self._request_reload()
+        elif isinstance(event, ToolResult) and event.error_code == "STALE_PARAGRAPH":
+            self.run_worker(self._load_conflicts(), group="conflicts", exclusive=True)
+        elif isinstance(event, RunFinished):
+            self.run_label = f"last run: {event.status}"
+            self._request_reload()
+            self.run_worker(self._load_conflicts(), group="conflicts", exclusive=True)
+            self._update_status()
+
+    def _request_reload(self) -> None:
+        """Re-read the chapter after a run's commit; reloads are coalesced, one at a time, in a thread."""
+        self._reload_wanted = True
+        if not self._reloading:
+            self._reloading = True
+            self.run_worker(self._reload_loop(), group="reload")
+
+    async def _reload_loop(self) -> None:
+        try:
+            while self._reload_wanted:
+                self._reload_wanted = False
+                try:
+                    await asyncio.to_thread(self.session.load)
+                except ChapterLoadError as exc:
+                    self.session.mark_invalid(exc)
+                    self.log_pane.add_notice(f"could not re-read the chapter: {exc.line}", error=True)
+                self.refresh_view()
+        finally:
+            self._reloading = False
+
+    # -- runs ----------------------------------------------------------------------------------------------
+
+    @property
+    def run_in_progress(self) -> bool:
+        """Whether a run worker is active on this screen."""
+        return any(w.group == "run" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
+                   for w in self.workers)
+
+    def action_run(self, task: TaskType) -> None:
+        self._start_run(task, None)
+
+    def action_run_chunk(self, task: TaskType) -> None:
+        chapter = self.session.chapter
+        if chapter is None or not chapter.paragraphs:
+            return
+        chunk = RowModel.build(chapter, task, self.workspace.chunk_chars).chunk_of(self.table.cursor)
+        if chunk is None:
+            self.notify(f"The paragraph under the cursor is not in the {task} work set.", severity="warning")
+            return
+        self._start_run(task, chunk.index)
+
+    def _start_run(self, task: TaskType, only_chunk: int | None) -> None:
+        if self.run_in_progress:
+            self.notify("A run is already going; x cancels it.", severity="warning")
+            return
+        if self.session.invalid or self.session.deleted or self.session.chapter is None:
+            self.notify("The chapter file is not usable on disk; fix it first.", severity="error")
+            return
+        self.session.run_changed.clear()
+        self.refresh_view(force=True)
+        what = f"{task} chunk {only_chunk}" if only_chunk else task
+        self.run_label = f"running {what}…"
+        self._update_status()
+        self._run(task, only_chunk)
+
+    def _run_request(self, task: TaskType, only_chunk: int | None) -> RunRequest:
+        ws = self.workspace
+        run = ws.config.run
+        chapter = self.session.chapter
+        chapter_id = chapter.id if chapter is not None else self.session.path.stem
+        return RunRequest(
+            chapter_path=self.session.path, task=task, settings=ws.settings, chunk_chars=run.chunk_chars,
+            max_batch=run.max_batch, max_turns=run.max_turns, only_chunk=only_chunk,
+            trace_path=default_trace_path(ws.workspace.traces_dir, chapter_id, task),
+            keep_versions=run.keep_versions, source_language=run.source_language,
+            target_language=run.target_language, demo_delay=self.proofdesk.demo_delay)
+
+    @work(exclusive=True, group="run", exit_on_error=False)
+    async def _run(self, task: TaskType, only_chunk: int | None) -> None:
+        request = self._run_request(task, only_chunk)
+        async for event in run_chapter(request, workspace=self.workspace.workspace):
+            self.post_message(EngineEventReceived(event, self.session.path))
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "run":
+            return
+        if event.state == WorkerState.CANCELLED:
+            self.run_label = "last run: cancelled"
+            self.log_pane.add_notice("run cancelled; committed batches are kept")
+            self._request_reload()
+        elif event.state == WorkerState.ERROR:
+            self.run_label = "last run: failed"
+            log.error("run failed", exc_info=event.worker.error)
+            self.log_pane.add_notice(f"the run failed: {event.worker.error}", error=True)
+        self._update_status()
+
+    def action_cancel_run(self) -> None:
+        if not self.run_in_progress:
+            self.notify("No run in progress.", severity="warning")
+            return
+        self.workers.cancel_group(self, "run")
+
+    # -- review ----------------------------------------------------------------------------------------------
+
+    def _current(self) -> Paragraph | None:
+        para = self.table.current_paragraph
+        if para is None:
+            self.notify("This chapter has no paragraphs.", severity="warning")
+        return para
+
+    def _commit(self, change: Callable[..., Chapter], *args: Any, done: str | None = None) -> None:
+        """Run one store commit in a thread, then show the chapter it wrote."""
+
+        async def commit() -> None:
+            try:
+                await asyncio.to_thread(change, *args)
+            except (EditRefused, StoreError, OSError) as exc:
+                self.log_pane.add_notice(f"not saved: {exc}", error=True)
+                self.notify(f"Not saved: {exc}", severity="error", timeout=6)
+                return
+            if done:
+                self.log_pane.add_notice(done)
+            self.refresh_view()
+
+        self.run_worker(commit(), group="commit")
+
+    def action_edit(self) -> None:
+        para = self._current()
+        if para is None:
+            return
+        if para.is_empty:
+            self.notify("Empty paragraphs are not translated.", severity="warning")
+            return
+
+        def save(text: str | None) -> None:
+            if text is not None and text.strip() and text != para.selected_text:
+                self._commit(self.session.edit_translation, para.id, text,
+                             done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version")
+
+        self.app.push_screen(EditScreen(f"Edit the translation of [{self.table.cursor + 1}] {para.id}",
+                                        para.selected_text or "", source=para.text), save)
+
+    def action_edit_external(self) -> None:
+        para = self._current()
+        if para is None or para.is_empty:
+            return
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        with tempfile.NamedTemporaryFile("w", suffix=".txt", prefix=f"proofdesk-{safe_name(para.id)}-",
+                                         encoding="utf-8", delete=False) as f:
+            f.write(para.selected_text or "")
+            temp = Path(f.name)
+        try:
+            with self.app.suspend():
+                subprocess.run([*shlex.split(editor), str(temp)], check=False)
+            text = temp.read_text(encoding="utf-8")
+        except Exception as exc:  # the editor may be missing, or suspend unsupported
+            self.notify(f"Could not run {editor}: {exc}", severity="error")
+            return
+        finally:
+            temp.unlink(missing_ok=True)
+        text = text.removesuffix("\n")  # editors add a final newline
+        if text.strip() and text != para.selected_text:
+            self._commit(self.session.edit_translation, para.id, text,
+                         done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version from {editor}")
+
+    def action_version(self, step: int) -> None:
+        para = self._current()
+        if para is None or not para.translations:
+            return
+        count = len(para.translations)
+        current = self.viewed_version
+        if current is None:
+            current = next((i for i, v in enumerate(para.translations) if v.id == para.selected_translation_id),
+                           count - 1)
+        self.viewed_version = min(max(current + step, 0), count - 1)
+        self._update_detail()
+
+    def action_select_version(self) -> None:
+        para = self._current()
+        if para is None or self.viewed_version is None or not para.translations:
+            return
+        version = para.translations[self.viewed_version]
+        if version.id == para.selected_translation_id:
+            self.notify("That version is already selected.")
+            return
+        self.viewed_version = None
+        self._commit(self.session.select_version, para.id, version.id,
+                     done=f"[{self.table.cursor + 1}] {para.id}: selected version {version.id} ({version.origin})")
+
+    def action_toggle_reviewed(self) -> None:
+        para = self._current()
+        if para is None:
+            return
+        if para.is_empty or para.selected_translation_id is None:
+            self.notify("Nothing to review: this paragraph has no translation.", severity="warning")
+            return
+        self._commit(self.session.set_reviewed, para.id, not para.reviewed)
+
+    def action_next_review(self, step: int) -> None:
+        chapter = self.session.chapter
+        if chapter is None or not chapter.paragraphs:
+            return
+        conflicts = self.session.conflict_ids
+        n = len(chapter.paragraphs)
+        for k in range(1, n + 1):
+            pos = (self.table.cursor + step * k) % n
+            if needs_review(chapter.paragraphs[pos], conflicts):
+                self.table.move_to(pos)
+                return
+        self.notify("Nothing left to review.")
+
+    def action_search(self) -> None:
+        def found(query: str | None) -> None:
+            chapter = self.session.chapter
+            if not query or chapter is None:
+                return
+            self.last_query = query
+            pos = search(chapter, query, self.table.cursor)
+            if pos is None:
+                self.notify(f"No paragraph contains {query!r}.", severity="warning")
+            else:
+                self.table.move_to(pos)
+
+        self.app.push_screen(PromptScreen("Search source and translations", value=self.last_query,
+                                          hint="enter: next match after the cursor · esc: cancel"), found)
+
+    def action_goto(self) -> None:
+        def go(target: str | None) -> None:
+            chapter = self.session.chapter
+            if not target or chapter is None:
+                return
+            pos = find_target(chapter, target)
+            if pos is None:
+                self.notify(f"No paragraph [{target}] and no ID starting with {target!r}.", severity="warning")
+            else:
+                self.table.move_to(pos)
+
+        self.app.push_screen(PromptScreen("Go to an index ([n]) or a paragraph ID"), go)
+
+    def action_copy_translation(self) -> None:
+        para = self._current()
+        if para is not None and para.selected_text is not None:
+            self.app.copy_to_clipboard(para.selected_text)
+            self.notify("Copied the translation (OSC 52).", timeout=2)
+
+    # -- panes, separators, other screens -------------------------------------------------------------------
+
+    def action_toggle_log(self) -> None:
+        pane = self.log_pane
+        pane.display = not pane.display
+        if not pane.display and pane.has_focus:
+            self.table.focus()
+
+    def action_errors_only(self) -> None:
+        pane = self.log_pane
+        pane.display = True
+        pane.errors_only = not pane.errors_only
+        self.notify("Log: errors only." if pane.errors_only else "Log: everything.", timeout=2)
+
+    def action_cycle_separators(self) -> None:
+        index = SEPARATOR_CYCLE.index(self.separator_task)
+        self.set_separators(SEPARATOR_CYCLE[(index + 1) % len(SEPARATOR_CYCLE)])
+
+    def set_separators(self, task: TaskType | None) -> None:
+        """Show the chunk separators of ``task`` (None: none)."""
+        self.separator_task = task
+        self.refresh_view(force=True)
+
+    @on(LogPane.EntryViewRequested)
+    def _view_entry(self, message: LogPane.EntryViewRequested) -> None:
+        self.app.push_screen(TextViewScreen(f"Log: {message.entry.kind}", message.entry.copy))
+
+    def latest_trace(self) -> Path | None:
+        """The newest trace file of this chapter, if any run left one."""
+        chapter = self.session.chapter
+        if chapter is None:
+            return None
+        folder = self.workspace.workspace.traces_dir / safe_name(chapter.id)
+        traces = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+        return traces[-1] if traces else None
+
+    def action_trace(self) -> None:
+        path = self.latest_trace()
+        if path is None:
+            self.notify("No trace yet for this chapter: start a run with t, p or r.", severity="warning")
+            return
+        from tui.screens.trace import TraceScreen
+
+        self.app.push_screen(TraceScreen(path))
+
+    def action_conflicts(self) -> None:
+        from tui.screens.conflicts import ConflictsScreen
+
+        self.app.push_screen(ConflictsScreen(self.session), lambda _: self.refresh_view(force=True))
+
+    def action_back(self) -> None:
+        self.proofdesk.show_chapter_list()

@@ -1,0 +1,128 @@
+"""The chapter list: every chapter of the workspace with its progress, review count and marks."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from tui.messages import WorkspaceChanged
+from tui.session import ChapterSummary, WorkspaceSession
+
+if TYPE_CHECKING:
+    from tui.app import ProofdeskApp
+
+
+def marks(summary: ChapterSummary) -> str:
+    """Short marks: ``✗`` invalid on disk, ``⌫`` deleted, ``●`` changed on disk, ``!`` conflicts."""
+    out = ""
+    if summary.invalid:
+        out += "✗"
+    if summary.deleted:
+        out += "⌫"
+    if summary.changed_on_disk:
+        out += "●"
+    if summary.conflicts:
+        out += "!"
+    return out
+
+
+class ChapterListScreen(Screen[None]):
+    """Pick a chapter; marks show files changed on disk, invalid files and conflicts."""
+
+    HELP_GROUP = "Chapter list"
+    BINDINGS = [
+        Binding("enter,o", "open", "Open", id="list.open"),
+        Binding("up,k", "cursor(-1)", "Up", show=False, id="list.up"),
+        Binding("down,j", "cursor(1)", "Down", show=False, id="list.down"),
+    ]
+    COLUMNS = ("", "file", "title", "translated", "reviewed")
+
+    def __init__(self, workspace: WorkspaceSession) -> None:
+        super().__init__()
+        self.workspace = workspace
+
+    @property
+    def proofdesk(self) -> ProofdeskApp:
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        yield Static(f"Workspace {self.workspace.workspace.root}", id="list-title", markup=False)
+        table: DataTable[str | Text] = DataTable(id="chapters", cursor_type="row", zebra_stripes=True)
+        yield table
+        yield Static("", id="list-problem", markup=False)
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns(*self.COLUMNS)
+        table.focus()
+        self.refresh_rows()
+
+    @property
+    def summaries(self) -> list[ChapterSummary]:
+        """One summary per chapter file, in file-name order."""
+        return [self.workspace.session(p).summary() for p in self.workspace.chapter_paths()]
+
+    def refresh_rows(self) -> None:
+        """Rebuild the table from the sessions, keeping the cursor on the same file."""
+        table: DataTable[str | Text] = self.query_one(DataTable)
+        keep = table.cursor_row
+        table.clear()
+        summaries = self.summaries
+        for s in summaries:
+            if s.invalid:
+                progress, reviewed = "invalid", ""
+            elif s.chapter_id is None:
+                progress, reviewed = "reading…" if self.proofdesk.seeding else "?", ""
+            else:
+                percent = round(100 * s.translated / s.non_empty) if s.non_empty else 100
+                progress, reviewed = f"{s.translated}/{s.non_empty} {percent:>3}%", f"{s.reviewed}"
+            table.add_row(marks(s), s.path.name, Text(s.title or "", overflow="ellipsis", no_wrap=True),
+                          progress, reviewed, key=str(s.path))
+        if summaries:
+            table.move_cursor(row=min(keep, len(summaries) - 1))
+        problem = self.query_one("#list-problem", Static)
+        current = summaries[table.cursor_row] if summaries and table.cursor_row < len(summaries) else None
+        problem.update(current.invalid or "" if current else
+                       ("No chapter files (*.json) in this folder." if not self.proofdesk.seeding else ""))
+
+    @on(DataTable.RowHighlighted)
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        summaries = self.summaries
+        row = event.cursor_row
+        if 0 <= row < len(summaries):
+            self.query_one("#list-problem", Static).update(summaries[row].invalid or "")
+
+    @on(WorkspaceChanged)
+    def _changed(self, message: WorkspaceChanged) -> None:
+        self.refresh_rows()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_rows()
+
+    @on(DataTable.RowSelected)
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        event.stop()
+        self.action_open()
+
+    def action_cursor(self, step: int) -> None:
+        table = self.query_one(DataTable)
+        table.move_cursor(row=table.cursor_row + step)
+
+    def action_open(self) -> None:
+        table = self.query_one(DataTable)
+        summaries = self.summaries
+        if not summaries:
+            return
+        summary = summaries[table.cursor_row]
+        session = self.workspace.session(summary.path)
+        if session.chapter is None:
+            self.notify(summary.invalid or "This chapter is still being read.", severity="error", timeout=8)
+            return
+        self.proofdesk.open_chapter(session)

@@ -1,0 +1,42 @@
+"""Reading a long text in full (a log line, a tool result): a scrollable modal; ``y`` copies it."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Label, Static
+
+
+class TextViewScreen(ModalScreen[None]):
+    """Shows ``text`` whole; escape or q closes it."""
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Close", id="view.close"),
+        Binding("y", "copy", "Copy", id="view.copy"),
+    ]
+    HELP_GROUP = "Text view"
+
+    def __init__(self, title: str, text: str) -> None:
+        super().__init__()
+        self.title_text = title
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="view-box", classes="modal-box"):
+            yield Label(self.title_text, classes="modal-title")
+            with VerticalScroll(id="view-scroll"):
+                yield Static(Text(self.text), id="view-text")
+            yield Label("y: copy · esc: close", classes="modal-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#view-scroll").focus()
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.text)
+        self.notify("Copied (OSC 52).", timeout=2)

@@ -1,0 +1,257 @@
+"""What the workstation knows about the workspace it has open, without any Textual in it.
+
+A :class:`ChapterSession` holds the last good state of one chapter file and makes every change the editor
+asks for through ``ChapterStore.update`` (locked, merged onto the file as it is on disk now, durable). Its
+blocking methods are meant to run in a thread (``asyncio.to_thread``), never on the event loop.
+A :class:`WorkspaceSession` holds the sessions of every chapter of the workspace, the configuration and the
+model settings, and applies the watcher's events.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from engine.config import Config, ModelSettings
+from store.atomic import CommitError
+from store.commit import ChapterStore
+from store.conflicts import Resolution, StoredConflict, list_conflicts, resolve
+from store.errors import ChapterLoadError, StoreError
+from store.model import Chapter, Paragraph, append_version
+from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent
+from store.workspace import Workspace
+
+log = logging.getLogger(__name__)
+
+
+class EditRefused(StoreError):
+    """An edit that cannot be made (the file is invalid on disk, or the paragraph is gone); one sentence."""
+
+
+@dataclass(frozen=True)
+class ChapterSummary:
+    """One line of the chapter list."""
+
+    path: Path
+    chapter_id: str | None
+    title: str | None
+    paragraphs: int
+    non_empty: int
+    translated: int
+    reviewed: int
+    changed_on_disk: bool
+    conflicts: int
+    invalid: str | None
+    deleted: bool
+
+
+def needs_review(para: Paragraph, conflict_ids: frozenset[str]) -> bool:
+    """A paragraph the editor still has to look at: a conflict, or a translation not yet marked reviewed."""
+    if para.is_empty:
+        return False
+    return para.id in conflict_ids or (para.selected_translation_id is not None and not para.reviewed)
+
+
+class ChapterSession:
+    """The last good state of one chapter and the editor's changes to it (see the module docstring)."""
+
+    def __init__(self, path: Path, workspace: Workspace, *, keep_versions: int = 20) -> None:
+        self.path = path
+        self.workspace = workspace
+        self.store = ChapterStore(path, workspace, keep_versions)
+        self._guard = threading.Lock()
+        self.chapter: Chapter | None = None
+        self.invalid: str | None = None  # one line, while the file on disk does not parse
+        self.deleted = False
+        self.changed_on_disk = False  # changed outside proofdesk since the editor last opened it
+        self.run_changed: set[str] = set()  # paragraph IDs committed by the last run (cleared by review)
+        self.conflicts: tuple[StoredConflict, ...] = ()
+        self.generation = 0  # bumped on every change of state, so views know when to redraw
+
+    # -- state -------------------------------------------------------------------------------------------
+
+    @property
+    def conflict_ids(self) -> frozenset[str]:
+        """IDs of paragraphs with an unresolved conflict record."""
+        return frozenset(c.record.paragraph_id for c in self.conflicts)
+
+    def _set(self, chapter: Chapter) -> Chapter:
+        with self._guard:
+            self.chapter = chapter
+            self.generation += 1
+        return chapter
+
+    def load(self) -> Chapter:
+        """Read the file (blocking); raises ChapterLoadError. Clears the invalid mark on success."""
+        chapter = self.store.load()
+        self.invalid = None
+        self.deleted = False
+        return self._set(chapter)
+
+    def adopt(self, chapter: Chapter, *, external: bool) -> None:
+        """Take a state the watcher (or a run's commit) read; ``external`` marks it changed on disk."""
+        self.invalid = None
+        self.deleted = False
+        if external:
+            self.changed_on_disk = True
+        self._set(chapter)
+
+    def mark_invalid(self, error: ChapterLoadError) -> None:
+        """The file stopped parsing: keep the last good state, refuse edits until it is fixed."""
+        self.invalid = error.line
+        self.generation += 1
+
+    def mark_deleted(self) -> None:
+        """The file is gone: keep the last good state in memory, refuse edits."""
+        self.deleted = True
+        self.generation += 1
+
+    def refresh_conflicts(self) -> tuple[StoredConflict, ...]:
+        """Re-read the unresolved conflict records of this chapter (blocking)."""
+        self.conflicts = tuple(list_conflicts(self.workspace, self.path))
+        self.generation += 1
+        return self.conflicts
+
+    def summary(self) -> ChapterSummary:
+        """The chapter's line in the chapter list."""
+        chapter = self.chapter
+        paragraphs = chapter.paragraphs if chapter is not None else ()
+        non_empty = [p for p in paragraphs if not p.is_empty]
+        return ChapterSummary(
+            path=self.path,
+            chapter_id=chapter.id if chapter is not None else None,
+            title=chapter.title if chapter is not None else None,
+            paragraphs=len(paragraphs),
+            non_empty=len(non_empty),
+            translated=sum(p.selected_translation_id is not None for p in non_empty),
+            reviewed=sum(p.reviewed for p in non_empty),
+            changed_on_disk=self.changed_on_disk,
+            conflicts=len(self.conflicts),
+            invalid=self.invalid,
+            deleted=self.deleted,
+        )
+
+    # -- changes (blocking: run in a thread) --------------------------------------------------------------
+
+    def _change(self, paragraph_id: str, fn: Callable[[Paragraph], Paragraph]) -> Chapter:
+        if self.invalid is not None:
+            raise EditRefused(f"{self.path.name} is not valid on disk ({self.invalid}); fix the file first")
+        if self.deleted:
+            raise EditRefused(f"{self.path.name} no longer exists on disk")
+
+        def apply(chapter: Chapter) -> Chapter:
+            pos = chapter.positions.get(paragraph_id)
+            if pos is None:
+                raise EditRefused(f"paragraph {paragraph_id} is no longer in {self.path.name}")
+            new = fn(chapter.paragraphs[pos])
+            return chapter if new is chapter.paragraphs[pos] else chapter.with_paragraphs({pos: new})
+
+        try:
+            return self._set(self.store.update(apply))
+        except CommitError as exc:
+            raise EditRefused(str(exc)) from None
+
+    def edit_translation(self, paragraph_id: str, text: str) -> Chapter:
+        """Append ``text`` as a ``manual`` version and select it (nothing happens if it equals the selection)."""
+
+        def edit(para: Paragraph) -> Paragraph:
+            if para.selected_text == text:
+                return para
+            return append_version(para, text, origin="manual", model=None)[0]
+
+        return self._change(paragraph_id, edit)
+
+    def select_version(self, paragraph_id: str, version_id: str) -> Chapter:
+        """Select an existing version of the paragraph."""
+
+        def select(para: Paragraph) -> Paragraph:
+            if all(v.id != version_id for v in para.translations):
+                raise EditRefused(f"version {version_id} of paragraph {paragraph_id} no longer exists")
+            if para.selected_translation_id == version_id:
+                return para
+            return para.replace(selected_translation_id=version_id)
+
+        return self._change(paragraph_id, select)
+
+    def set_reviewed(self, paragraph_id: str, reviewed: bool) -> Chapter:
+        """Mark the paragraph reviewed (or not)."""
+
+        def mark(para: Paragraph) -> Paragraph:
+            return para if para.reviewed == reviewed else para.replace(reviewed=reviewed)
+
+        chapter = self._change(paragraph_id, mark)
+        if reviewed:
+            self.run_changed.discard(paragraph_id)
+        return chapter
+
+    def resolve_conflict(self, conflict: StoredConflict, resolution: Resolution, text: str | None = None) -> Chapter:
+        """Resolve one conflict record: keep theirs (the file as it is), keep ours, or an edited text."""
+        record = conflict.record
+        chapter = self.chapter
+        if resolution == "keep_ours":
+            if record.our_version_id is not None and chapter is not None:
+                para = chapter.paragraph(record.paragraph_id)
+                if para is not None and any(v.id == record.our_version_id for v in para.translations):
+                    chapter = self.select_version(record.paragraph_id, record.our_version_id)
+                else:
+                    chapter = self.edit_translation(record.paragraph_id, record.our_text)
+            else:
+                chapter = self.edit_translation(record.paragraph_id, record.our_text)
+        elif resolution == "edited":
+            if text is None:
+                raise ValueError("an edited resolution needs the text")
+            chapter = self.edit_translation(record.paragraph_id, text)
+        resolve(conflict, resolution)
+        self.refresh_conflicts()
+        if chapter is None:
+            raise EditRefused(f"{self.path.name} has no good state to show")
+        return chapter
+
+
+class WorkspaceSession:
+    """Every chapter of the open workspace, the configuration and the model settings in use."""
+
+    def __init__(self, workspace: Workspace, config: Config, settings: ModelSettings) -> None:
+        self.workspace = workspace
+        self.config = config
+        self.settings = settings
+        self.sessions: dict[Path, ChapterSession] = {}
+
+    @property
+    def chunk_chars(self) -> int:
+        """Chunk size of runs and of the chunk separators in the chapter view."""
+        return self.config.run.chunk_chars
+
+    def session(self, path: Path) -> ChapterSession:
+        """The session of a chapter file (created on first use, not loaded)."""
+        key = path.parent.resolve() / path.name
+        found = self.sessions.get(key)
+        if found is None:
+            found = self.sessions[key] = ChapterSession(key, self.workspace,
+                                                        keep_versions=self.config.run.keep_versions)
+        return found
+
+    def chapter_paths(self) -> list[Path]:
+        """The chapter files of the workspace now on disk, plus any we know of that were deleted."""
+        paths = set(self.workspace.chapter_paths())
+        paths.update(p for p, s in self.sessions.items() if s.deleted or s.chapter is not None)
+        return sorted(paths)
+
+    def apply(self, event: WatchEvent) -> tuple[ChapterSession, str]:
+        """Apply one watcher event; return the affected session and a one-line notice for the log."""
+        session = self.session(event.path)
+        name = event.path.name
+        if isinstance(event, ChapterChanged):
+            had = session.chapter is not None
+            session.adopt(event.chapter, external=had)
+            return session, (f"{name} changed on disk; reloaded" if had else f"{name} appeared in the workspace")
+        if isinstance(event, ChapterInvalid):
+            session.mark_invalid(event.error)
+            return session, f"{name} is not valid on disk; keeping the last good state: {event.error.line}"
+        if isinstance(event, ChapterDeleted):
+            session.mark_deleted()
+            return session, f"{name} was deleted on disk; its last state stays on screen, edits are refused"
+        raise TypeError(f"unknown watch event {event!r}")

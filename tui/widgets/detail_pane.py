@@ -1,0 +1,124 @@
+"""The detail pane under the paragraph table: full source and translation, the versions, and a diff.
+
+The diff compares the version being viewed (stepped with ``[`` / ``]``) with the one before it, character
+by character. Long texts are diffed in a thread worker so the cursor never waits for ``SequenceMatcher``.
+"""
+
+from __future__ import annotations
+
+from rich.style import Style
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from store.model import Paragraph, TranslationVersion
+from tui.widgets.char_diff import Piece, char_diff
+from tui.widgets.paragraph_rows import STATUS_LABEL, STATUS_MEANING, Status
+
+_INLINE_DIFF_CHARS = 1500  # longer pairs are diffed in a thread
+
+
+def version_label(number: int, version: TranslationVersion, selected: bool) -> str:
+    """``v2 polish · deepseek-chat · 2026-11-21T10:00:00Z (selected)``."""
+    parts = [f"v{number}", version.origin]
+    if version.model:
+        parts.append(version.model)
+    parts.append(version.created_at)
+    return " · ".join(parts) + (" (selected)" if selected else "")
+
+
+class DetailPane(VerticalScroll, can_focus=True):
+    """Everything about the paragraph under the cursor; scrolls when focused."""
+
+    BINDINGS = [
+        Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
+        Binding("down,j", "scroll_down", "Scroll down", show=False, id="detail.down"),
+    ]
+
+    COMPONENT_CLASSES = {
+        "detail-pane--heading",
+        "detail-pane--muted",
+        "detail-pane--insert",
+        "detail-pane--delete",
+        "detail-pane--selected",
+        "detail-pane--viewed",
+    }
+
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._body = Static("", id="detail-body", markup=False)
+        self._token = 0  # bumped on every show(), so a late diff for another paragraph is dropped
+
+    def compose(self) -> ComposeResult:
+        yield self._body
+
+    def _style(self, name: str) -> Style:
+        return self.get_component_rich_style(f"detail-pane--{name}")
+
+    def show(self, para: Paragraph | None, position: int, status: Status, viewed: int | None) -> None:
+        """Show ``para``; ``viewed`` is the 0-based index of the version being looked at (None: selected)."""
+        self._token += 1
+        if para is None:
+            self._body.update(Text("No paragraph.", style=self._style("muted")))
+            return
+        versions = para.translations
+        if viewed is None:
+            viewed = next((i for i, v in enumerate(versions) if v.id == para.selected_translation_id),
+                          len(versions) - 1)
+        text = self._describe(para, position, status, viewed)
+        if 0 < viewed < len(versions):
+            old, new = versions[viewed - 1].text, versions[viewed].text
+            text.append(f"\nDiff v{viewed} → v{viewed + 1}\n", self._style("heading"))
+            if len(old) + len(new) <= _INLINE_DIFF_CHARS:
+                self._append_diff(text, char_diff(old, new))
+            else:
+                text.append("(computing…)", self._style("muted"))
+                self._diff_later(text.copy(), old, new, self._token)
+        self._body.update(text)
+
+    def _describe(self, para: Paragraph, position: int, status: Status, viewed: int) -> Text:
+        heading, muted = self._style("heading"), self._style("muted")
+        text = Text(no_wrap=False, end="")
+        meaning = STATUS_MEANING.get(status, "empty paragraph")
+        text.append(f"[{position + 1}] {para.id} · {STATUS_LABEL[status] or 'empty'} ({meaning})", heading)
+        if para.reviewed:
+            text.append(" · reviewed", muted)
+        text.append("\nSource\n", heading)
+        text.append(para.text if para.text else "(empty)")
+        versions = para.translations
+        if not versions:
+            text.append("\nNo translation yet.", muted)
+            return text
+        version = versions[viewed]
+        label = version_label(viewed + 1, version, version.id == para.selected_translation_id)
+        text.append(f"\nTranslation {label}\n", heading)
+        text.append(version.text)
+        text.append(f"\nVersions ({len(versions)})", heading)
+        for i, v in enumerate(versions):
+            marker = "▶" if i == viewed else " "
+            line = f"\n{marker} {version_label(i + 1, v, v.id == para.selected_translation_id)}"
+            style = self._style("viewed") if i == viewed else (
+                self._style("selected") if v.id == para.selected_translation_id else muted)
+            text.append(line, style)
+        return text
+
+    def _append_diff(self, text: Text, pieces: list[Piece]) -> None:
+        insert, delete = self._style("insert"), self._style("delete")
+        if not pieces:
+            text.append("(no change)", self._style("muted"))
+        for op, chunk in pieces:
+            text.append(chunk, insert if op == "insert" else delete if op == "delete" else Style())
+
+    @work(thread=True, exclusive=True, group="detail-diff")
+    def _diff_later(self, text: Text, old: str, new: str, token: int) -> None:
+        pieces = char_diff(old, new)
+        text.right_crop(len("(computing…)"))
+        self._append_diff(text, pieces)
+        self.app.call_from_thread(self._finish_diff, text, token)
+
+    def _finish_diff(self, text: Text, token: int) -> None:
+        if token == self._token:
+            self._body.update(text)

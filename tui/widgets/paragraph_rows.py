@@ -1,0 +1,205 @@
+"""The rows of the chapter view: one per paragraph, plus a separator before each chunk (pure, no Textual).
+
+Rows are plain integers so a 100,000-paragraph chapter costs one small list: ``>= 0`` is a paragraph's
+0-based position, ``< 0`` is the separator of chunk ``-row - 1``. Cells are cut to width by terminal cells
+(CJK characters are two cells wide), never by characters.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
+
+from engine.chunks import Chunk, TaskType, build_chunks
+from store.model import Chapter, Paragraph
+
+Status = Literal["empty", "untranslated", "translated", "run", "reviewed", "conflict"]
+STATUSES: tuple[Status, ...] = ("empty", "untranslated", "translated", "run", "reviewed", "conflict")
+
+# Five cells each; the help screen's legend spells them out.
+STATUS_LABEL: dict[Status, str] = {
+    "empty": "",
+    "untranslated": "todo",
+    "translated": "done",
+    "run": "new",
+    "reviewed": "rev✓",
+    "conflict": "CONF!",
+}
+STATUS_MEANING: dict[Status, str] = {
+    "untranslated": "no translation yet",
+    "translated": "has a selected translation",
+    "run": "changed by the last run",
+    "reviewed": "marked reviewed",
+    "conflict": "has an unresolved conflict",
+}
+STATUS_WIDTH = 5
+ID_WIDTH = 8
+
+
+def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str],
+                     conflict_ids: frozenset[str]) -> Status:
+    """The status shown for a paragraph (a conflict wins, then a fresh run result, then review)."""
+    if para.is_empty:
+        return "empty"
+    if para.id in conflict_ids:
+        return "conflict"
+    if para.id in run_changed:
+        return "run"
+    if para.reviewed:
+        return "reviewed"
+    return "untranslated" if para.selected_translation_id is None else "translated"
+
+
+@dataclass(frozen=True)
+class RowModel:
+    """The row list of one chapter state with its chunk separators."""
+
+    rows: tuple[int, ...]
+    row_of: tuple[int, ...]  # paragraph position -> row number
+    chunks: tuple[Chunk, ...]
+
+    @classmethod
+    def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int) -> RowModel:
+        """Rows for ``chapter``; ``task`` None shows no separators."""
+        chunks = tuple(build_chunks(chapter, task, chunk_chars=chunk_chars)) if task else ()
+        starts = {chunk.paragraph_indexes[0] - 1: number for number, chunk in enumerate(chunks)}
+        rows: list[int] = []
+        row_of: list[int] = []
+        for pos in range(len(chapter.paragraphs)):
+            number = starts.get(pos)
+            if number is not None:
+                rows.append(-number - 1)
+            row_of.append(len(rows))
+            rows.append(pos)
+        return cls(tuple(rows), tuple(row_of), chunks)
+
+    def chunk_of(self, position: int) -> Chunk | None:
+        """The chunk holding the paragraph at ``position``, if it is in the work set."""
+        row = self.row_of[position]
+        for r in range(row, -1, -1):
+            if self.rows[r] < 0:
+                chunk = self.chunks[-self.rows[r] - 1]
+                return chunk if position + 1 in chunk.paragraph_indexes else None
+        return None
+
+
+def one_line(text: str) -> str:
+    """Text for a single row: line breaks and tabs shown as spaces."""
+    return text.replace("\r\n", " ⏎ ").replace("\n", " ⏎ ").replace("\r", " ").replace("\t", " ")
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` terminal cells with an ellipsis, padded with spaces to exactly ``width``."""
+    if width <= 0:
+        return ""
+    if cell_len(text) <= width:
+        return text + " " * (width - cell_len(text))
+    out: list[str] = []
+    used = 0
+    for ch in text:
+        w = cell_len(ch)
+        if used + w > width - 1:
+            break
+        out.append(ch)
+        used += w
+    return "".join(out) + "…" + " " * (width - 1 - used)
+
+
+@dataclass(frozen=True)
+class Columns:
+    """Cell widths of the row columns for a given total width."""
+
+    index: int
+    source: int
+    translation: int
+
+    @classmethod
+    def for_width(cls, width: int, paragraph_count: int) -> Columns:
+        """Split ``width`` cells: index, ID, source, translation, status, with one space between."""
+        index = len(str(max(paragraph_count, 1))) + 2
+        rest = max(width - index - ID_WIDTH - STATUS_WIDTH - 4, 2)
+        source = rest // 2
+        return cls(index, source, rest - source)
+
+
+@dataclass(frozen=True)
+class RowStyles:
+    """Rich styles of the row parts (taken from the widget's component classes, i.e. the theme)."""
+
+    index: Style
+    ident: Style
+    source: Style
+    translation: Style
+    empty: Style
+    separator: Style
+    status: dict[Status, Style]
+
+
+def header_text(cols: Columns, style: Style) -> Text:
+    """The column heading line."""
+    line = " ".join((fit("[n]", cols.index), fit("id", ID_WIDTH), fit("source", cols.source),
+                     fit("translation", cols.translation), fit("state", STATUS_WIDTH)))
+    return Text(line, style=style, no_wrap=True, end="")
+
+
+def paragraph_text(para: Paragraph, position: int, status: Status, cols: Columns, styles: RowStyles) -> Text:
+    """One paragraph row."""
+    index = fit(f"[{position + 1}]".rjust(cols.index), cols.index)
+    ident = fit(para.id, ID_WIDTH)
+    if status == "empty":
+        line = f"{index} {ident} " + fit("(empty)", cols.source + cols.translation + STATUS_WIDTH + 2)
+        return Text(line, style=styles.empty, no_wrap=True, end="")
+    text = Text(no_wrap=True, end="")
+    text.append(index, styles.index)
+    text.append(" ")
+    text.append(ident, styles.ident)
+    text.append(" ")
+    text.append(fit(one_line(para.text), cols.source), styles.source)
+    text.append(" ")
+    text.append(fit(one_line(para.selected_text or ""), cols.translation), styles.translation)
+    text.append(" ")
+    text.append(fit(STATUS_LABEL[status], STATUS_WIDTH), styles.status[status])
+    return text
+
+
+def separator_text(chunk: Chunk, width: int, style: Style) -> Text:
+    """The separator line before a chunk."""
+    heading = chunk.heading()
+    return Text(fit(heading + "─" * max(width - cell_len(heading), 0), width), style=style, no_wrap=True, end="")
+
+
+def search(chapter: Chapter, query: str, start: int, *, backwards: bool = False) -> int | None:
+    """The position of the next paragraph after ``start`` (wrapping) whose source or selected translation
+    contains ``query`` (case-insensitive)."""
+    needle = query.casefold()
+    if not needle:
+        return None
+    paragraphs: Sequence[Paragraph] = chapter.paragraphs
+    n = len(paragraphs)
+    for step in range(1, n + 1):
+        pos = (start - step) % n if backwards else (start + step) % n
+        para = paragraphs[pos]
+        if needle in para.text.casefold() or needle in (para.selected_text or "").casefold():
+            return pos
+    return None
+
+
+def find_target(chapter: Chapter, target: str) -> int | None:
+    """The position named by ``target``: a 1-based index (``12`` or ``[12]``), or a paragraph ID or ID prefix."""
+    wanted = target.strip().strip("[]").strip()
+    if not wanted:
+        return None
+    if wanted.isdigit():
+        number = int(wanted)
+        if 1 <= number <= len(chapter.paragraphs):
+            return number - 1
+    exact = chapter.positions.get(wanted)
+    if exact is not None:
+        return exact
+    matches = [pos for pid, pos in chapter.positions.items() if pid.startswith(wanted)]
+    return min(matches) if matches else None

@@ -1,0 +1,161 @@
+"""A trace file as steps the inspector walks through (pure, no Textual).
+
+Steps group the events of a JSONL trace the way a person reads a run: a *turn* is the request with the
+model's answer, a *tool* step is a call with its result (paired by ``call_id``), and commits, reminders,
+retries, errors and chunk/run boundaries are steps of their own. Every step knows the chunk it belongs
+to, so the inspector can show that chunk's boundaries next to it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from tui.widgets.log_entries import short_arguments
+
+
+@dataclass
+class Step:
+    """One step of a run."""
+
+    number: int
+    kind: str  # run | chunk | turn | tool | commit | reminder | retry | error | chunk_end | run_end | other
+    title: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    chunk_event: dict[str, Any] | None = None  # the chunk_started this step belongs to
+    tool: str | None = None
+    error_code: str | None = None
+    is_error: bool = False
+
+
+def _turn_title(request: dict[str, Any], response: dict[str, Any] | None) -> str:
+    turn = request.get("turn", "?")
+    if response is None:
+        return f"turn {turn} · no answer"
+    calls = response.get("tool_calls") or []
+    if response.get("error"):
+        return f"turn {turn} · model error"
+    if calls:
+        names = ", ".join(str(c.get("name", "?")) for c in calls[:2]) + (" …" if len(calls) > 2 else "")
+        return f"turn {turn} · {len(calls)} call(s): {names}"
+    return f"turn {turn} · text answer"
+
+
+def build_steps(events: list[dict[str, Any]]) -> list[Step]:
+    """Group trace events into steps, in file order."""
+    steps: list[Step] = []
+    chunk: dict[str, Any] | None = None
+    open_turn: Step | None = None
+    open_tools: dict[str, Step] = {}
+
+    def add(kind: str, title: str, event: dict[str, Any], **extra: Any) -> Step:
+        step = Step(len(steps) + 1, kind, title, [event], chunk, **extra)
+        steps.append(step)
+        return step
+
+    for event in events:
+        kind = event.get("kind")
+        if kind == "run_started":
+            add("run", f"run {event.get('task', '?')} · {event.get('model', '?')} · "
+                f"{event.get('chunk_count', '?')} chunk(s)", event)
+        elif kind == "chunk_started":
+            chunk = event
+            add("chunk", f"chunk {event.get('chunk', '?')}/{event.get('chunk_count', '?')} · "
+                f"{len(event.get('paragraph_ids') or [])} paragraph(s)", event)
+        elif kind == "model_request":
+            open_turn = add("turn", _turn_title(event, None), event)
+        elif kind == "model_response":
+            if open_turn is not None and open_turn.events[0].get("turn") == event.get("turn"):
+                open_turn.events.append(event)
+                open_turn.title = _turn_title(open_turn.events[0], event)
+                open_turn.is_error = bool(event.get("error"))
+            else:
+                add("turn", _turn_title({"turn": event.get("turn")}, event), event, is_error=bool(event.get("error")))
+            open_turn = None
+        elif kind == "tool_called":
+            name = str(event.get("name", "?"))
+            step = add("tool", f"{name}({short_arguments(name, event.get('arguments'))})", event, tool=name)
+            open_tools[str(event.get("call_id"))] = step
+        elif kind == "tool_result":
+            step = open_tools.pop(str(event.get("call_id")), None)
+            name = str(event.get("name", "?"))
+            if step is None:
+                step = add("tool", name, event, tool=name)
+            else:
+                step.events.append(event)
+            if not event.get("success", True):
+                step.is_error = True
+                step.error_code = event.get("error_code") or "ERROR"
+                step.title = f"✗ {step.error_code} · {step.title}"
+            else:
+                step.title = f"✓ {step.title}"
+        elif kind == "batch_committed":
+            add("commit", f"committed {len(event.get('paragraph_ids') or [])} paragraph(s)", event)
+        elif kind == "reminder":
+            add("reminder", f"reminder {event.get('number', '?')}: {len(event.get('missing') or [])} missing", event)
+        elif kind == "retry":
+            add("retry", f"retry {event.get('attempt', '?')}: {event.get('reason', '')}", event)
+        elif kind == "error":
+            add("error", f"✗ {event.get('code') or 'error'}: {event.get('message', '')}", event,
+                error_code=event.get("code"), is_error=True)
+        elif kind == "chunk_finished":
+            status = event.get("status", "?")
+            add("chunk_end", f"chunk {event.get('chunk', '?')} {status}", event, is_error=status != "complete")
+        elif kind == "run_finished":
+            status = event.get("status", "?")
+            add("run_end", f"run {status}", event, is_error=status != "complete")
+        elif kind != "model_delta":
+            add("other", str(kind), event)
+    return steps
+
+
+def matches(step: Step, needle: str) -> bool:
+    """Whether a step matches a filter: a tool name or an error code (case-insensitive, substring)."""
+    wanted = needle.strip().casefold()
+    if not wanted:
+        return True
+    return any(wanted in (value or "").casefold() for value in (step.tool, step.error_code))
+
+
+def pretty(value: Any) -> str:
+    """JSON, indented, non-ASCII kept (CJK stays readable)."""
+    return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+
+
+def pretty_arguments(arguments: Any) -> str:
+    """Tool-call arguments as pretty JSON; a raw JSON string is parsed first, broken JSON shown as is."""
+    if isinstance(arguments, str):
+        try:
+            return pretty(json.loads(arguments))
+        except ValueError:
+            return arguments
+    return pretty(arguments)
+
+
+def boundaries_text(chunk: dict[str, Any] | None) -> str:
+    """The chunk's boundaries in one or two lines."""
+    if chunk is None:
+        return "no chunk (before the first chunk started)"
+    ids = chunk.get("paragraph_ids") or []
+    return (f"chunk {chunk.get('chunk', '?')}/{chunk.get('chunk_count', '?')} · {len(ids)} paragraph(s) · "
+            f"first {chunk.get('first_paragraph_id', '?')} · last {chunk.get('last_paragraph_id', '?')}\n"
+            f"allowed: {', '.join(ids)}")
+
+
+def message_text(message: dict[str, Any]) -> str:
+    """One chat message as readable text (role, content, tool calls, tool_call_id)."""
+    role = message.get("role", "?")
+    lines = [f"── {role}" + (f" (for {message['tool_call_id']})" if message.get("tool_call_id") else "")]
+    content = message.get("content")
+    if isinstance(content, str) and content:
+        lines.append(content)
+    elif content:
+        lines.append(pretty(content))
+    if message.get("reasoning_content"):
+        lines.append("reasoning: " + str(message["reasoning_content"]))
+    for call in message.get("tool_calls") or []:
+        fn = call.get("function", {}) if isinstance(call, dict) else {}
+        arguments = pretty_arguments(fn.get("arguments", ""))
+        lines.append(f"→ {fn.get('name', '?')} [{call.get('id', '?')}]\n{arguments}")
+    return "\n".join(lines)
