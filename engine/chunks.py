@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from store.model import Chapter, Origin, Paragraph, is_empty_text
@@ -51,7 +52,14 @@ class Chunk:
     paragraph_ids: tuple[str, ...]
     paragraph_indexes: tuple[int, ...]  # 1-based original chapter positions, aligned with paragraph_ids
     entries: tuple[str, ...] = field(repr=False)
-    bases: tuple[BaseState, ...] = field(repr=False)  # aligned with paragraph_ids
+    # The (frozen) chapter version the chunk was built from: the base of every result merged later.
+    chapter: Chapter = field(repr=False, compare=False)
+
+    @cached_property
+    def bases(self) -> tuple[BaseState, ...]:
+        """What each paragraph looked like when the chunk was built, aligned with ``paragraph_ids``."""
+        paragraphs = self.chapter.paragraphs
+        return tuple(BaseState.of(paragraphs[index - 1]) for index in self.paragraph_indexes)
 
     @property
     def text(self) -> str:
@@ -106,7 +114,17 @@ def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> 
     """The 0-based positions of the task's work set, in chapter order."""
     if task not in TASKS:
         raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
-    return [pos for pos, para in enumerate(chapter.paragraphs) if in_work_set(para, task, include_all=include_all)]
+    # Deferred import: engine.tools imports this module. The non-empty positions are cached per chapter
+    # version and shared with the tools, so a run's first tool call does not recompute them.
+    from engine.tools.lookup import chapter_index
+
+    paragraphs = chapter.paragraphs
+    nonempty = chapter_index(chapter).nonempty
+    if task == "translate":
+        if include_all:
+            return list(nonempty)
+        return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is None]
+    return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is not None]
 
 
 def format_entry(para: Paragraph, index: int, task: TaskType) -> str:
@@ -160,6 +178,6 @@ def build_chunks(
             paragraph_ids=tuple(paragraphs[pos].id for pos in picked),
             paragraph_indexes=tuple(pos + 1 for pos in picked),
             entries=tuple(entries[start:stop]),
-            bases=tuple(BaseState.of(paragraphs[pos]) for pos in picked),
+            chapter=chapter,
         ))
     return chunks

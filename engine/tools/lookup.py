@@ -44,7 +44,9 @@ class ChapterIndex:
         count = 0
         for pos, text in enumerate(texts):
             rank_before[pos] = count
-            if not is_empty_text(text):
+            stripped = text.strip()  # no copy when nothing is stripped
+            # Same rule as store.model.is_empty_text, without its allocation for the common case.
+            if stripped and ("\ufeff" not in stripped or not is_empty_text(stripped)):
                 nonempty.append(pos)
                 count += 1
         rank_before[len(texts)] = count
@@ -91,3 +93,9 @@ def chapter_index(chapter: Chapter) -> ChapterIndex:
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
     return index
+
+
+def clear_index_cache() -> None:
+    """Forget every cached table (benchmarks use it to time a cold start)."""
+    with _lock:
+        _cache.clear()

@@ -73,7 +73,7 @@ async def test_decision_4_validation_by_id_is_atomic_and_names_ids(chapter_file:
     chunk = the_chunk(chapter_file)
     # Narrow the assignment to the last two paragraphs: an assigned-set check by paragraph_id.
     narrow = Chunk(index=2, total=2, task="translate", paragraph_ids=chunk.paragraph_ids[-2:],
-                   paragraph_indexes=chunk.paragraph_indexes[-2:], entries=chunk.entries[-2:], bases=chunk.bases[-2:])
+                   paragraph_indexes=chunk.paragraph_indexes[-2:], entries=chunk.entries[-2:], chapter=chunk.chapter)
     before = chapter_file.read_bytes()
     outside = await batch(chapter_file, [{"paragraph_id": "aa000004", "translated_text": "ok"},
                                          {"paragraph_id": "aa000001", "translated_text": "not assigned"}], narrow)
