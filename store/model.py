@@ -77,9 +77,9 @@ class Paragraph(_Record):
     selected_translation_id: str | None = None
     reviewed: StrictBool = False
 
-    # Canonical serialised block of this paragraph (see store.serialize); valid for the
+    # Canonical serialised block of this paragraph as UTF-8 (see store.serialize); valid for the
     # object's lifetime because the model is frozen.
-    _encoded: str | None = PrivateAttr(default=None)
+    _encoded: bytes | None = PrivateAttr(default=None)
 
     @model_validator(mode="after")
     def _selection_exists(self) -> Paragraph:

@@ -3,8 +3,8 @@
 The canonical bytes of a chapter are exactly ``json.dumps(doc, indent=2, ensure_ascii=False) + "\\n"``
 encoded as UTF-8, where ``doc`` lists the known keys in the design's order followed by unknown keys in
 the order they were read. The standard library only uses its C encoder without ``indent``, so this
-module builds the same text by hand and caches each paragraph's block on the (frozen) paragraph: a
-commit re-encodes only the paragraphs it touched.
+module builds the same text by hand and caches each paragraph's UTF-8 block on the (frozen) paragraph:
+a commit re-encodes only the paragraphs it touched and joins bytes.
 """
 
 from __future__ import annotations
@@ -49,14 +49,7 @@ def _version_block(version: TranslationVersion, indent: str) -> str:
 _PARA_INDENT = "    "  # paragraphs sit at depth 2: {"paragraphs": [ {...} ]}
 
 
-def paragraph_block(para: Paragraph) -> str:
-    """The canonical text of one paragraph object at its place in the file (cached)."""
-    # Read the private dict directly: pydantic's __getattr__ for private attributes costs ~6 µs per call
-    # (~60 ms for a cached 10,000-paragraph chapter).
-    private = para.__pydantic_private__
-    cached = private.get("_encoded") if private is not None else None
-    if cached is not None:
-        return cached
+def _build_block(para: Paragraph) -> str:
     inner = _PARA_INDENT + "  "
     if para.translations:
         vind = inner + "  "
@@ -72,28 +65,55 @@ def paragraph_block(para: Paragraph) -> str:
         ("reviewed", "true" if para.reviewed else "false"),
     ]
     pairs += [(k, _scalar(v, inner)) for k, v in (para.__pydantic_extra__ or {}).items()]
-    text = _members(pairs, _PARA_INDENT)
-    para._encoded = text
-    return text
+    return _members(pairs, _PARA_INDENT)
 
 
-def chapter_text(chapter: Chapter) -> str:
-    """The canonical text of a whole chapter, trailing newline included."""
+def paragraph_utf8(para: Paragraph) -> bytes:
+    """The canonical UTF-8 block of one paragraph object at its place in the file (cached on the object)."""
+    # Read the private dict directly: pydantic's __getattr__ for private attributes costs ~6 µs per call
+    # (~60 ms for a cached 10,000-paragraph chapter).
+    private = para.__pydantic_private__
+    cached = private.get("_encoded") if private is not None else None
+    if cached is None:
+        cached = _build_block(para).encode("utf-8")
+        para._encoded = cached
+    return cached
+
+
+def paragraph_block(para: Paragraph) -> str:
+    """The canonical text of one paragraph object at its place in the file."""
+    return paragraph_utf8(para).decode("utf-8")
+
+
+# Marks where the paragraphs go in the chapter's frame; the JSON encoder escapes every control character,
+# so it cannot occur anywhere else in the text.
+_HOLE = "\x00"
+
+
+def _frame(chapter: Chapter, paragraphs: str) -> str:
     inner = "  "
     pairs = [(k, _scalar(getattr(chapter, k), inner)) for k in _CHAPTER_KEYS]
-    if chapter.paragraphs:
-        paras = ("[\n" + _PARA_INDENT + (",\n" + _PARA_INDENT).join(map(paragraph_block, chapter.paragraphs))
-                 + "\n" + inner + "]")
-    else:
-        paras = "[]"
-    pairs.append(("paragraphs", paras))
+    pairs.append(("paragraphs", paragraphs))
     pairs += [(k, _scalar(v, inner)) for k, v in (chapter.__pydantic_extra__ or {}).items()]
     return _members(pairs, "") + "\n"
 
 
+def chapter_text(chapter: Chapter) -> str:
+    """The canonical text of a whole chapter, trailing newline included."""
+    return chapter_bytes(chapter).decode("utf-8")
+
+
 def chapter_bytes(chapter: Chapter) -> bytes:
-    """The canonical UTF-8 bytes of a chapter (no BOM)."""
-    return chapter_text(chapter).encode("utf-8")
+    """The canonical UTF-8 bytes of a chapter (no BOM), joined from the cached paragraph blocks.
+
+    Joining bytes instead of building one big string and encoding it keeps a re-save of a cached
+    10,000-paragraph chapter at ~10 ms instead of ~80 ms.
+    """
+    if not chapter.paragraphs:
+        return _frame(chapter, "[]").encode("utf-8")
+    head, tail = _frame(chapter, _HOLE).split(_HOLE)
+    body = b",\n    ".join(map(paragraph_utf8, chapter.paragraphs))
+    return b"".join((head.encode("utf-8"), b"[\n    ", body, b"\n  ]", tail.encode("utf-8")))
 
 
 def chapter_document(chapter: Chapter) -> dict[str, Any]:
