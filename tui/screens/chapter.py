@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -340,12 +340,17 @@ class ChapterScreen(Screen[None]):
                                          encoding="utf-8", delete=False) as f:
             f.write(para.selected_text or "")
             temp = Path(f.name)
+        command = [*shlex.split(editor), str(temp)]
         try:
-            with self.app.suspend():
-                subprocess.run([*shlex.split(editor), str(temp)], check=False)
+            try:
+                with self.app.suspend():
+                    subprocess.run(command, check=False)
+            except SuspendNotSupported:
+                # Only drivers without a terminal (headless, web) cannot suspend; nothing to hand over then.
+                subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
             text = temp.read_text(encoding="utf-8")
-        except Exception as exc:  # the editor may be missing, or suspend unsupported
-            self.notify(f"Could not run {editor}: {exc}", severity="error")
+        except (OSError, ValueError) as exc:  # the editor is missing, or its output is not UTF-8
+            self.notify(f"Could not use {editor}: {exc}", severity="error")
             return
         finally:
             temp.unlink(missing_ok=True)

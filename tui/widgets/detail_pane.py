@@ -68,41 +68,43 @@ class DetailPane(VerticalScroll, can_focus=True):
         if viewed is None:
             viewed = next((i for i, v in enumerate(versions) if v.id == para.selected_translation_id),
                           len(versions) - 1)
-        text = self._describe(para, position, status, viewed)
-        if 0 < viewed < len(versions):
-            old, new = versions[viewed - 1].text, versions[viewed].text
-            text.append(f"\nDiff v{viewed} → v{viewed + 1}\n", self._style("heading"))
+        heading, muted = self._style("heading"), self._style("muted")
+        meaning = STATUS_MEANING.get(status, "empty paragraph")
+        text = Text(end="")
+        text.append(f"[{position + 1}] {para.id} · {STATUS_LABEL[status] or 'empty'} ({meaning})", heading)
+        text.append("\nSource: ", heading)
+        text.append(para.text if para.text else "(empty)")
+        if not versions:
+            text.append("\nNo translation yet.", muted)
+            self._body.update(text)
+            return
+        version = versions[viewed]
+        text.append(f"\nTranslation {version_label(viewed + 1, version, version.id == para.selected_translation_id)}: ",
+                    heading)
+        text.append(version.text)
+        pending: tuple[str, str] | None = None
+        if viewed > 0:
+            old, new = versions[viewed - 1].text, version.text
+            text.append(f"\nDiff v{viewed} → v{viewed + 1}: ", heading)
             if len(old) + len(new) <= _INLINE_DIFF_CHARS:
                 self._append_diff(text, char_diff(old, new))
             else:
-                text.append("(computing…)", self._style("muted"))
-                self._diff_later(text.copy(), old, new, self._token)
-        self._body.update(text)
+                text.append("(computing…)", muted)
+                pending = (old, new)
+        tail = self._versions(para, viewed)
+        if pending is not None:
+            self._diff_later(text.copy(), tail, *pending, self._token)
+        self._body.update(text + tail)
 
-    def _describe(self, para: Paragraph, position: int, status: Status, viewed: int) -> Text:
-        heading, muted = self._style("heading"), self._style("muted")
-        text = Text(no_wrap=False, end="")
-        meaning = STATUS_MEANING.get(status, "empty paragraph")
-        text.append(f"[{position + 1}] {para.id} · {STATUS_LABEL[status] or 'empty'} ({meaning})", heading)
-        if para.reviewed:
-            text.append(" · reviewed", muted)
-        text.append("\nSource\n", heading)
-        text.append(para.text if para.text else "(empty)")
-        versions = para.translations
-        if not versions:
-            text.append("\nNo translation yet.", muted)
-            return text
-        version = versions[viewed]
-        label = version_label(viewed + 1, version, version.id == para.selected_translation_id)
-        text.append(f"\nTranslation {label}\n", heading)
-        text.append(version.text)
-        text.append(f"\nVersions ({len(versions)})", heading)
-        for i, v in enumerate(versions):
+    def _versions(self, para: Paragraph, viewed: int) -> Text:
+        text = Text(end="")
+        text.append(f"\nVersions ({len(para.translations)}): [ ] step · enter selects", self._style("heading"))
+        for i, v in enumerate(para.translations):
             marker = "▶" if i == viewed else " "
-            line = f"\n{marker} {version_label(i + 1, v, v.id == para.selected_translation_id)}"
+            selected = v.id == para.selected_translation_id
             style = self._style("viewed") if i == viewed else (
-                self._style("selected") if v.id == para.selected_translation_id else muted)
-            text.append(line, style)
+                self._style("selected") if selected else self._style("muted"))
+            text.append(f"\n{marker} {version_label(i + 1, v, selected)}", style)
         return text
 
     def _append_diff(self, text: Text, pieces: list[Piece]) -> None:
@@ -113,11 +115,11 @@ class DetailPane(VerticalScroll, can_focus=True):
             text.append(chunk, insert if op == "insert" else delete if op == "delete" else Style())
 
     @work(thread=True, exclusive=True, group="detail-diff")
-    def _diff_later(self, text: Text, old: str, new: str, token: int) -> None:
+    def _diff_later(self, text: Text, tail: Text, old: str, new: str, token: int) -> None:
         pieces = char_diff(old, new)
         text.right_crop(len("(computing…)"))
         self._append_diff(text, pieces)
-        self.app.call_from_thread(self._finish_diff, text, token)
+        self.app.call_from_thread(self._finish_diff, text + tail, token)
 
     def _finish_diff(self, text: Text, token: int) -> None:
         if token == self._token:

@@ -1,0 +1,46 @@
+"""Small chapters for the TUI tests, written as real files through the store's serialiser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from store.model import Chapter, Paragraph, TranslationVersion
+from store.serialize import chapter_bytes
+
+STAMP = "2026-11-21T10:00:00Z"
+
+
+def version(vid: str, text: str, origin: str = "translation", model: str | None = "test-model") -> TranslationVersion:
+    """A translation version with a fixed timestamp (snapshots must not depend on the clock)."""
+    return TranslationVersion(id=vid, text=text, origin=origin, model=model, created_at=STAMP)  # type: ignore[arg-type]
+
+
+def review_chapter() -> Chapter:
+    """Six paragraphs covering every state: untranslated, translated with two versions, empty, reviewed."""
+    return Chapter(
+        id="review",
+        title="Review test",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(
+            Paragraph(id="p0000001", text="一つ目の段落です。"),
+            Paragraph(id="p0000002", text="二つ目の段落です。",
+                      translations=(version("v0000001", "This is the second paragraph."),
+                                    version("v0000002", "This is the 2nd paragraph, polished.", "polish")),
+                      selected_translation_id="v0000002"),
+            Paragraph(id="p0000003", text=""),
+            Paragraph(id="p0000004", text="四つ目の段落です。",
+                      translations=(version("v0000003", "The fourth paragraph."),),
+                      selected_translation_id="v0000003", reviewed=True),
+            Paragraph(id="p0000005", text="五つ目の段落です。",
+                      translations=(version("v0000004", "The fifth paragraph."),),
+                      selected_translation_id="v0000004"),
+            Paragraph(id="p0000006", text="六つ目。"),
+        ),
+    )
+
+
+def write(path: Path, chapter: Chapter) -> Path:
+    """Write ``chapter`` to ``path`` in the canonical format."""
+    path.write_bytes(chapter_bytes(chapter))
+    return path

@@ -1,0 +1,126 @@
+"""Review keys: version stepping with a diff, selecting a version, editing, marking reviewed — each a commit,
+checked in the file on disk."""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+from pathlib import Path
+
+import pytest
+
+from store.loader import load_chapter
+from store.model import Paragraph
+from tests.tui.chapters import review_chapter, write
+from tests.tui.conftest import SIZE, make_app, screen_text, wait_for
+from tui.screens.chapter import ChapterScreen
+from tui.screens.edit import EditScreen
+from tui.widgets.paragraph_table import ParagraphTable
+
+
+@pytest.fixture
+def chapter_path(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    return write(folder / "review.json", review_chapter())
+
+
+def on_disk(path: Path, pid: str) -> Paragraph:
+    para = load_chapter(path).paragraph(pid)
+    assert para is not None
+    return para
+
+
+async def test_versions_diff_select_edit_and_review(chapter_path: Path) -> None:
+    app = make_app(chapter_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ChapterScreen)
+        table = screen.query_one(ParagraphTable)
+        await pilot.press("down")
+        assert table.current_paragraph is not None and table.current_paragraph.id == "p0000002"
+        text = screen_text(app)
+        assert "v2 · polish · test-model" in text and "(selected)" in text
+        assert "Diff v1 → v2" in text
+
+        # [ steps to the older version; enter selects it (a commit)
+        await pilot.press("left_square_bracket")
+        assert screen.viewed_version == 0
+        assert "▶ v1 · translation" in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000002").selected_translation_id == "v0000001",
+                       what="the selection on disk")
+        assert len(on_disk(chapter_path, "p0000002").translations) == 2  # selecting adds no version
+
+        # e edits in place: a manual version, appended and selected
+        await pilot.press("e")
+        assert isinstance(app.screen, EditScreen)
+        await pilot.press("ctrl+u", *"Second, by hand.", "ctrl+s")
+        await wait_for(pilot, lambda: len(on_disk(chapter_path, "p0000002").translations) == 3,
+                       what="the manual version on disk")
+        para = on_disk(chapter_path, "p0000002")
+        assert para.selected is not None and para.selected.origin == "manual"
+        assert para.selected_text == "Second, by hand."
+        await wait_for(pilot, lambda: "Second, by hand." in screen_text(app), what="the row to show the edit")
+
+        # ] past the end stays on the newest version; the diff compares it with the one before
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        assert screen.viewed_version == 2
+        assert "Diff v2 → v3" in screen_text(app)
+
+        # m marks reviewed, m again unmarks
+        await pilot.press("m")
+        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000002").reviewed, what="reviewed on disk")
+        await wait_for(pilot, lambda: "rev✓" in screen_text(app), what="the reviewed state in the row")
+        await pilot.press("m")
+        await wait_for(pilot, lambda: not on_disk(chapter_path, "p0000002").reviewed, what="unreviewed on disk")
+
+
+async def test_edit_can_be_cancelled_and_saved_without_ctrl_keys(chapter_path: Path) -> None:
+    before = chapter_path.read_bytes()
+    app = make_app(chapter_path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("e", *"xyz", "escape")
+        assert isinstance(app.screen, ChapterScreen)
+        await pilot.pause(0.1)
+        assert chapter_path.read_bytes() == before  # cancel writes nothing
+        # tab to the Save button, enter: no ctrl key needed (tmux and some terminals swallow them)
+        await pilot.press("e", "ctrl+u", *"First.", "tab", "enter")
+        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000001").selected_text == "First.",
+                       what="the saved edit")
+
+
+async def test_next_to_review_and_refusals(chapter_path: Path) -> None:
+    app = make_app(chapter_path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        table = app.screen.query_one(ParagraphTable)
+        await pilot.press("n")
+        assert table.current_paragraph.id == "p0000002"  # translated, not reviewed
+        await pilot.press("n")
+        assert table.current_paragraph.id == "p0000005"  # p4 is reviewed, p3 empty, both skipped
+        await pilot.press("n")
+        assert table.current_paragraph.id == "p0000002"  # wraps
+        await pilot.press("N")
+        assert table.current_paragraph.id == "p0000005"
+        # nothing to review on an untranslated or empty paragraph: no commit
+        before = chapter_path.read_bytes()
+        await pilot.press("home", "m", "down", "down", "m")
+        await pilot.pause(0.2)
+        assert chapter_path.read_bytes() == before
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script as $EDITOR")
+async def test_edit_in_external_editor(chapter_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    editor = tmp_path / "fake-editor.sh"
+    editor.write_text('#!/bin/sh\nprintf "Fifth, from the editor.\\n" > "$1"\n', encoding="utf-8")
+    editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("VISUAL", str(editor))
+    app = make_app(chapter_path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("g", "5", "enter", "E")
+        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000005").selected_text == "Fifth, from the editor.",
+                       what="the external edit on disk")
+        para = on_disk(chapter_path, "p0000005")
+        assert para.selected is not None and para.selected.origin == "manual"
+    assert os.access(editor, os.X_OK)
