@@ -137,6 +137,14 @@ class StreamAssembler:
             self.stopped = True
             return []
         try:
+            # Fast path: parse and validate in one pass (pydantic-core). Lone surrogate escapes, non-object
+            # payloads and odd field types take the slow path below.
+            chunk = WireChunk.model_validate_json(data)
+        except ValidationError:
+            chunk = None
+        if chunk is not None and not chunk.looks_like_error():
+            return self._apply(chunk, None)
+        try:
             payload = json.loads(data)
         except ValueError:
             self._on_error(ProviderError(message=f"the server sent data that is not JSON: {data[:80]!r}"))
@@ -153,8 +161,11 @@ class StreamAssembler:
             chunk = WireChunk.model_validate(payload)
         except ValidationError as exc:
             where = ".".join(str(part) for part in exc.errors()[0]["loc"])
-            self._on_error(ProviderError(message=f"the server sent a malformed chunk (field {where})"))
+            self._on_error(provider_error or ProviderError(message=f"the server sent a malformed chunk ({where})"))
             return []
+        return self._apply(chunk, provider_error)
+
+    def _apply(self, chunk: WireChunk, provider_error: ProviderError | None) -> list[StreamEvent]:
         usage = chunk.usage or (chunk.x_groq.usage if chunk.x_groq else None)
         if usage is not None:
             self._set_usage(usage)
@@ -164,7 +175,7 @@ class StreamAssembler:
                 continue  # we ask for one choice; ignore any other
             if choice.delta is not None and provider_error is None:
                 events.extend(self._delta(choice.delta))
-            if choice.finish_reason is not None:
+            if choice.finish_reason:
                 self._finish_raw = choice.finish_reason
         if provider_error is not None:
             self._on_error(provider_error)
@@ -187,7 +198,7 @@ class StreamAssembler:
         events: list[StreamEvent] = []
         field = "reasoning_content" if delta.reasoning_content is not None else "reasoning"
         reasoning = delta.reasoning_content if delta.reasoning_content is not None else delta.reasoning
-        if reasoning:
+        if reasoning and isinstance(reasoning, str):  # a structured "reasoning" object is not text to show
             if field not in self._reasoning_fields:
                 self._reasoning_fields.append(field)
             self._field_reasoning.append(reasoning)
@@ -208,7 +219,10 @@ class StreamAssembler:
             self._message_extra = _merge(self._message_extra, delta.extra_content)
         if delta.function_call is not None:  # legacy functions API: one call, no index
             events.extend(self._tool_delta(WireToolCall(index=0, function=delta.function_call)))
-        for entry in delta.tool_calls or ():
+        entries = delta.tool_calls
+        if isinstance(entries, WireToolCall):
+            entries = [entries]
+        for entry in entries or ():
             events.extend(self._tool_delta(entry))
         return events
 
@@ -234,9 +248,11 @@ class StreamAssembler:
         function = entry.function or WireFunction()
         name = function.name or None
         arguments = function.arguments
-        as_object = isinstance(arguments, dict | list)
-        fragment = json.dumps(arguments, ensure_ascii=False) if as_object else (arguments or "")
-        call_id = entry.id or None
+        if arguments is None or isinstance(arguments, str):
+            fragment = arguments or ""
+        else:  # a whole object (llama-server, TGI, Venice), or a bare value the argument parser will refuse
+            fragment = json.dumps(arguments, ensure_ascii=False)
+        call_id = str(entry.id) if entry.id not in (None, "") else None
         call = self._target(entry.index, call_id, name, fragment)
         changed = False
         if call_id is not None and call.id is None:

@@ -61,7 +61,9 @@ class ModelClient:
         self.model = model
         self.temperature = temperature
         self.read_timeout = read_timeout
-        self._url = f"{self.base_url}/chat/completions"
+        # Keep a query string where it belongs (Azure: ".../deployments/x?api-version=2024-10-21").
+        base = httpx.URL(self.base_url)
+        self._url = base.copy_with(path=base.path.rstrip("/") + "/chat/completions")
         self._shown_url = public_url(self.base_url)
         self._api_key = api_key or None
         self._extra_body = dict(extra_body or {})

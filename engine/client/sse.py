@@ -9,10 +9,8 @@ errors in a non-standard ``error:`` field that spec parsers silently drop.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
-_EOL = re.compile(rb"\r\n?|\n")
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -30,8 +28,7 @@ class SSEDecoder:
     """Incremental decoder: ``feed(bytes)`` returns the events completed so far, ``close()`` flushes at EOF."""
 
     def __init__(self) -> None:
-        self._buf = bytearray()
-        self._scanned = 0  # bytes of _buf already known to hold no line ending
+        self._pending = bytearray()  # an incomplete line carried over from earlier reads
         self._skip_lf = False  # the previous read ended in CR: an LF opening the next read belongs to it
         self._bom_checked = False
         self._data: list[str] = []
@@ -42,52 +39,54 @@ class SSEDecoder:
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
         """Consume one network read; return every event whose terminating blank line it completed."""
-        if not chunk:
-            return []
-        if self._skip_lf:
+        if self._skip_lf and chunk:
             self._skip_lf = False
             if chunk[:1] == b"\n":
                 chunk = chunk[1:]
-        self._buf += chunk
+        if not chunk:
+            return []
         if not self._bom_checked:
-            if len(self._buf) < len(_BOM) and _BOM.startswith(bytes(self._buf)):
+            head = bytes(self._pending) + chunk
+            if len(head) < len(_BOM) and _BOM.startswith(head):
+                self._pending[:] = head
                 return []  # could still become a BOM; decide once three bytes are in
-            if self._buf.startswith(_BOM):
-                del self._buf[: len(_BOM)]
+            self._pending.clear()
+            chunk = head[len(_BOM):] if head.startswith(_BOM) else head
             self._bom_checked = True
-        return self._drain()
+        if b"\n" not in chunk and b"\r" not in chunk:
+            self._pending += chunk  # the common case for tiny reads: no line ends yet
+            return []
+        if self._pending:
+            chunk = bytes(self._pending) + chunk
+            self._pending.clear()
+        # bytes.splitlines breaks at CR, LF and CRLF only (never at VT/FF/FS/NEL or U+2028, unlike str.splitlines)
+        lines = chunk.splitlines(keepends=True)
+        if lines[-1][-1:] not in (b"\n", b"\r"):
+            self._pending += lines.pop()
+        elif chunk[-1:] == b"\r":
+            self._skip_lf = True
+        events: list[SSEEvent] = []
+        for line in lines:
+            event = self._line(line[:-2] if line[-2:] == b"\r\n" else line[:-1])
+            if event is not None:
+                events.append(event)
+        return events
 
     def close(self) -> list[SSEEvent]:
         """End of stream: treat a pending unterminated line as complete and deliver a pending event."""
         self._bom_checked = True
         events: list[SSEEvent] = []
-        if self._buf:
-            line = bytes(self._buf)
-            self._buf.clear()
-            self._scanned = 0
+        if self._pending:
+            line = bytes(self._pending)
+            self._pending.clear()
+            if line.startswith(_BOM):
+                line = line[len(_BOM):]
             event = self._line(line)
             if event is not None:
                 events.append(event)
         event = self._dispatch()
         if event is not None:
             events.append(event)
-        return events
-
-    def _drain(self) -> list[SSEEvent]:
-        events: list[SSEEvent] = []
-        buf = self._buf
-        start = 0
-        for match in _EOL.finditer(buf, self._scanned):
-            line = bytes(buf[start : match.start()])
-            start = match.end()
-            if match.end() == len(buf) and buf[-1:] == b"\r":
-                self._skip_lf = True
-            event = self._line(line)
-            if event is not None:
-                events.append(event)
-        if start:
-            del buf[:start]
-        self._scanned = len(buf)
         return events
 
     def _line(self, raw: bytes) -> SSEEvent | None:

@@ -20,6 +20,8 @@ class ThinkSplitter:
 
     def feed(self, text: str) -> list[tuple[bool, str]]:
         """Split ``text`` (appended to what was held back) into answer and reasoning pieces."""
+        if not self._held and "<" not in text:
+            return [(self._inside, text)] if text else []  # the common case: no tag can start here
         text = self._held + text
         self._held = ""
         pieces: list[tuple[bool, str]] = []
@@ -50,6 +52,8 @@ class ThinkSplitter:
 
 def _partial_tag_suffix(text: str, tag: str) -> int:
     """Length of the longest suffix of ``text`` that is a proper prefix of ``tag``."""
+    if "<" not in text[-(len(tag) - 1):]:
+        return 0
     for size in range(min(len(tag) - 1, len(text)), 0, -1):
         if tag.startswith(text[-size:]):
             return size

@@ -1,8 +1,8 @@
 """Pydantic models of what crosses the wire: streamed chunks, usage, and provider error bodies.
 
 Every model ignores unknown fields (``obfuscation``, ``system_fingerprint``, Together's ``text``/``token_id``,
-llama.cpp's ``timings``, Azure's ``prompt_filter_results`` ...) and coerces the looser types some servers send
-(an ``index`` as a string, an ``id`` as a number, ``arguments`` as a JSON object).
+llama.cpp's ``timings``, Azure's ``prompt_filter_results`` ...) and accepts the looser types some servers send
+(an ``index`` as a numeric string, an ``id`` as a number, ``arguments`` as a JSON object).
 """
 
 from __future__ import annotations
@@ -10,52 +10,32 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import BaseModel, ConfigDict
 
 
 class _Wire(BaseModel):
-    model_config = ConfigDict(extra="ignore", frozen=True)
+    model_config = ConfigDict(extra="ignore")
+
+
+# Field types are kept loose where servers disagree (``Any``), and the assembler narrows them: Python-level
+# validators would run for every one of the thousands of chunks of a turn.
 
 
 class WireFunction(_Wire):
     """``function`` of a tool-call delta; ``arguments`` may be a fragment string, a whole object, or absent."""
 
     name: str | None = None
-    arguments: str | dict[str, Any] | list[Any] | None = None
-
-    @field_validator("name", mode="before")
-    @classmethod
-    def _name_text(cls, value: Any) -> Any:
-        return None if value is None else str(value)
-
-    @field_validator("arguments", mode="before")
-    @classmethod
-    def _arguments_shape(cls, value: Any) -> Any:
-        if value is None or isinstance(value, str | dict | list):
-            return value
-        return json.dumps(value)  # a bare number/bool: keep it as JSON text; assembly will reject it
+    arguments: Any = None
 
 
 class WireToolCall(_Wire):
     """One entry of ``delta.tool_calls``; only ``function.arguments`` is reliably present after the first."""
 
     index: int | None = None
-    id: str | None = None
+    id: str | int | None = None
     type: str | None = None
     function: WireFunction | None = None
     extra_content: dict[str, Any] | None = None
-
-    @field_validator("index", mode="before")
-    @classmethod
-    def _index_int(cls, value: Any) -> Any:
-        if isinstance(value, str):
-            return int(value) if value.strip().lstrip("-").isdigit() else None
-        return value
-
-    @field_validator("id", mode="before")
-    @classmethod
-    def _id_text(cls, value: Any) -> Any:
-        return None if value is None else str(value)
 
 
 class WireDelta(_Wire):
@@ -64,24 +44,11 @@ class WireDelta(_Wire):
     role: str | None = None
     content: str | list[Any] | None = None
     refusal: str | None = None
-    reasoning_content: str | None = None
-    reasoning: str | None = None
-    tool_calls: list[WireToolCall] | None = None
+    reasoning_content: Any = None
+    reasoning: Any = None
+    tool_calls: list[WireToolCall] | WireToolCall | None = None
     function_call: WireFunction | None = None
     extra_content: dict[str, Any] | None = None
-
-    @field_validator("reasoning", "reasoning_content", mode="before")
-    @classmethod
-    def _reasoning_text(cls, value: Any) -> Any:
-        # Some servers send a structured "reasoning" object; only plain text is reasoning we can show.
-        return value if value is None or isinstance(value, str) else None
-
-    @field_validator("tool_calls", mode="before")
-    @classmethod
-    def _tool_calls_list(cls, value: Any) -> Any:
-        if isinstance(value, dict):
-            return [value]
-        return value
 
 
 class WireChoice(_Wire):
@@ -90,11 +57,6 @@ class WireChoice(_Wire):
     index: int | None = 0
     delta: WireDelta | None = None
     finish_reason: str | None = None
-
-    @field_validator("finish_reason", mode="before")
-    @classmethod
-    def _reason_text(cls, value: Any) -> Any:
-        return None if value is None or value == "" else str(value)
 
 
 class WireUsage(_Wire):
@@ -112,25 +74,22 @@ class WireGroq(_Wire):
 
 
 class WireChunk(_Wire):
-    """One ``chat.completion.chunk`` (``object`` is optional: Mistral omits it, Azure sends ``""``)."""
+    """One ``chat.completion.chunk`` (``object`` is optional: Mistral omits it, Azure sends ``""``).
+
+    ``error``/``message``/``code``/``detail`` only matter for error objects; ``looks_like_error`` says when to read
+    them with ``parse_error_payload``.
+    """
 
     object: str | None = None
     choices: list[WireChoice] | None = None
     usage: WireUsage | None = None
     x_groq: WireGroq | None = None
     error: Any = None
-    message: Any = None  # top-level message of vLLM/Mistral {"object": "error", "message": ...}
-    code: Any = None
+    detail: Any = None
 
-    @field_validator("choices", mode="before")
-    @classmethod
-    def _choices_list(cls, value: Any) -> Any:
-        return [] if value is None else value
-
-    @field_validator("usage", mode="before")
-    @classmethod
-    def _usage_object(cls, value: Any) -> Any:
-        return value if isinstance(value, dict) else None
+    def looks_like_error(self) -> bool:
+        """True for the error shapes of ``parse_error_payload``."""
+        return bool(self.error) or self.object == "error" or (self.detail is not None and not self.choices)
 
 
 class ProviderError(BaseModel):

@@ -4,10 +4,10 @@ Used by every client and loop test (no HTTP mocking). The server runs in its own
 so it serves both async tests and subprocesses started from sync tests (``proofdesk run ...``).
 
 Scripting: a queue of ``Scripted`` responses, consumed one per request. Each has a status, headers, a body as bytes,
-how to cut the body into network pieces (``split``: 1, 2, 3, 7 ... bytes, each piece its own HTTP chunk so the
-client really receives it separately), delays, and failure modes (``hang_after`` bytes, ``close_after`` bytes).
-Every request is recorded (method, path, headers, body) for assertions. When the queue is empty the server answers
-500 with a message saying so.
+how to cut the body into network pieces (``split``: 1, 2, 3, 7 ... bytes, or a tuple of explicit piece sizes with
+the rest sent whole; each piece is its own HTTP chunk so the client really receives it separately), delays, and
+failure modes (``hang_after`` bytes, ``close_after`` bytes). Every request is recorded (method, path, headers,
+body) for assertions. When the queue is empty the server answers 500 with a message saying so.
 
 High-level builders (``text_reply``, ``tool_reply``, ``error_reply``; ``text_chunks``/``tool_chunks`` + ``sse``)
 keep loop tests short.
@@ -50,14 +50,14 @@ class Scripted:
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     body: bytes = b""
-    split: int | None = None
+    split: int | tuple[int, ...] | None = None
     framing: Framing = "chunked"
     delay_s: float = 0.0
     piece_delay_s: float = 0.0
     hang_after: int | None = None
     close_after: int | None = None
 
-    def with_split(self, split: int | None) -> Scripted:
+    def with_split(self, split: int | tuple[int, ...] | None) -> Scripted:
         """The same response cut into ``split``-byte network pieces."""
         return Scripted(self.status, dict(self.headers), self.body, split, self.framing, self.delay_s,
                         self.piece_delay_s, self.hang_after, self.close_after)
@@ -320,10 +320,11 @@ class ModelServer:
         for limit in (scripted.hang_after, scripted.close_after):
             if limit is not None:
                 cut = min(cut, limit)
-        size = scripted.split or max(len(body), 1)
+        sizes = list(scripted.split) if isinstance(scripted.split, tuple) else []
+        size = scripted.split if isinstance(scripted.split, int) else len(body)
         sent = 0
         while sent < cut:
-            full = body[sent:sent + size]
+            full = body[sent:sent + (sizes.pop(0) if sizes else max(size, 1))]
             piece = full[:cut - sent]
             if scripted.framing == "chunked":
                 # A cut piece keeps its full declared length, so the client sees an incomplete chunk.

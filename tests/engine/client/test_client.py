@@ -394,3 +394,21 @@ async def test_consumer_stopping_mid_stream_closes_cleanly_and_client_stays_usab
         await stream.aclose()  # what cancelling the run's task does
         events = await collect(client)
     assert isinstance(events[-1], Completed) and events[-1].response.content == "next"
+
+
+async def test_base_url_query_is_kept_after_the_path(model_server: ModelServer) -> None:
+    model_server.add_text("ok")
+    async with ModelClient(model_server.base_url + "/?api-version=2024-10-21", "m") as client:
+        await collect(client)
+    assert model_server.requests[0].path == "/v1/chat/completions?api-version=2024-10-21"
+
+
+async def test_keep_alive_comments_reset_the_inter_chunk_timeout(model_server: ModelServer) -> None:
+    comment = b": keep-alive\n\n"
+    body = comment * 6 + sse(text_chunks("queued, then answered"))
+    # Six comments 0.1 s apart: 0.6 s of waiting in all, never more than 0.1 s of silence.
+    model_server.add(Scripted(200, SSE_HEADERS, body, split=(len(comment),) * 6, piece_delay_s=0.1))
+    async with ModelClient(model_server.base_url, "m", read_timeout=0.35, retry_policy=policy()) as client:
+        events = await collect(client)
+    assert not any(isinstance(e, RetryScheduled) for e in events)
+    assert isinstance(events[-1], Completed) and events[-1].response.content == "queued, then answered"
