@@ -295,8 +295,8 @@ def _batch_items(ctx: ToolContext, valid: Sequence[ValidItem]) -> list[BatchItem
     for v in valid:
         base = tracker.base(v.paragraph_id) if tracker is not None else None
         if base is None:
-            para = ctx.chapter.paragraphs[v.position]  # position >= 0: outside a run the ID exists (step 4)
-            base = BaseState.of(para)
+            # position < 0: a chunk paragraph that is gone on disk; any base makes the merge call it stale.
+            base = BaseState.of(ctx.chapter.paragraphs[v.position]) if v.position >= 0 else BaseState("", None)
         items.append(BatchItem(v.paragraph_id, v.text, base.source_text, base.selected_translation_id))
     return items
 

@@ -198,6 +198,14 @@ async def test_stale_paragraph(chapter_file: Path) -> None:
     assert tracker.remaining == chunk.paragraph_ids
 
 
+async def test_paragraph_removed_on_disk_is_stale_even_without_a_tracker(chapter_file: Path) -> None:
+    chunk = chunk_of(chapter_file)
+    ChapterStore(chapter_file).update(lambda c: c.replace(paragraphs=c.paragraphs[:3] + c.paragraphs[4:]))
+    result = await rejected(chapter_file, [{"paragraph_id": "p4", "translated_text": "gone"}], "STALE_PARAGRAPH",
+                            chunk=chunk)
+    assert result["invalid_paragraph_ids"] == ["p4"]
+
+
 async def test_commit_failure(chapter_file: Path) -> None:
     store = ChapterStore(chapter_file)
     state = chapter_file.parent / ".proofdesk"
