@@ -88,6 +88,7 @@ def paragraph_block(para: Paragraph) -> str:
 # Marks where the paragraphs go in the chapter's frame; the JSON encoder escapes every control character,
 # so it cannot occur anywhere else in the text.
 _HOLE = "\x00"
+_PARA_SEPARATOR = b",\n    "
 
 
 def _frame(chapter: Chapter, paragraphs: str) -> str:
@@ -112,8 +113,11 @@ def chapter_bytes(chapter: Chapter) -> bytes:
     if not chapter.paragraphs:
         return _frame(chapter, "[]").encode("utf-8")
     head, tail = _frame(chapter, _HOLE).split(_HOLE)
-    body = b",\n    ".join(map(paragraph_utf8, chapter.paragraphs))
-    return b"".join((head.encode("utf-8"), b"[\n    ", body, b"\n  ]", tail.encode("utf-8")))
+    parts = [_PARA_SEPARATOR] * (2 * len(chapter.paragraphs) + 1)
+    parts[1::2] = map(paragraph_utf8, chapter.paragraphs)
+    parts[0] = head.encode("utf-8") + b"[\n    "
+    parts[-1] = b"\n  ]" + tail.encode("utf-8")
+    return b"".join(parts)  # one copy of the whole file, however large
 
 
 def chapter_document(chapter: Chapter) -> dict[str, Any]:
