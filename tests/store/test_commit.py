@@ -314,3 +314,40 @@ def test_stale_temps_are_removed_on_first_open_unless_their_chapter_is_locked(tm
         writing_b.release()
     assert not stale_a.exists()
     assert live_b.exists() and other.exists()
+
+
+# -- conflict records ------------------------------------------------------------------------------------
+
+
+def test_conflict_listing_is_per_chapter_and_skips_unreadable_files(path: Path) -> None:
+    other = path.with_name("ch02.json")
+    write_chapter(other, 6)
+    for target in (path, other):
+        store = ChapterStore(target)
+        seen = store.load()
+        pid = work(seen, 1)[0]
+        ChapterStore(target).update(lambda ch, pid=pid: ch.with_paragraphs(
+            {ch.positions[pid]: ch.paragraphs[ch.positions[pid]].replace(text="rewritten")}))
+        with pytest.raises(StaleParagraphError):
+            store.commit_batch(items_for(seen, [pid], "ai"), origin="translation", model="m")
+    workspace = Workspace(path.parent)
+    (workspace.conflicts_dir / "ch01.json.20990101T000000.000000Z.ffffff.json").write_bytes(b"{broken")
+    mine = list_conflicts(workspace, path)
+    theirs = list_conflicts(workspace, other)
+    assert [c.record.chapter_file for c in mine] == ["ch01.json"]
+    assert [c.record.chapter_file for c in theirs] == ["ch02.json"]
+    assert mine[0].path != theirs[0].path
+
+
+def test_resolving_a_vanished_record_is_an_error(path: Path) -> None:
+    store = ChapterStore(path)
+    seen = store.load()
+    pid = work(seen, 1)[0]
+    ChapterStore(path).update(lambda ch: ch.with_paragraphs(
+        {ch.positions[pid]: ch.paragraphs[ch.positions[pid]].replace(text="rewritten")}))
+    with pytest.raises(StaleParagraphError) as info:
+        store.commit_batch(items_for(seen, [pid], "ai"), origin="translation", model="m")
+    [stored] = list_conflicts(store.workspace, path)
+    info.value.conflict_path.unlink()
+    with pytest.raises(FileNotFoundError):
+        resolve(stored, "dismissed")
