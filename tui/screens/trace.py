@@ -39,6 +39,15 @@ class TraceStepList(OptionList):
 
     COMPONENT_CLASSES = {"trace-steps--error", "trace-steps--muted"}
     HELP_GROUP = "Steps"
+    BINDINGS = [
+        Binding("down", "cursor_down", "Next step", show=False, id="steps.down"),
+        Binding("up", "cursor_up", "Previous step", show=False, id="steps.up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="steps.page_down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="steps.page_up"),
+        Binding("home", "first", "First step", show=False, id="steps.first"),
+        Binding("end", "last", "Last step", show=False, id="steps.last"),
+        Binding("enter", "select", "Select", show=False, id="steps.select"),
+    ]
 
 
 class TraceScreen(Screen[None]):

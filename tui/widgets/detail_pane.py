@@ -9,10 +9,10 @@ from __future__ import annotations
 from rich.style import Style
 from rich.text import Text
 from textual import work
-from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import VerticalScroll
-from textual.widgets import Static
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
 
 from store.model import Paragraph, TranslationVersion
 from tui.widgets.char_diff import Piece, char_diff
@@ -30,8 +30,12 @@ def version_label(number: int, version: TranslationVersion, selected: bool) -> s
     return " · ".join(parts) + (" (selected)" if selected else "")
 
 
-class DetailPane(VerticalScroll, can_focus=True):
-    """Everything about the paragraph under the cursor; scrolls when focused."""
+class DetailPane(ScrollView, can_focus=True):
+    """Everything about the paragraph under the cursor; scrolls when focused.
+
+    A Line API widget: the text is wrapped to the pane's width here, so showing another paragraph redraws
+    the pane without a layout pass of the whole screen (cursor moves stay cheap).
+    """
 
     BINDINGS = [
         Binding("up,k", "scroll_up", "Scroll up", show=False, id="detail.up"),
@@ -49,11 +53,47 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
-        self._body = Static("", id="detail-body", markup=False)
         self._token = 0  # bumped on every show(), so a late diff for another paragraph is dropped
+        self._text = Text()
+        self._lines: list[Strip] = []
+        self._width = 0
 
-    def compose(self) -> ComposeResult:
-        yield self._body
+    @property
+    def plain(self) -> str:
+        """The text shown, without styles (for tests and copying)."""
+        return self._text.plain
+
+    def _set(self, text: Text) -> None:
+        self._text = text
+        self._layout_lines()
+        self.scroll_to(y=0, animate=False)
+
+    def _layout_lines(self) -> None:
+        width = max(self.scrollable_content_region.width, 10)
+        self._width = width
+        console = self.app.console
+        lines = self._text.wrap(console, width, overflow="fold")
+        self._lines = [Strip(line.render(console)) for line in lines]
+        self.virtual_size = Size(width, len(self._lines))
+        self.refresh()
+
+    def on_resize(self) -> None:
+        if self.scrollable_content_region.width != self._width:
+            self._layout_lines()
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        row = round(self.scroll_y) + y
+        if row >= len(self._lines):
+            return Strip.blank(width, base)
+        return self._lines[row].apply_style(base).crop_extend(0, width, base)
+
+    def action_scroll_up(self) -> None:
+        self.scroll_to(y=self.scroll_y - 1, animate=False)
+
+    def action_scroll_down(self) -> None:
+        self.scroll_to(y=self.scroll_y + 1, animate=False)
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"detail-pane--{name}")
@@ -62,7 +102,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         """Show ``para``; ``viewed`` is the 0-based index of the version being looked at (None: selected)."""
         self._token += 1
         if para is None:
-            self._body.update(Text("No paragraph.", style=self._style("muted")))
+            self._set(Text("No paragraph.", style=self._style("muted")))
             return
         versions = para.translations
         if viewed is None:
@@ -76,7 +116,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         text.append(para.text if para.text else "(empty)")
         if not versions:
             text.append("\nNo translation yet.", muted)
-            self._body.update(text)
+            self._set(text)
             return
         version = versions[viewed]
         text.append(f"\nTranslation {version_label(viewed + 1, version, version.id == para.selected_translation_id)}: ",
@@ -94,7 +134,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         tail = self._versions(para, viewed)
         if pending is not None:
             self._diff_later(text.copy(), tail, *pending, self._token)
-        self._body.update(text + tail)
+        self._set(text + tail)
 
     def _versions(self, para: Paragraph, viewed: int) -> Text:
         text = Text(end="")
@@ -123,4 +163,4 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def _finish_diff(self, text: Text, token: int) -> None:
         if token == self._token:
-            self._body.update(text)
+            self._set(text)

@@ -149,7 +149,7 @@ class LogPane(ScrollView, can_focus=True):
             self._cursor = max(len(self._view) - 1, 0)
         self.virtual_size = Size(self.size.width, lines)
         if self._follow:
-            self.scroll_to(y=max(lines - self.size.height, 0), animate=False)
+            self.scroll_to(y=max(lines - self.size.height, 0), animate=False, force=True)
         self.refresh()
 
     @property

@@ -145,9 +145,9 @@ class ParagraphTable(ScrollView, can_focus=True):
         visible = max(self.size.height - 1, 1)
         top = round(self.scroll_y)
         if top_wanted < top:
-            self.scroll_to(y=top_wanted, animate=False)
+            self.scroll_to(y=top_wanted, animate=False, force=True)
         elif row >= top + visible:
-            self.scroll_to(y=row - visible + 1, animate=False)
+            self.scroll_to(y=row - visible + 1, animate=False, force=True)
 
     # -- actions -----------------------------------------------------------------------------------------
 
