@@ -1,0 +1,66 @@
+"""The embedded ``demo`` model: offline, no key, streaming like a real provider through the same interface.
+
+It yields the same stream events as :class:`engine.client.ModelClient` (text deltas, then one
+``Completed`` with an assembled response), so the real loop and the real tools run unchanged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+from engine.client.events import Completed, ReasoningDelta, StreamEvent, TextDelta, ToolCallProgress
+from engine.client.response import AssembledResponse, ToolCall, Usage
+from engine.demo_plan import plan_turn
+
+DEMO_BASE_URL = "demo://offline"
+
+
+class DemoModel:
+    """Offline scripted model; ``delay`` seconds between streamed words make it look alive in the TUI."""
+
+    name = "demo"
+
+    def __init__(self, *, task: str, target_language: str = "en", delay: float = 0.0) -> None:
+        self.task = task
+        self.target_language = target_language
+        self.delay = delay
+        self._calls = 0
+
+    async def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> AsyncIterator[StreamEvent]:
+        """Stream the next turn of the demo plan for this conversation."""
+        started = time.perf_counter()
+        turn = plan_turn(messages, task=self.task, target_language=self.target_language)
+        if turn.reasoning:
+            yield ReasoningDelta(turn.reasoning)
+        words = turn.text.split(" ")
+        for i, word in enumerate(words):
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            yield TextDelta(word if i == 0 else " " + word)
+        calls = []
+        for position, (name, args) in enumerate(turn.tool_calls):
+            self._calls += 1
+            raw = json.dumps(args, ensure_ascii=False)
+            if self.delay:
+                await asyncio.sleep(self.delay)
+            yield ToolCallProgress(position, name, len(raw))
+            calls.append(ToolCall(id=f"demo{self._calls:05d}", name=name, arguments_raw=raw, arguments=args))
+        prompt = sum(len(str(m.get("content") or "")) for m in messages) // 4
+        completion = (len(turn.text) + sum(len(c.arguments_raw) for c in calls)) // 4
+        yield Completed(AssembledResponse(
+            content=turn.text,
+            reasoning=turn.reasoning,
+            tool_calls=tuple(calls),
+            finish_reason="tool_calls" if calls else "stop",
+            finish_reason_raw="tool_calls" if calls else "stop",
+            usage=Usage(prompt, completion, prompt + completion),
+            error=None,
+            latency_ms=(time.perf_counter() - started) * 1000,
+        ))
+
+    async def aclose(self) -> None:
+        """Nothing to release (same interface as the HTTP client)."""

@@ -1,0 +1,208 @@
+"""``proofdesk run`` / ``check-model`` / ``import`` / ``export`` as a user runs them: the installed binary."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from store.loader import load_chapter
+from tests.engine.loop_support import IDS, selected_texts, write_chapter
+from tests.support.model_server import ModelServer, Scripted, closed_port, error_reply, text_reply, tool_reply
+
+A1, A2, A3, A4, A5, A6, A7, A8 = IDS
+CANARY = "sk-canary-7f3a9d2e41b8c6"
+
+
+def proofdesk_cmd() -> list[str]:
+    binary = Path(sys.executable).with_name("proofdesk")
+    return [str(binary)] if binary.exists() else [sys.executable, "-m", "tui.cli"]
+
+
+def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None,
+            timeout: float = 60) -> subprocess.CompletedProcess:
+    return subprocess.run([*proofdesk_cmd(), *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+
+
+def batch(*pairs: tuple[str, str]) -> dict:
+    return {"paragraphs": [{"paragraph_id": pid, "translated_text": text} for pid, text in pairs]}
+
+
+def test_demo_run_completes_the_bundled_sample(tmp_path: Path) -> None:
+    sample = Path(__file__).parents[2] / "tui" / "samples" / "rashomon.json"
+    tmp_path = tmp_path / "workspace"
+    tmp_path.mkdir()
+    chapter = tmp_path / "rashomon.json"
+    shutil.copy(sample, chapter)
+    done = run_cli("run", "rashomon.json", "--task", "translate", "--model", "demo", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "complete" in done.stderr and "Traceback" not in done.stderr
+    loaded = load_chapter(chapter)
+    assert all(p.selected_text for p in loaded.paragraphs if not p.is_empty)
+    assert all(p.selected_text is None for p in loaded.paragraphs if p.is_empty)
+    traces = list((tmp_path / ".proofdesk" / "traces" / "rashomon").glob("*-translate.jsonl"))
+    assert len(traces) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".proofdesk", "rashomon.json"]
+    polish = run_cli("run", "rashomon.json", "--task", "polish", "--model", "demo", "--json", cwd=tmp_path)
+    assert polish.returncode == 0, polish.stderr
+    events = [json.loads(line) for line in polish.stdout.splitlines()]
+    assert events[0]["kind"] == "run_started" and events[-1]["kind"] == "run_finished"
+    assert any(e["kind"] == "batch_committed" for e in events)
+
+
+def test_lazy_model_exits_1_and_names_missing_paragraphs(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(*[text_reply("Done, I think.") for _ in range(6)])
+    done = run_cli("run", path.name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
+                   "--chunk-chars", "300", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "incomplete" in done.stderr and A1 in done.stderr and A8 in done.stderr
+
+
+def test_misbehaving_model_through_the_cli(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(
+        tool_reply([("get_next_paragraphs", {"paragraph_id": A4, "count": 5})]),
+        tool_reply([("add_translation_batch", {"paragraphs": [{"index": 1, "translated_text": "x"}]})]),
+        tool_reply([("add_translation_batch", batch((A1, "One"), (A3, "Three"), (A4, "Four"), (A6, "Six")))]),
+        tool_reply([("add_translation_batch", batch((A7, "Seven"), (A8, "Eight")))]),
+    )
+    done = run_cli("run", path.name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
+                   "--chunk-chars", "300", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    codes = [e["error_code"] for e in map(json.loads, done.stdout.splitlines()) if e["kind"] == "tool_result"]
+    assert codes == ["CHUNK_BOUNDARY", "INDEX_NOT_ACCEPTED", None, None]
+    assert "CHUNK_BOUNDARY ×1" in done.stderr and "INDEX_NOT_ACCEPTED ×1" in done.stderr
+    assert selected_texts(path)[A6] == "Six"
+
+
+def test_canary_api_key_appears_nowhere(tmp_path: Path, model_server: ModelServer, isolated_dirs: Path) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(
+        tool_reply([("add_translation_batch", batch((A1, "One"), (A3, "Three"), (A4, "Four"), (A6, "Six")))]),
+        error_reply(500, "internal error"),
+        error_reply(401, f"Incorrect API key provided: {CANARY}", code="invalid_api_key",
+                    error_type="invalid_request_error"),
+    )
+    done = run_cli("run", path.name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
+                   "--chunk-chars", "300", "--json", cwd=tmp_path, env={"OPENAI_API_KEY": CANARY})
+    assert done.returncode == 2, done.stderr  # a rejected key is a configuration problem
+    assert "401" in done.stderr and "Incorrect API key provided" in done.stderr
+    assert model_server.requests[0].headers["authorization"] == f"Bearer {CANARY}"  # it was really used
+    assert CANARY not in done.stdout and CANARY not in done.stderr
+    for folder in (tmp_path, isolated_dirs):
+        for file in folder.rglob("*"):
+            if file.is_file():
+                assert CANARY.encode() not in file.read_bytes(), file
+
+
+def test_unreachable_model_is_one_clear_sentence(tmp_path: Path) -> None:
+    path = write_chapter(tmp_path)
+    before = path.read_bytes()
+    done = run_cli("run", path.name, "--task", "translate", "--base-url", f"http://127.0.0.1:{closed_port()}/v1",
+                   "--model", "m", cwd=tmp_path, timeout=120)
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr and "127.0.0.1" in done.stderr
+    assert path.read_bytes() == before
+
+
+def test_sigint_cancels_within_a_second_and_exits_130(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    hanging = tool_reply([("add_translation_batch", batch((A7, "Seven"), (A8, "Eight")))])
+    model_server.add(
+        tool_reply([("add_translation_batch", batch((A1, "One"), (A3, "Three"), (A4, "Four"), (A6, "Six")))]),
+        Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2),
+    )
+    proc = subprocess.Popen([*proofdesk_cmd(), "run", path.name, "--task", "translate", "--base-url",
+                             model_server.base_url, "--model", "m", "--chunk-chars", "300"], cwd=tmp_path,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while len(model_server.requests) < 2 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.3)
+    committed = path.read_bytes()
+    sent = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=10)
+    assert proc.returncode == 130, err
+    assert time.monotonic() - sent < 5  # far below the hung stream's lifetime; the latency itself is benchmarked
+    assert "Traceback" not in err and "cancelled" in err
+    assert path.read_bytes() == committed and selected_texts(path)[A6] == "Six"
+    assert not [p for p in tmp_path.iterdir() if p.suffix == ".tmp"]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["run", "broken.json", "--task", "translate", "--model", "demo"], "broken.json:1:"),
+        (["run", "ch01.json", "--task", "translate", "--chunk-chars", "10"],
+         "argument --chunk-chars: must be between 200 and 50000"),
+        (["run", "ch01.json", "--task", "summarise"], "invalid choice: 'summarise'"),
+        (["run", "ch01.json", "--task", "translate", "--api-key-env", "PROOFDESK_NO_SUCH_VAR"],
+         "--api-key-env PROOFDESK_NO_SUCH_VAR: that environment variable is not set"),
+        (["run", "missing.json", "--task", "translate"], "missing.json: no such file"),
+        (["export", "broken.json"], "broken.json:1:"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path: Path, args: list[str], expected: str) -> None:
+    write_chapter(tmp_path)
+    (tmp_path / "broken.json").write_text('{"id": "x", "paragraphs": [', encoding="utf-8")
+    before = (tmp_path / "broken.json").read_bytes()
+    done = run_cli(*args, cwd=tmp_path)
+    assert done.returncode == 2
+    assert expected in done.stderr and "Traceback" not in done.stderr
+    assert (tmp_path / "broken.json").read_bytes() == before
+
+
+def test_jobs_run_chapters_concurrently(tmp_path: Path) -> None:
+    sample = Path(__file__).parents[2] / "tui" / "samples" / "rashomon.json"
+    for name in ("a.json", "b.json", "c.json"):
+        shutil.copy(sample, tmp_path / name)
+    done = run_cli("run", "a.json", "b.json", "c.json", "--task", "translate", "--model", "demo", "--jobs", "2",
+                   cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    for name in ("a.json", "b.json", "c.json"):
+        assert all(p.selected_text for p in load_chapter(tmp_path / name).paragraphs if not p.is_empty)
+
+
+def test_check_model_shows_the_assembled_tool_call(tmp_path: Path, model_server: ModelServer) -> None:
+    model_server.add(tool_reply([("get_paragraph_info", {"paragraph_id": "e58ed763"})]), text_reply("hello"))
+    done = run_cli("check-model", "--base-url", model_server.base_url, "--model", "m", "--json", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["tool_calls"][0]["name"] == "get_paragraph_info"
+    assert report["tool_calls"][0]["arguments"] == {"paragraph_id": "e58ed763"}
+    assert report["finish_reason"] == "tool_calls" and report["usage"]["total_tokens"] == 15
+    sent = model_server.requests[0].json
+    assert sent["stream"] is True and {t["function"]["name"] for t in sent["tools"]} >= {"add_translation_batch"}
+    done = run_cli("check-model", "--base-url", model_server.base_url, "--model", "m", cwd=tmp_path)
+    assert done.returncode == 1 and "NO well-formed tool call" in done.stdout
+
+
+def test_import_then_export_round_trip(tmp_path: Path) -> None:
+    text = "第一段\n\n\u3000第二段\u2028まだ第二段\r\n最後\n"
+    (tmp_path / "ch.txt").write_text(text, encoding="utf-8")
+    done = run_cli("import", "ch.txt", "--source-language", "ja", "--target-language", "en", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    chapter = load_chapter(tmp_path / "ch.json")
+    assert [p.text for p in chapter.paragraphs] == ["第一段", "", "\u3000第二段\u2028まだ第二段", "最後"]
+    assert len({p.id for p in chapter.paragraphs}) == 4
+    assert all(len(p.id) == 8 and int(p.id, 16) >= 0 for p in chapter.paragraphs)
+    again = run_cli("import", "ch.txt", cwd=tmp_path)
+    assert again.returncode == 2 and "already exists; use --force" in again.stderr
+    assert load_chapter(tmp_path / "ch.json") == chapter
+    exported = run_cli("export", "ch.json", "--missing", "mark", cwd=tmp_path)
+    assert exported.returncode == 0
+    lines = exported.stdout.split("\n")
+    assert lines[1] == "" and lines[0].startswith("[untranslated ") and len(lines) == 5
+    source = run_cli("export", "ch.json", "--missing", "source", "-o", "out.txt", cwd=tmp_path)
+    assert source.returncode == 0
+    assert (tmp_path / "out.txt").read_text(encoding="utf-8") == "第一段\n\n\u3000第二段\u2028まだ第二段\n最後\n"

@@ -1,0 +1,197 @@
+"""The tool-call loop and runs against the real scripted model server (real HTTP, real SSE, real files)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+
+from engine.events import ModelRequest
+from engine.run import RunRequest, run_chapter
+from store.commit import ChapterStore
+from store.loader import load_chapter
+from store.model import append_version
+from tests.engine.loop_support import IDS, collect, kinds, selected_texts, settings_for, write_chapter
+from tests.support.model_server import ModelServer, Scripted, error_reply, text_reply, tool_reply
+
+A1, A2, A3, A4, A5, A6, A7, A8 = IDS
+BATCH = "add_translation_batch"
+
+
+def batch(*pairs: tuple[str, str]) -> dict:
+    return {"paragraphs": [{"paragraph_id": pid, "translated_text": text} for pid, text in pairs]}
+
+
+def request(path: Path, server: ModelServer, **kw: object) -> RunRequest:
+    return RunRequest(chapter_path=path, task=kw.pop("task", "translate"), settings=settings_for(server.base_url),
+                      chunk_chars=300, **kw)  # type: ignore[arg-type]
+
+
+async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(
+        tool_reply([("get_previous_paragraphs", {"paragraph_id": A3, "count": 5}),
+                    ("get_next_paragraphs", {"paragraph_id": A6, "count": 1})]),
+        tool_reply([(BATCH, {"paragraphs": [{"index": 1, "translated_text": "One"}]})]),
+        tool_reply([(BATCH, batch((A1, "One"), (A7, "Seven")))]),
+        tool_reply([(BATCH, batch((A1, "One"), (A1, "One again")))]),
+        tool_reply([(BATCH, batch((A1, "One"), (A3, "Three")))]),
+        text_reply("I think that is enough for now."),
+        tool_reply([(BATCH, batch((A4, "Four"), (A6, "Six")))]),
+        # chunk 2
+        tool_reply([(BATCH, batch((A7, "Seven"), (A8, "Eight")))]),
+    )
+    events = await collect(request(path, model_server))
+    codes = [e.error_code for e in kinds(events, "tool_result")]
+    assert codes == ["CHUNK_BOUNDARY", "CHUNK_BOUNDARY", "INDEX_NOT_ACCEPTED", "NOT_IN_CHUNK",
+                     "DUPLICATE_PARAGRAPH_IDS", None, None, None]
+    # every error reached the model as a tool message of the next request
+    requests = model_server.requests
+    assert len(requests) == 8 and model_server.pending == 0  # nothing sent after a chunk was complete
+    tool_messages = [m for m in requests[6].json["messages"] if m["role"] == "tool"]
+    sent_codes = [json.loads(m["content"]).get("error_code") for m in tool_messages]
+    assert sent_codes == ["CHUNK_BOUNDARY", "CHUNK_BOUNDARY", "INDEX_NOT_ACCEPTED", "NOT_IN_CHUNK",
+                          "DUPLICATE_PARAGRAPH_IDS", None]
+    boundary = json.loads(tool_messages[0]["content"])
+    assert boundary["available_count"] == 1 and boundary["chunk_range"] == {
+        "first_paragraph_id": A1, "last_paragraph_id": A6}
+    reminder = requests[6].json["messages"][-1]
+    assert reminder["role"] == "user" and A4 in reminder["content"] and A6 in reminder["content"]
+    assert [r.missing for r in kinds(events, "reminder")] == [(A4, A6)]
+    # each chunk starts a fresh history; system prompt and tools are byte-identical across chunks
+    assert len(requests[7].json["messages"]) == 2
+    assert json.dumps(requests[0].json["messages"][0]) == json.dumps(requests[7].json["messages"][0])
+    assert json.dumps(requests[0].json["tools"]) == json.dumps(requests[7].json["tools"])
+    assert selected_texts(path) == {A1: "One", A2: None, A3: "Three", A4: "Four", A5: None, A6: "Six",
+                                    A7: "Seven", A8: "Eight"}
+    finished = kinds(events, "run_finished")[0]
+    assert finished.status == "complete" and finished.summary["paragraphs_done"] == 6
+    assert [c.status for c in kinds(events, "chunk_finished")] == ["complete", "complete"]
+
+
+async def test_lazy_model_is_reminded_twice_then_chunk_is_incomplete(tmp_path: Path,
+                                                                     model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    before = path.read_bytes()
+    model_server.add(*[text_reply("Nothing to do here.") for _ in range(6)])
+    events = await collect(request(path, model_server))
+    assert [r.number for r in kinds(events, "reminder")] == [1, 2, 1, 2]
+    assert [(c.status, c.missing) for c in kinds(events, "chunk_finished")] == [
+        ("incomplete", (A1, A3, A4, A6)), ("incomplete", (A7, A8))]
+    assert kinds(events, "run_finished")[0].status == "incomplete"
+    assert path.read_bytes() == before
+
+
+async def test_max_turns_ends_a_chunk_incomplete(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(*[tool_reply([("get_paragraph_info", {"paragraph_id": A1})]) for _ in range(4)])
+    events = await collect(request(path, model_server, max_turns=2))
+    assert [(c.status, c.turns) for c in kinds(events, "chunk_finished")] == [("incomplete", 2), ("incomplete", 2)]
+
+
+async def test_provider_429_then_503_is_retried(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(
+        error_reply(429, "Rate limit reached", code="rate_limit_exceeded", headers={"retry-after-ms": "20"}),
+        error_reply(503, "overloaded", headers={"retry-after": "0.02"}),
+        tool_reply([(BATCH, batch((A1, "1"), (A3, "3"), (A4, "4"), (A6, "6")))]),
+        tool_reply([(BATCH, batch((A7, "7"), (A8, "8")))]),
+    )
+    events = await collect(request(path, model_server))
+    retries = kinds(events, "retry")
+    assert [r.attempt for r in retries] == [1, 2]
+    assert "429" in retries[0].reason and "503" in retries[1].reason
+    assert kinds(events, "run_finished")[0].status == "complete"
+    assert len(model_server.requests) == 4
+
+
+async def test_broken_argument_json_is_repaired_or_refused(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    truncated = json.dumps(batch((A1, "One"), (A3, "Three")))[:-2]  # missing the closing "]}"
+    model_server.add(
+        tool_reply([(BATCH, "this is not json")]),
+        tool_reply([(BATCH, truncated)]),
+        tool_reply([(BATCH, batch((A4, "Four"), (A6, "Six")))]),
+        tool_reply([(BATCH, batch((A7, "Seven"), (A8, "Eight")))]),
+    )
+    events = await collect(request(path, model_server))
+    results = kinds(events, "tool_result")
+    assert results[0].error_code == "INVALID_ARGUMENTS"
+    assert results[1].success and "repaired" in results[1].result["warning"]
+    assert selected_texts(path)[A3] == "Three"
+    assert kinds(events, "run_finished")[0].status == "complete"
+
+
+async def test_cancel_mid_stream_keeps_committed_batches_and_nothing_else(tmp_path: Path,
+                                                                          model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    hanging = tool_reply([(BATCH, batch((A4, "Four"), (A6, "Six")))])
+    model_server.add(
+        tool_reply([(BATCH, batch((A1, "One"), (A3, "Three")))]),
+        Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2),
+    )
+    committed: bytes | None = None
+    loop = asyncio.get_running_loop()
+    started = 0.0
+
+    async def consume() -> None:
+        nonlocal committed, started
+        async for event in run_chapter(request(path, model_server)):
+            if event.kind == "batch_committed":
+                committed = path.read_bytes()
+            if isinstance(event, ModelRequest) and event.turn == 2:
+                started = loop.time()
+
+    task = asyncio.create_task(consume())
+    while not started:
+        await asyncio.sleep(0.01)
+    await asyncio.sleep(0.2)  # the second response is now streaming (and hangs half-way)
+    cancelled_at = loop.time()
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    assert loop.time() - cancelled_at < 5  # the stream hangs until the server stops: cancel did not wait for it
+    assert committed is not None and path.read_bytes() == committed
+    assert selected_texts(path)[A1] == "One" and selected_texts(path)[A4] is None
+    assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
+
+
+async def test_person_editing_mid_run_keeps_manual_selection_and_refuses_stale(tmp_path: Path,
+                                                                              model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(
+        tool_reply([("get_paragraph_info", {"paragraph_id": A1})]),
+        Scripted(**{**tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A4, "Four")))]).__dict__,
+                    "delay_s": 0.3}),
+        tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A6, "Six")))]),
+        text_reply("The rest changed under me."),
+        text_reply("Still cannot."),
+        text_reply("Giving up on that one."),
+        tool_reply([(BATCH, batch((A7, "Seven"), (A8, "Eight")))]),
+    )
+    person = ChapterStore(path)
+
+    def edit(chapter):  # type: ignore[no-untyped-def]
+        a3, _ = append_version(chapter.paragraph(A3), "Three, by hand", origin="manual", model=None)
+        a4 = chapter.paragraph(A4).replace(text=chapter.paragraph(A4).text + "（改稿）")
+        return chapter.with_paragraphs({chapter.positions[A3]: a3, chapter.positions[A4]: a4})
+
+    events = []
+    async for event in run_chapter(request(path, model_server)):
+        events.append(event)
+        if isinstance(event, ModelRequest) and event.turn == 2 and event.chunk == 1:
+            await asyncio.to_thread(person.update, edit)
+    results = kinds(events, "tool_result")
+    assert [r.error_code for r in results] == [None, "STALE_PARAGRAPH", None, None]
+    assert A4 in json.dumps(results[1].result)
+    chapter = load_chapter(path)
+    a3 = chapter.paragraph(A3)
+    assert a3.selected_text == "Three, by hand"  # manual work wins ...
+    assert [t.text for t in a3.translations] == ["Three, by hand", "Three"]  # ... and the AI version is kept
+    assert chapter.paragraph(A4).selected_text is None
+    assert kinds(events, "batch_committed")[0].kept_selection == (A3,)
+    assert [(c.status, c.missing) for c in kinds(events, "chunk_finished")] == [("incomplete", (A4,)),
+                                                                                 ("complete", ())]
+    conflicts = list((tmp_path / ".proofdesk" / "conflicts").iterdir())
+    assert conflicts, "the refused texts must be recorded durably"

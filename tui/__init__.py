@@ -1,0 +1,1 @@
+"""proofdesk tui package."""

@@ -1,0 +1,1 @@
+"""Subcommands of the proofdesk command line, one module each."""

@@ -1,0 +1,47 @@
+"""``proofdesk export CHAPTER``: the selected translations as plain text."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from store.atomic import atomic_write
+from store.errors import StoreError
+from store.loader import load_chapter
+from store.plaintext import export_text
+from tui.cli_errors import EXIT_OK, UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``export`` subcommand."""
+    p = subparsers.add_parser(
+        "export",
+        help="write the selected translations as plain text, one line per paragraph",
+        description="Write the selected translations as plain text: line n is paragraph n of the chapter, empty "
+        "paragraphs as empty lines. A translation spanning several lines is joined with spaces.",
+    )
+    p.add_argument("chapter", metavar="CHAPTER", type=Path, help="the chapter file")
+    p.add_argument("-o", "--output", metavar="OUT", type=Path, help="write to OUT instead of stdout")
+    p.add_argument("--missing", choices=("blank", "source", "mark"), default="blank",
+                   help="for paragraphs without a translation: an empty line (default), the source text, or "
+                   "'[untranslated ID] source'")
+    p.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Export the chapter; the chapter file itself is only read."""
+    chapter = load_chapter(args.chapter)
+    text = export_text(chapter, args.missing)
+    if args.output is None:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return EXIT_OK
+    out: Path = args.output
+    if out.exists() and out.resolve() == Path(args.chapter).resolve():
+        raise UsageError(f"{out}: refusing to write the export over the chapter file itself")
+    try:
+        atomic_write(out, text.encode("utf-8"), expect=None)
+    except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left
+        raise UsageError(f"{out}: {exc}") from None
+    return EXIT_OK

@@ -1,0 +1,72 @@
+"""``proofdesk import FILE.txt``: make a chapter file from plain text."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from store.atomic import atomic_write
+from store.errors import StoreError
+from store.plaintext import chapter_from_text
+from store.serialize import chapter_bytes
+from tui.cli_errors import EXIT_OK, UsageError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``import`` subcommand."""
+    p = subparsers.add_parser(
+        "import",
+        help="make a chapter file from plain text (one paragraph per line)",
+        description="Make a chapter file from plain UTF-8 text: one paragraph per line, verbatim; blank lines "
+        "become empty paragraphs (they count in the [n] numbering); a final newline adds no paragraph.",
+    )
+    p.add_argument("file", metavar="FILE.txt", type=Path, help="the text file to import")
+    p.add_argument("-o", "--output", metavar="OUT", type=Path,
+                   help="chapter file to write (default: FILE.json beside it)")
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    p.add_argument("--id", dest="chapter_id", help="chapter id (default: the file name without extension)")
+    p.add_argument("--title", help="chapter title (default: the first non-empty line)")
+    p.add_argument("--source-language", metavar="LANG", help="source language code, e.g. ja")
+    p.add_argument("--target-language", metavar="LANG", help="target language code, e.g. en")
+    p.set_defaults(handler=run)
+
+
+def _default_id(path: Path) -> str:
+    return re.sub(r"\s+", "-", path.stem.strip()) or "chapter"
+
+
+def run(args: argparse.Namespace) -> int:
+    """Import the text file and write the chapter atomically; never overwrite without --force."""
+    src: Path = args.file
+    try:
+        raw = src.read_bytes()
+    except IsADirectoryError:
+        raise UsageError(f"{src}: is a folder, not a text file") from None
+    except OSError as exc:
+        raise UsageError(f"{src}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{src}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+    out: Path = args.output or src.with_suffix(".json")
+    if out.resolve() == src.resolve():
+        raise UsageError(f"{out}: the output would replace the input; choose another -o")
+    if out.exists() and not args.force:
+        raise UsageError(f"{out}: already exists; use --force to overwrite it")
+    chapter_id = args.chapter_id or _default_id(src)
+    if not chapter_id or re.search(r"\s", chapter_id):
+        raise UsageError(f"--id {chapter_id!r}: an id must be non-empty and contain no whitespace")
+    chapter = chapter_from_text(text, chapter_id=chapter_id, title=args.title,
+                                source_language=args.source_language, target_language=args.target_language)
+    if args.title is None:
+        first = next((p.text.strip() for p in chapter.paragraphs if not p.is_empty), None)
+        chapter = chapter.replace(title=first)
+    try:
+        atomic_write(out, chapter_bytes(chapter), expect=None)
+    except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left
+        raise UsageError(f"{out}: {exc}") from None
+    empty = sum(p.is_empty for p in chapter.paragraphs)
+    print(f"{out}: {len(chapter.paragraphs)} paragraphs ({empty} empty)", file=sys.stderr)
+    return EXIT_OK

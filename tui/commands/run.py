@@ -1,0 +1,122 @@
+"""``proofdesk run CHAPTER... --task T``: headless runs with progress on stderr and a summary at the end."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.chunks import MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, TASKS
+from engine.events import EngineEvent, ModelDelta, RunFinished
+from engine.run import RunRequest, run_chapters
+from store.loader import load_chapter
+from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
+from tui.commands.model_flags import add_model_flags, model_settings
+from tui.run_progress import PlainProgress, ProgressView, RichProgress, summary_lines
+
+
+def _chunk_chars(text: str) -> int:
+    value = int(text)
+    if not MIN_CHUNK_CHARS <= value <= MAX_CHUNK_CHARS:
+        raise argparse.ArgumentTypeError(f"must be between {MIN_CHUNK_CHARS} and {MAX_CHUNK_CHARS}")
+    return value
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``run`` subcommand."""
+    p = subparsers.add_parser(
+        "run",
+        help="translate, polish or proofread chapters headless",
+        description="Run a task over one or more chapters: each chapter is cut into chunks and every chunk goes "
+        "through the tool-call loop; accepted batches are committed to the chapter file as they arrive. Exit 0 "
+        "when every chunk completed, 1 when something is incomplete or failed, 2 for bad input, 130 cancelled.",
+    )
+    p.add_argument("chapters", metavar="CHAPTER", nargs="+", type=Path, help="chapter files")
+    p.add_argument("--task", required=True, choices=TASKS)
+    add_model_flags(p)
+    p.add_argument("--chunk-chars", type=_chunk_chars, metavar="N", help="chunk budget in characters (default 4000)")
+    p.add_argument("--max-batch", type=_positive, metavar="N", help="most items per add_translation_batch (default 20)")
+    p.add_argument("--max-turns", type=_positive, metavar="N", help="most model turns per chunk (default 24)")
+    p.add_argument("--all", action="store_true", dest="include_all",
+                   help="translate: also paragraphs that already have a translation")
+    p.add_argument("--trace", type=Path, metavar="PATH", help="write the trace here (one chapter only)")
+    p.add_argument("--jobs", type=_positive, default=1, metavar="N", help="chapters run concurrently (default 1)")
+    p.add_argument("--json", action="store_true", help="print the events as JSON Lines on stdout")
+    p.set_defaults(handler=run)
+
+
+def _json_line(event: EngineEvent) -> str | None:
+    if isinstance(event, ModelDelta):
+        return None
+    data = event.to_json()
+    data.pop("messages", None)  # full request messages live in the trace, not on stdout
+    return json.dumps(data, ensure_ascii=False, default=str)
+
+
+async def _consume(requests: list[RunRequest], jobs: int, view: ProgressView, as_json: bool) -> list[dict[str, Any]]:
+    summaries: list[dict[str, Any]] = []
+    async for event in run_chapters(requests, jobs=jobs):
+        view.update(event)
+        if as_json and (line := _json_line(event)) is not None:
+            sys.stdout.write(line + "\n")
+            sys.stdout.flush()
+        if isinstance(event, RunFinished):
+            summaries.append(event.summary)
+    return summaries
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate everything first (exit 2), then run and report."""
+    config, settings = model_settings(args)
+    if args.trace and len(args.chapters) > 1:
+        raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")
+    seen: set[Path] = set()
+    for path in args.chapters:
+        load_chapter(path)  # a chapter that cannot be loaded: exit 2 before anything runs
+        if path.resolve() in seen:
+            raise UsageError(f"{path}: given twice")
+        seen.add(path.resolve())
+    defaults = config.run
+    requests = [
+        RunRequest(
+            chapter_path=path,
+            task=args.task,
+            settings=settings,
+            chunk_chars=args.chunk_chars or defaults.chunk_chars,
+            max_batch=args.max_batch or defaults.max_batch,
+            max_turns=args.max_turns or defaults.max_turns,
+            include_all=args.include_all,
+            trace_path=args.trace,
+            keep_versions=defaults.keep_versions,
+            source_language=defaults.source_language,
+            target_language=defaults.target_language,
+        )
+        for path in args.chapters
+    ]
+    view: ProgressView = RichProgress() if sys.stderr.isatty() else PlainProgress(sys.stderr)
+    try:
+        with view:
+            summaries = asyncio.run(_consume(requests, args.jobs, view, args.json))
+    except KeyboardInterrupt:
+        print("proofdesk: cancelled; committed batches are kept", file=sys.stderr)
+        return EXIT_CANCELLED
+    for line in summary_lines(summaries):
+        print(line, file=sys.stderr)
+    statuses = {s.get("status") for s in summaries}
+    if "cancelled" in statuses:
+        return EXIT_CANCELLED
+    if "bad_input" in statuses or any(s.get("model_unusable") for s in summaries):
+        return EXIT_BAD_INPUT  # the chapter or the model configuration needs fixing, not a retry
+    if statuses - {"complete"} or len(summaries) != len(requests):
+        return EXIT_FAILED
+    return EXIT_OK

@@ -1,0 +1,157 @@
+"""Progress of headless runs on stderr: a live bar on a terminal, plain lines otherwise, and a summary."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
+
+from engine.events import (
+    BatchCommitted,
+    ChunkFinished,
+    EngineEvent,
+    ErrorEvent,
+    Reminder,
+    Retry,
+    RunStarted,
+    ToolResult,
+)
+
+
+@dataclass
+class _RunState:
+    name: str
+    total: int = 0
+    done: set[str] = field(default_factory=set)
+    tokens: int = 0
+    errors: int = 0
+    chunks: int = 0
+
+
+class ProgressView:
+    """Tracks paragraphs done / total, tokens and errors per run; subclasses decide how to show them."""
+
+    def __init__(self) -> None:
+        self.runs: dict[str, _RunState] = {}
+
+    def __enter__(self) -> ProgressView:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def update(self, event: EngineEvent) -> None:
+        """Fold one event into the counters and show what changed."""
+        state = self.runs.get(event.run_id)
+        if isinstance(event, RunStarted):
+            state = self.runs[event.run_id] = _RunState(Path(event.chapter_path).name, event.paragraph_count,
+                                                        chunks=event.chunk_count)
+            self.started(state, event)
+            return
+        if state is None:
+            return
+        if isinstance(event, BatchCommitted):
+            state.done.update(event.paragraph_ids)
+            state.done.update(event.unchanged)
+        elif isinstance(event, ToolResult) and not event.success:
+            state.errors += 1
+        elif isinstance(event, ChunkFinished):
+            state.tokens += int(event.usage.get("total_tokens", 0))
+        self.changed(state, event)
+
+    def started(self, state: _RunState, event: RunStarted) -> None:
+        """A run began."""
+
+    def changed(self, state: _RunState, event: EngineEvent) -> None:
+        """Counters changed after ``event``."""
+
+
+class PlainProgress(ProgressView):
+    """One line per notable event, for logs and pipes."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def _say(self, text: str) -> None:
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def started(self, state: _RunState, event: RunStarted) -> None:
+        """Name the run and its size."""
+        self._say(f"{state.name}: {event.task} with {event.model}: {event.paragraph_count} paragraphs in "
+                  f"{event.chunk_count} chunk(s)")
+
+    def changed(self, state: _RunState, event: EngineEvent) -> None:
+        """Chunk results, retries, reminders and errors as lines."""
+        if isinstance(event, ChunkFinished):
+            missing = f" · missing {', '.join(event.missing)}" if event.missing else ""
+            self._say(f"{state.name}: chunk {event.chunk}/{state.chunks} {event.status} · "
+                      f"{len(state.done)}/{state.total} paragraphs · {state.tokens} tokens · "
+                      f"{state.errors} tool errors{missing}")
+        elif isinstance(event, Retry):
+            self._say(f"{state.name}: retry {event.attempt} in {event.delay:.1f} s ({event.reason})")
+        elif isinstance(event, Reminder):
+            self._say(f"{state.name}: chunk {event.chunk}: reminded the model of {len(event.missing)} "
+                      "missing paragraph(s)")
+        elif isinstance(event, ErrorEvent):
+            self._say(f"{state.name}: error: {event.message}")
+
+
+class RichProgress(ProgressView):
+    """A live progress bar per chapter on stderr (only when stderr is a terminal)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._progress = Progress(
+            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.fields[tokens]} tok · {task.fields[errors]} err"), TimeElapsedColumn(),
+            console=Console(stderr=True), transient=False,
+        )
+        self._tasks: dict[str, TaskID] = {}
+
+    def __enter__(self) -> RichProgress:
+        self._progress.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._progress.stop()
+
+    def started(self, state: _RunState, event: RunStarted) -> None:
+        """Add a bar for the run."""
+        self._tasks[event.run_id] = self._progress.add_task(state.name, total=max(state.total, 1), tokens=0,
+                                                            errors=0)
+
+    def changed(self, state: _RunState, event: EngineEvent) -> None:
+        """Move the bar; print errors above it."""
+        task = self._tasks.get(event.run_id)
+        if task is None:
+            return
+        self._progress.update(task, completed=len(state.done), tokens=state.tokens, errors=state.errors)
+        if isinstance(event, ErrorEvent):
+            self._progress.console.print(f"{state.name}: error: {event.message}", markup=False, highlight=False)
+
+
+def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
+    """The final report: one block per chapter."""
+    lines: list[str] = []
+    for s in summaries:
+        name = Path(str(s.get("chapter", "?"))).name
+        lines.append(f"{name}: {s.get('status')} · {s.get('paragraphs_done', 0)}/{s.get('paragraphs_total', 0)} "
+                     f"paragraphs · {s.get('chunks_complete', 0)}/{len(s.get('chunks', []))} chunks complete · "
+                     f"{s.get('usage', {}).get('total_tokens', 0)} tokens · {s.get('wall_ms', 0) / 1000:.1f} s")
+        for chunk in s.get("chunks", []):
+            if chunk.get("status") != "complete":
+                missing = ", ".join(chunk.get("missing", [])) or "-"
+                lines.append(f"  chunk {chunk.get('index')}: {chunk.get('status')} (missing: {missing})")
+        errors = s.get("tool_errors") or {}
+        if errors:
+            lines.append("  tool errors: " + ", ".join(f"{code} ×{n}" for code, n in sorted(errors.items())))
+        if s.get("error"):
+            lines.append(f"  error: {s['error']}")
+        if s.get("trace"):
+            lines.append(f"  trace: {s['trace']}")
+    return lines
