@@ -28,7 +28,7 @@ from engine.client.errors import (
     sentence,
 )
 from engine.client.events import Completed, RetryScheduled, StreamEvent
-from engine.client.http_body import error_text, json_completion_as_chunk
+from engine.client.http_body import error_text, html_title, json_completion_as_chunk
 from engine.client.retry import NEVER_RETRY_CODES, RetryPolicy, server_delay, status_is_retryable
 from engine.client.sse import SSEDecoder
 from engine.client.wire import ProviderError
@@ -151,6 +151,9 @@ class ModelClient:
                     body = await _read_capped(response, _ERROR_BODY_LIMIT)
                     raise self._http_failure(response, body)
                 content_type = response.headers.get("content-type", "").lower()
+                if "text/html" in content_type:
+                    page = await _read_capped(response, _ERROR_BODY_LIMIT)
+                    raise self._web_page_failure(response.status_code, page)
                 if "json" in content_type and "event-stream" not in content_type:
                     body = await _read_capped(response, _JSON_BODY_LIMIT)
                     async for event in self._whole_body(body, assembler):
@@ -214,6 +217,13 @@ class ModelClient:
         requested = server_delay(response.headers, provider.retry_delay_s if provider else None)
         code = provider.code if provider else None
         return _Failed(ModelHTTPError(message, retryable=retryable, status=status, code=code), requested)
+
+    def _web_page_failure(self, status: int, page: bytes) -> _Failed:
+        title = html_title(page.decode("utf-8", errors="replace"))
+        message = sentence(f"The model server at {self._shown_url} answered HTTP {status} with a web page "
+                           f"({self._clean(title)}) instead of an event stream; check the base URL (it usually "
+                           f"ends in /v1)")
+        return _Failed(ModelHTTPError(message, retryable=False, status=status))
 
     def _stream_failure(self, provider: ProviderError) -> _Failed:
         if provider.status is not None:

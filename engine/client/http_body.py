@@ -20,6 +20,8 @@ def error_text(body: bytes, content_type: str) -> ProviderError | None:
     text = body.decode("utf-8", errors="replace").strip().lstrip("\ufeff")
     if not text:
         return None
+    if text.startswith("data:"):  # an error status with an SSE body: read its first event
+        text = text.splitlines()[0][5:].strip() or text
     try:
         payload = json.loads(text)
     except ValueError:
@@ -34,6 +36,11 @@ def error_text(body: bytes, content_type: str) -> ProviderError | None:
     if "html" in content_type.lower() or text[:1] == "<":
         return ProviderError(message=_html_message(text))
     return ProviderError(message=text[:300])
+
+
+def html_title(page: str) -> str:
+    """The title (or first heading, or first words) of an HTML page, as one line."""
+    return _html_message(page)
 
 
 def _html_message(page: str) -> str:

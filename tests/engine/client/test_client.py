@@ -338,7 +338,8 @@ _HTML = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<c
      "API key not valid."),
     (403, "text/plain", b"Forbidden by policy\n", "Forbidden by policy"),
     (422, "application/json", b'{"message":"Unprocessable"}', "Unprocessable"),
-], ids=["html", "mistral", "ollama", "fastapi", "google-array", "text", "plain-message"])
+    (400, "text/event-stream", b'data: {"error":{"message":"Bad tools schema","code":400}}\n\n', "Bad tools schema"),
+], ids=["html", "mistral", "ollama", "fastapi", "google-array", "text", "plain-message", "sse-body"])
 async def test_error_bodies_become_one_sentence(model_server: ModelServer, status: int, content_type: str,
                                                 body: bytes, said: str) -> None:
     model_server.add(Scripted(status, {"content-type": content_type}, body, framing="length"))
@@ -412,3 +413,13 @@ async def test_keep_alive_comments_reset_the_inter_chunk_timeout(model_server: M
         events = await collect(client)
     assert not any(isinstance(e, RetryScheduled) for e in events)
     assert isinstance(events[-1], Completed) and events[-1].response.content == "queued, then answered"
+
+
+async def test_a_web_page_with_status_200_names_the_likely_mistake(model_server: ModelServer) -> None:
+    page = b"<!doctype html><html><head><title>Open WebUI</title></head><body>app</body></html>"
+    model_server.add(Scripted(200, {"content-type": "text/html; charset=utf-8"}, page, framing="length"))
+    async with ModelClient(model_server.base_url, "m", retry_policy=policy()) as client:
+        error, _ = await fails(client)
+    assert isinstance(error, ModelHTTPError) and not error.retryable
+    assert "web page (Open WebUI)" in str(error) and "base URL" in str(error)
+    assert len(model_server.requests) == 1
