@@ -349,7 +349,8 @@ class StreamAssembler:
             finish = normalise_finish_reason(raw, has_tool_calls=bool(self._calls))
             if finish == "error":
                 error = f"the server ended the response with finish_reason {raw!r}"
-        calls = self._final_calls(executable=finish not in ("length", "error"), finish=finish)
+        # Only a normal end makes calls runnable: after length, an error or a filter their arguments may be cut.
+        calls = self._final_calls(executable=finish in ("stop", "tool_calls"), finish=finish)
         if finish == "tool_calls" and not calls:
             finish = "stop"
         elif finish == "stop" and calls:
@@ -390,7 +391,8 @@ def _finished_call(call_id: str, name: str, raw: str, extra: dict[str, Any] | No
                    finish: str, fresh: Any) -> list[ToolCall]:
     parsed = parse_arguments(raw, allow_repair=executable)
     if not executable:
-        why = "was cut off by the token limit" if finish == "length" else "ended with an error"
+        why = {"length": "was cut off by the token limit",
+               "content_filter": "was stopped by the content filter"}.get(finish, "ended with an error")
         return [ToolCall(call_id, name, raw, parsed.arguments, f"not executed: the response {why}", False, extra)]
     if not name:
         return [ToolCall(call_id, name, raw, parsed.arguments, "the tool call has no function name", False, extra)]

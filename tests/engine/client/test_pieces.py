@@ -8,11 +8,12 @@ import json
 import pytest
 
 from engine.client.arguments import parse_arguments, split_concatenated, unwrap_parallel
-from engine.client.assembly import fix_surrogates, new_tool_call_id
+from engine.client.assembly import StreamAssembler, fix_surrogates, new_tool_call_id
 from engine.client.errors import public_url, redact, sentence
 from engine.client.finish import normalise_finish_reason
 from engine.client.response import AssembledResponse, ToolCall
 from engine.client.retry import RetryPolicy, server_delay, status_is_retryable
+from engine.client.sse import SSEEvent
 from engine.client.think import ThinkSplitter
 
 # -- finish reasons ------------------------------------------------------------------------------------------------
@@ -154,3 +155,14 @@ def test_assistant_message_shapes() -> None:
     text_only = AssembledResponse("Hi", "", (), "stop", "stop", None, None, 1.0)
     assert text_only.assistant_message() == {"role": "assistant", "content": "Hi"}
     assert text_only.ok and not broken.executable and call.executable
+
+
+def test_calls_of_a_filtered_or_failed_response_are_not_executable() -> None:
+    for reason, why in (("content_filter", "content filter"), ("length", "token limit"), ("error", "error")):
+        assembler = StreamAssembler()
+        for payload in ({"choices": [{"index": 0, "delta": {"tool_calls": [
+                            {"index": 0, "id": "c", "function": {"name": "submit", "arguments": '{"a": 1}'}}]}}]},
+                        {"choices": [{"index": 0, "delta": {}, "finish_reason": reason}]}):
+            assembler.feed(SSEEvent("message", json.dumps(payload)))
+        (call,) = assembler.finish(1.0).tool_calls
+        assert call.arguments == {"a": 1} and not call.executable and why in (call.error or "")
