@@ -7,8 +7,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import json_repair
-
 _FENCE = re.compile(r"^\s*```[A-Za-z0-9_-]*\s*\n?(.*?)\n?\s*```\s*$", re.DOTALL)
 
 
@@ -53,6 +51,8 @@ def parse_arguments(raw: str, *, allow_repair: bool = True) -> ParsedArguments:
     fenced = _FENCE.match(candidate)
     if fenced:
         candidate = fenced.group(1)
+    import json_repair  # only needed for broken JSON; importing it costs ~30 ms of start-up
+
     try:
         repaired = json_repair.repair_json(candidate, return_objects=True)
     except Exception:  # json_repair is heuristic code; any failure means "not repairable"
