@@ -44,3 +44,18 @@ def write(path: Path, chapter: Chapter) -> Path:
     """Write ``chapter`` to ``path`` in the canonical format."""
     path.write_bytes(chapter_bytes(chapter))
     return path
+
+
+def showcase_chapter(sample: Chapter) -> Chapter:
+    """The first 14 paragraphs of the sample, in every state: untranslated, translated (one with two versions),
+    reviewed, empty; the tests add "changed by the last run" and a conflict."""
+    paragraphs = list(sample.paragraphs[:14])
+    for pos in (0, 1, 3, 4, 5):
+        para = paragraphs[pos]
+        text = f"[en] {para.text.strip()[:18]}"
+        versions = (version(f"t{pos:07d}", text),)
+        if pos == 3:
+            versions = (*versions, version(f"u{pos:07d}", text + " (polished)", "polish"))
+        paragraphs[pos] = para.replace(translations=versions, selected_translation_id=versions[-1].id,
+                                       reviewed=pos in (0, 1))
+    return sample.replace(paragraphs=tuple(paragraphs))

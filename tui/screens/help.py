@@ -11,7 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Label, Static
 
 from tui.keymap import live_bindings
-from tui.widgets.paragraph_rows import STATUS_LABEL, STATUS_MEANING
+from tui.widgets.paragraph_rows import STATUS_LABEL, STATUS_MEANING, fit
 
 
 class HelpScreen(ModalScreen[None]):
@@ -34,8 +34,8 @@ class HelpScreen(ModalScreen[None]):
             yield Label(f"Keys — {getattr(self.target, 'HELP_GROUP', None) or 'proofdesk'}", classes="modal-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(id="help-text")
-            yield Label("esc: close · ctrl+p: every action by name · remap keys by id in [keymap]",
-                        classes="modal-hint")
+            yield Label("esc: close · ctrl+p: any action by name · [keymap] remaps by id",
+                        classes="modal-hint", markup=False)
 
     def on_mount(self) -> None:
         self.query_one("#help-text", Static).update(self.render_help())
@@ -43,19 +43,20 @@ class HelpScreen(ModalScreen[None]):
 
     def render_help(self) -> Text:
         """The whole help text."""
-        group_style = self.get_component_rich_style("help-screen--group")
-        key_style = self.get_component_rich_style("help-screen--key")
-        id_style = self.get_component_rich_style("help-screen--id")
+        # partial: the box's own background shows through, not the screen's
+        group_style = self.get_component_rich_style("help-screen--group", partial=True)
+        key_style = self.get_component_rich_style("help-screen--key", partial=True)
+        id_style = self.get_component_rich_style("help-screen--id", partial=True)
         infos = live_bindings(self.app, self.target)
-        width = min(max((cell_len(i.keys) for i in infos), default=4), 14)
+        width = min(max((cell_len(i.keys) for i in infos), default=4), 12)
         text = Text(end="")
         group = None
         for info in infos:
             if info.group != group:
                 group = info.group
                 text.append(("\n" if text else "") + group + "\n", group_style)
-            text.append(f" {info.keys:<{width}} ", key_style)
-            text.append(f"{info.description:<34}")
+            text.append(" " + fit(info.keys, width) + " ", key_style)
+            text.append(fit(info.description, 30))
             if info.binding_id:
                 text.append(f" {info.binding_id}", id_style)
             text.append("\n")

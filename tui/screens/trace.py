@@ -98,7 +98,7 @@ class TraceScreen(Screen[None]):
     def _apply_filter(self) -> None:
         self.shown = [s for s in self.steps if matches(s, self.filter_text)]
         steps = self.query_one(TraceStepList)
-        error = steps.get_component_rich_style("trace-steps--error")
+        error = steps.get_component_rich_style("trace-steps--error", partial=True)
         steps.clear_options()
         steps.add_options([Option(Text(f"{s.number:>3} {s.title}", style=error if s.is_error else Style(),
                                        no_wrap=True, overflow="ellipsis"), id=str(s.number)) for s in self.shown])
@@ -141,8 +141,9 @@ class TraceScreen(Screen[None]):
 
     def describe(self, step: Step) -> Text:
         """Everything about one step."""
-        heading = self.get_component_rich_style("trace-screen--heading")
-        error = self.get_component_rich_style("trace-screen--error")
+        # partial: the detail pane's background shows through, not the screen's
+        heading = self.get_component_rich_style("trace-screen--heading", partial=True)
+        error = self.get_component_rich_style("trace-screen--error", partial=True)
         text = Text(end="")
         text.append(f"Step {step.number}/{len(self.steps)} · {step.kind}\n", heading)
         if step.is_error:
@@ -179,7 +180,8 @@ class TraceScreen(Screen[None]):
             text.append("(no answer recorded)\n")
             return
         if response.get("error"):
-            text.append(f"error: {response['error']}\n", self.get_component_rich_style("trace-screen--error"))
+            text.append(f"error: {response['error']}\n",
+                        self.get_component_rich_style("trace-screen--error", partial=True))
         if response.get("reasoning"):
             text.append(f"reasoning: {response['reasoning']}\n")
         if response.get("content"):

@@ -21,7 +21,7 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from engine.events import EngineEvent, ModelDelta, ModelRequest, ModelResponse, RunFinished
+from engine.events import ChunkFinished, EngineEvent, ModelDelta, ModelRequest, ModelResponse, RunFinished
 from tui.widgets.log_entries import LEVELS, LogEntry, entry_for, notice
 
 FLUSH_HZ = 15
@@ -97,7 +97,7 @@ class LogPane(ScrollView, can_focus=True):
             else:
                 if isinstance(item, ModelRequest):
                     self._current, self._current_label = "", f"turn {item.turn}: waiting for the model…"
-                elif isinstance(item, ModelResponse | RunFinished):
+                elif isinstance(item, ModelResponse | ChunkFinished | RunFinished):
                     self._current = None
                 entry = entry_for(item)
                 if entry is not None:
@@ -147,7 +147,7 @@ class LogPane(ScrollView, can_focus=True):
         lines = len(self._view) + (1 if self._current is not None else 0)
         if self._follow or self._cursor >= len(self._view):
             self._cursor = max(len(self._view) - 1, 0)
-        self.virtual_size = Size(self.size.width, lines)
+        self.virtual_size = Size(self.scrollable_content_region.width, lines)
         if self._follow:
             self.scroll_to(y=max(lines - self.size.height, 0), animate=False, force=True)
         self.refresh()
@@ -214,7 +214,7 @@ class LogPane(ScrollView, can_focus=True):
         self._rebuild()
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.scrollable_content_region.width
         base: Style = self.rich_style
         row = round(self.scroll_y) + y
         if row == len(self._view) and self._current is not None:

@@ -93,7 +93,7 @@ class ParagraphTable(ScrollView, can_focus=True):
         self.conflict_ids = conflict_ids
         self._generation += 1
         self._cache.clear()
-        self.virtual_size = Size(self.size.width, len(model.rows) + 1)
+        self.virtual_size = Size(self.scrollable_content_region.width, len(model.rows) + 1)
         position = self.cursor
         if previous is not None and previous.id in chapter.positions:
             position = chapter.positions[previous.id]
@@ -184,7 +184,7 @@ class ParagraphTable(ScrollView, can_focus=True):
 
     def on_resize(self) -> None:
         self._cache.clear()
-        self.virtual_size = Size(self.size.width, len(self.model.rows) + 1)
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.model.rows) + 1)
         self._scroll_cursor_into_view()
 
     def _row_styles(self) -> RowStyles:
@@ -202,7 +202,7 @@ class ParagraphTable(ScrollView, can_focus=True):
         return self._styles
 
     def render_line(self, y: int) -> Strip:
-        width = self.size.width
+        width = self.scrollable_content_region.width
         base: Style = self.rich_style
         chapter = self.chapter
         count = len(chapter.paragraphs) if chapter is not None else 0
