@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from engine.chunks import DEFAULT_CHUNK_CHARS, TaskType
-from engine.client.client import ModelClient
+from engine.client.client import ModelClient, new_http_client
 from engine.config import ModelSettings
 from engine.context import DEFAULT_MAX_BATCH
 from engine.demo_model import DEMO_BASE_URL, DemoModel
@@ -54,12 +56,12 @@ class RunRequest:
     demo_delay: float = 0.0  # seconds between the demo model's streamed words (TUI demo)
 
 
-def _open_model(request: RunRequest, target_language: str | None) -> ChatModel:
+def _open_model(request: RunRequest, target_language: str | None, http: httpx.AsyncClient | None) -> ChatModel:
     s = request.settings
     if s.is_demo:
         return DemoModel(task=request.task, target_language=target_language or "en", delay=request.demo_delay)
     return ModelClient(s.base_url, s.model, api_key=s.api_key.reveal() if s.api_key else None,
-                       temperature=s.temperature, extra_headers=s.headers, extra_body=s.body)
+                       temperature=s.temperature, extra_headers=s.headers, extra_body=s.body, http_client=http)
 
 
 _TASK_METHOD = {"translate": "translate", "polish": "polish", "proofread": "proofread"}
@@ -68,8 +70,10 @@ _TASK_METHOD = {"translate": "translate", "polish": "polish", "proofread": "proo
 class _Run:
     """State of one run while it executes."""
 
-    def __init__(self, request: RunRequest, emit_out: Any, workspace: Workspace | None) -> None:
+    def __init__(self, request: RunRequest, emit_out: Any, workspace: Workspace | None,
+                 http: httpx.AsyncClient | None) -> None:
         self.request = request
+        self.http = http
         self.emit_out = emit_out
         self.workspace = workspace or Workspace.for_chapter(request.chapter_path)
         self.run_id = uuid.uuid4().hex[:12]
@@ -136,7 +140,7 @@ class _Run:
         secrets = [req.settings.api_key.reveal()] if req.settings.api_key else []
         trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter.id, req.task)
         self.trace = TraceWriter(trace_path, secrets=secrets)
-        model = _open_model(req, service.target_language)
+        model = _open_model(req, service.target_language, self.http)
         selected = [c for c in configs if req.only_chunk in (None, c.chunk_index)]
         self.emit(RunStarted(run_id=self.run_id, chapter_path=str(req.chapter_path), chapter_id=chapter.id,
                              task=req.task, model=req.settings.model,
@@ -189,10 +193,14 @@ class _Run:
             self.trace.close()
 
 
-async def run_chapter(request: RunRequest, *, workspace: Workspace | None = None) -> AsyncIterator[EngineEvent]:
-    """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``."""
+async def run_chapter(request: RunRequest, *, workspace: Workspace | None = None,
+                      http_client: httpx.AsyncClient | None = None) -> AsyncIterator[EngineEvent]:
+    """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
+
+    ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one).
+    """
     queue: asyncio.Queue[Any] = asyncio.Queue()
-    run = _Run(request, queue.put_nowait, workspace)
+    run = _Run(request, queue.put_nowait, workspace, http_client)
 
     async def body() -> None:
         try:
@@ -217,10 +225,13 @@ async def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> Asyn
     """Run several chapters, at most ``jobs`` at once, yielding all their events as they happen."""
     queue: asyncio.Queue[Any] = asyncio.Queue()
     limit = asyncio.Semaphore(max(1, jobs))
+    remote = [r.settings for r in requests if not r.settings.is_demo]
+    # One pool for every chapter: connections are reused and the TLS set-up is paid once, not per chapter.
+    http = new_http_client(tls=any(s.base_url.startswith("https:") for s in remote)) if remote else None
 
     async def one(request: RunRequest) -> None:
         async with limit:
-            async for event in run_chapter(request):
+            async for event in run_chapter(request, http_client=http):
                 queue.put_nowait(event)
 
     async def all_runs() -> None:
@@ -229,6 +240,8 @@ async def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> Asyn
                 for request in requests:
                     group.create_task(one(request))
         finally:
+            if http is not None:
+                await http.aclose()
             queue.put_nowait(_END)
 
     task = asyncio.create_task(all_runs())

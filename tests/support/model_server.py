@@ -28,7 +28,7 @@ import socket
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -208,6 +208,8 @@ class ModelServer:
         self._ready = threading.Event()
         self.port = 0
         self.connections = 0
+        # Answers requests when the queue is empty (benchmarks: an "ideal model" keyed on the request).
+        self.responder: Callable[[RecordedRequest], Scripted] | None = None
 
     @property
     def base_url(self) -> str:
@@ -290,6 +292,12 @@ class ModelServer:
                 with self._lock:
                     self._requests.append(request)
                     scripted = self._queue.popleft() if self._queue else None
+                    responder = self.responder
+                if scripted is None and responder is not None:
+                    try:
+                        scripted = responder(request)
+                    except Exception as exc:  # a broken responder answers 500 instead of dropping the connection
+                        scripted = error_reply(500, f"model_server: responder failed: {exc!r}")
                 if scripted is None:
                     scripted = error_reply(500, "model_server: no scripted response left")
                 if not await self._respond(scripted, reader, writer):
