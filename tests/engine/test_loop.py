@@ -9,6 +9,7 @@ from pathlib import Path
 
 from engine.events import ModelRequest
 from engine.run import RunRequest, run_chapter
+from engine.trace import read_trace
 from store.commit import ChapterStore
 from store.loader import load_chapter
 from store.model import append_version
@@ -68,6 +69,16 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
     finished = kinds(events, "run_finished")[0]
     assert finished.status == "complete" and finished.summary["paragraphs_done"] == 6
     assert [c.status for c in kinds(events, "chunk_finished")] == ["complete", "complete"]
+    # the trace is the record: full request messages once per turn, answers, tool calls, commits, summary
+    trace = list(read_trace(Path(finished.summary["trace"])))
+    assert trace[0]["kind"] == "run_started" and trace[-1]["kind"] == "run_finished"
+    sent = [e for e in trace if e["kind"] == "model_request"]
+    assert [len(e["messages"]) for e in sent] == [len(r.json["messages"]) for r in requests]
+    assert sent[6]["messages"] == requests[6].json["messages"]
+    assert sum(e["kind"] == "tool_result" for e in trace) == 8
+    assert sum(e["kind"] == "batch_committed" for e in trace) == 3
+    assert not any(e["kind"] == "model_delta" for e in trace)
+    assert trace[-1]["summary"]["usage"]["total_tokens"] == 8 * 15 and trace[-1]["summary"]["wall_ms"] > 0
 
 
 async def test_lazy_model_is_reminded_twice_then_chunk_is_incomplete(tmp_path: Path,
