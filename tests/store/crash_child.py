@@ -2,7 +2,7 @@
 
 Run as a script this is the child side:
 
-* ``zygote CHAPTER ACKS MODE`` imports everything once, then for each ``go G START`` line on stdin forks a
+* ``zygote CHAPTER ACKS MODE KEEP`` imports everything once, then for each ``go G START`` line on stdin forks a
   worker (so a kill cycle costs a fork, not an interpreter start), prints ``pid N``, waits for it and prints
   ``exit STATUS``. ``MODE`` is ``store`` (ChapterStore) or ``naive`` (``open(path, "w")`` + ``json.dump``).
 * ``writer CHAPTER NAME COUNT`` commits COUNT single-item batches labelled NAME then exits (two-writer test).
@@ -76,9 +76,9 @@ def our_temps(folder: Path) -> list[str]:
 # -- child side ------------------------------------------------------------------------------------------
 
 
-def _worker(chapter_path: Path, acks: int, mode: str, generation: int, start: int) -> None:
+def _worker(chapter_path: Path, acks: int, mode: str, generation: int, start: int, keep: int) -> None:
     if mode == "store":
-        store = ChapterStore(chapter_path)  # first open in this process: cleans stale temps
+        store = ChapterStore(chapter_path, keep_versions=keep)  # first open in this process: cleans stale temps
         os.write(acks, f"open {generation} {len(our_temps(chapter_path.parent))}\n".encode())
         chapter = store.load()
     else:
@@ -106,7 +106,7 @@ def _worker(chapter_path: Path, acks: int, mode: str, generation: int, start: in
         n += 1
 
 
-def _zygote(chapter_path: Path, ack_path: Path, mode: str) -> None:
+def _zygote(chapter_path: Path, ack_path: Path, mode: str, keep: int) -> None:
     for line in sys.stdin:
         words = line.split()
         if not words or words[0] == "quit":
@@ -116,7 +116,7 @@ def _zygote(chapter_path: Path, ack_path: Path, mode: str) -> None:
         if pid == 0:
             acks = os.open(ack_path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
             try:
-                _worker(chapter_path, acks, mode, generation, start)
+                _worker(chapter_path, acks, mode, generation, start, keep)
             except BaseException:
                 os.write(acks, ("error " + traceback.format_exc().replace("\n", " | ") + "\n").encode())
                 os._exit(1)
@@ -164,20 +164,13 @@ def _read_acks(ack_path: Path) -> list[list[str]]:
 
 def _check(chapter: Chapter, acked: list[tuple[int, int]], ids: list[str], report: HarnessReport,
            keep_versions: int, generation: int) -> None:
-    """Every acknowledged batch still on disk (up to the version cap); at most one unacknowledged batch."""
-    texts: dict[str, list[str]] = {p.id: [t.text for t in p.translations] for p in chapter.paragraphs}
-    per_paragraph: dict[str, list[str]] = defaultdict(list)
-    for acked_generation, n in acked:
-        for j, pid in enumerate(batch_targets(ids, n)):
-            per_paragraph[pid].append(label(acked_generation, n, j))
-    for pid, labels in per_paragraph.items():
-        # The cap keeps the newest versions: everything acknowledged within the last cap-1 must be there.
-        must = labels[-(keep_versions - 1):] if keep_versions else labels
-        missing = [x for x in must if x not in texts.get(pid, [])]
-        report.lost.extend(f"{pid}: {x}" for x in missing)
+    """Every acknowledged batch still on disk (unless the version cap pruned it); at most one new
+    unacknowledged batch, from the worker just killed."""
     acked_set = set(acked)
     unacked: set[tuple[int, int]] = set()
+    texts: dict[str, set[str]] = {}
     for para in chapter.paragraphs:
+        texts[para.id] = {t.text for t in para.translations}
         for version in para.translations:
             parsed = parse_label(version.text)
             if parsed is not None and parsed[:2] not in acked_set:
@@ -188,6 +181,17 @@ def _check(chapter: Chapter, acked: list[tuple[int, int]], ids: list[str], repor
     report.committed_unacked += len(new)
     if len(new) > 1 or any(g != generation for g, _ in new):
         report.errors.append(f"unexpected unacknowledged batches on disk after worker {generation}: {sorted(new)}")
+    # Replay every committed batch in commit order ((generation, n) grows monotonically) per paragraph:
+    # the cap keeps the newest ``keep_versions`` (the newest is selected), so those acknowledged among
+    # them must all be on disk.
+    per_paragraph: dict[str, list[tuple[str, bool]]] = defaultdict(list)
+    for g, n in sorted(acked_set | report.unacked_seen):
+        for j, pid in enumerate(batch_targets(ids, n)):
+            per_paragraph[pid].append((label(g, n, j), (g, n) in acked_set))
+    for pid, history in per_paragraph.items():
+        window = history[-keep_versions:] if keep_versions else history
+        report.lost.extend(f"{pid}: {text}" for text, was_acked in window
+                           if was_acked and text not in texts.get(pid, set()))
 
 
 def run_harness(chapter_path: Path, *, kills: int, mode: str = "store", seed: int = 0,
@@ -202,7 +206,8 @@ def run_harness(chapter_path: Path, *, kills: int, mode: str = "store", seed: in
     acked: list[tuple[int, int]] = []
     opened: set[int] = set()
     next_n = 0
-    zygote = subprocess.Popen([sys.executable, __file__, "zygote", str(chapter_path), str(ack_path), mode],
+    zygote = subprocess.Popen([sys.executable, __file__, "zygote", str(chapter_path), str(ack_path), mode,
+                               str(keep_versions)],
                               stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
     assert zygote.stdin is not None and zygote.stdout is not None
     try:
@@ -262,7 +267,7 @@ def start_writer(chapter_path: Path, name: str, count: int) -> subprocess.Popen[
 if __name__ == "__main__":
     command, chapter_arg = sys.argv[1], Path(sys.argv[2])
     if command == "zygote":
-        _zygote(chapter_arg, Path(sys.argv[3]), sys.argv[4])
+        _zygote(chapter_arg, Path(sys.argv[3]), sys.argv[4], int(sys.argv[5]))
     elif command == "writer":
         _writer(chapter_arg, sys.argv[3], int(sys.argv[4]))
     else:
