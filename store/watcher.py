@@ -139,11 +139,20 @@ class ChapterWatcher:
         return result
 
     async def start(self) -> None:
-        """Seed (unless ``seed()`` was called) and start watching. Idempotent."""
+        """Start watching, then seed the known state (unless ``seed()`` ran before). Idempotent.
+
+        The backend starts first, so no edit can slip between the seed scan and the first notification:
+        once this returns, every later edit is noticed.
+        """
         if self._started or self._stopping:
             return
         self._started = True
-        if not self._seeded:
+        self._tasks.append(asyncio.create_task(self._notify_loop(), name="chapter-watcher-notify"))
+        # One turn of the loop runs awatch up to its first real await, by which time its inotify watch exists.
+        await asyncio.sleep(0)
+        if self._seeded:
+            self._scan_now.set()  # edits made between that seed() and now: the first scan finds them
+        else:
             seeded = await self.seed()
             if self.initial_events:
                 for path, state in seeded.items():
@@ -151,11 +160,8 @@ class ChapterWatcher:
                         self._queue.put_nowait(ChapterInvalid(path, state))
                     else:
                         self._queue.put_nowait(ChapterChanged(path, state, self._known[path].digest))
-        self._tasks = [
-            asyncio.create_task(self._notify_loop(), name="chapter-watcher-notify"),
-            asyncio.create_task(self._settle_loop(), name="chapter-watcher-settle"),
-            asyncio.create_task(self._reconcile_loop(), name="chapter-watcher-reconcile"),
-        ]
+        self._tasks.append(asyncio.create_task(self._settle_loop(), name="chapter-watcher-settle"))
+        self._tasks.append(asyncio.create_task(self._reconcile_loop(), name="chapter-watcher-reconcile"))
 
     async def stop(self) -> None:
         """Stop watching, end ``events()`` and wait for every task and the watch thread to finish."""

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from watchfiles import Change
 
+from store.commit import ChapterStore
 from store.errors import ChapterLoadError
 from store.loader import parse_chapter
 from store.model import Chapter
@@ -25,9 +26,10 @@ from store.workspace import Workspace, content_digest
 from tests.store.watch_support import (
     EventRecorder,
     chapter_data,
+    commit_chapter,
+    commit_translation,
     git_checkout,
     make_chapter,
-    own_commit,
     rsync_replace,
     vim_backup_rename_save,
     vim_swap_rename_save,
@@ -135,20 +137,51 @@ async def test_vim_backup_rename_save_is_reloaded_once(running: tuple[ChapterWat
     assert_changed_once(recorder, path, chapter_data("vim2"))
 
 
-@pytest.mark.parametrize("pause", [0.03, 0.2])
-async def test_vscode_in_place_save_never_adopts_a_partial_read(workspace: Workspace, pause: float) -> None:
+async def test_vscode_in_place_save_is_reloaded_once(running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    watcher, recorder = running
+    path = watcher.root / "ch.json"
+    await vscode_in_place_save(path, chapter_data("code"), lambda: asyncio.sleep(0.03))
+    await recorder.wait_count(1)
+    await asyncio.sleep(QUIET)
+    assert_changed_once(recorder, path, chapter_data("code"))
+
+
+async def test_vscode_in_place_save_read_midway_is_never_adopted(workspace: Workspace) -> None:
     path = workspace.root / "ch.json"
     path.write_bytes(chapter_data("v0"))
-    # The same bad bytes must fail for 5 x 0.1 s before they count as invalid; each pause is shorter.
-    async with new_watcher(workspace, retries=5, retry_delay=0.1) as watcher:
+    # Plenty of re-reads of the same bad bytes before they would count as invalid.
+    async with new_watcher(workspace, retries=20, retry_delay=0.05) as watcher:
         recorder = EventRecorder(watcher)
-        await vscode_in_place_save(path, chapter_data("code"), pause)
+
+        async def until_watcher_read_it() -> None:
+            # The writer stalls until the watcher has actually read (and refused) the half-written file.
+            seen = watcher.stats.parse_retries
+
+            async def until() -> None:
+                while watcher.stats.parse_retries == seen:
+                    await asyncio.sleep(0.01)
+
+            await asyncio.wait_for(until(), 10)
+
+        await vscode_in_place_save(path, chapter_data("code"), until_watcher_read_it)
         await recorder.wait_count(1)
         await asyncio.sleep(QUIET)
         assert_changed_once(recorder, path, chapter_data("code"))
-        if pause > SETTLE:
-            # The pauses outlast the settle time, so the empty and half-written file really were read and refused.
-            assert watcher.stats.parse_retries >= 1
+        assert watcher.stats.parse_retries >= 2  # the empty file, then the half file
+
+
+async def test_an_edit_right_after_start_is_noticed(tmp_path: Path) -> None:
+    for trial in range(5):
+        root = tmp_path / f"ws{trial}"
+        root.mkdir()
+        (root / "ch.json").write_bytes(chapter_data("v0"))
+        # No reconcile scan to fall back on: the notification itself must arrive.
+        async with new_watcher(Workspace(root), reconcile_every=600) as watcher:
+            (root / "ch.json").write_bytes(chapter_data("v1"))
+            recorder = EventRecorder(watcher)
+            await recorder.wait_count(1)
+            assert_changed_once(recorder, root / "ch.json", chapter_data("v1"))
+            assert watcher.stats.notify_batches >= 1
 
 
 async def test_delete_and_recreate_is_a_change_not_a_deletion(running: tuple[ChapterWatcher, EventRecorder]) -> None:
@@ -237,26 +270,29 @@ async def test_reconcile_scan_catches_what_notify_missed(workspace: Workspace) -
 
 async def test_two_hundred_own_commits_cause_no_reload(running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
-    path = watcher.root / "ch.json"
+    store = ChapterStore(watcher.root / "ch.json", watcher.workspace)
     for i in range(200):
-        own_commit(watcher.workspace, path, chapter_data(f"own{i}"))
+        # In a thread, as the engine commits: the watcher keeps running between and during commits.
+        await asyncio.to_thread(commit_translation, store, i)
         if i % 25 == 24:
             await asyncio.sleep(SETTLE * 2)  # let the watcher settle and read between bursts
     await asyncio.sleep(QUIET)
     assert recorder.events == []
     assert watcher.stats.parses == 0
     assert watcher.stats.own_writes >= 1  # it did read our writes, and recognised them
-    assert watcher.known_digest(path) == content_digest(chapter_data("own199"))
+    assert watcher.known_digest(store.path) == content_digest(store.path.read_bytes())
+    assert len(store.load().paragraphs[0].translations) == 5  # the commits really happened
 
 
 async def test_outside_edit_just_after_an_own_commit_is_detected(
         running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
-    path = watcher.root / "ch.json"
+    store = ChapterStore(watcher.root / "ch.json", watcher.workspace)
+    path = store.path
     delays = [0.0, 0.005, 0.01, 0.02, 0.035, 0.05, 0.065, 0.08, 0.09, 0.1]
     expected: list[str] = []
     for trial, delay in enumerate(delays):
-        own_commit(watcher.workspace, path, chapter_data(f"own{trial}"))
+        await asyncio.to_thread(commit_translation, store, trial)
         await asyncio.sleep(delay)
         outside = chapter_data(f"outside{trial}")
         if trial % 2:
@@ -282,11 +318,12 @@ async def wait_known(watcher: ChapterWatcher, path: Path, data: bytes) -> None:
 async def test_restoring_an_earlier_own_write_is_an_outside_change(
         running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
-    path = watcher.root / "ch.json"
-    first, second = chapter_data("own-first"), chapter_data("own-second")
-    own_commit(watcher.workspace, path, first)
+    store = ChapterStore(watcher.root / "ch.json", watcher.workspace)
+    path = store.path
+    first = await asyncio.to_thread(commit_chapter, store, make_chapter("own-first"))
     await wait_known(watcher, path, first)
-    own_commit(watcher.workspace, path, second)
+    second = await asyncio.to_thread(commit_chapter, store, make_chapter("own-second"))
+    assert second != first
     await wait_known(watcher, path, second)
     assert recorder.events == []
     path.write_bytes(first)  # `git checkout ch.json`: bytes we once wrote, but not by us this time
@@ -383,6 +420,18 @@ class FlakyBackend:
         return changes()
 
 
+async def wait_runs(backend: FlakyBackend, runs: int) -> None:
+    """Wait until the watcher has started the backend ``runs`` times."""
+    async def until() -> None:
+        while backend.runs < runs:
+            await asyncio.sleep(0.02)
+
+    try:
+        await asyncio.wait_for(until(), 10)
+    except TimeoutError:
+        raise AssertionError(f"the backend was started {backend.runs} times, expected {runs}") from None
+
+
 async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace,
                                                         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="store.watcher")
@@ -393,13 +442,11 @@ async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace,
     async with new_watcher(workspace, reconcile_every=600, restart_backoff=0.05,
                            watch_factory=backend) as watcher:
         recorder = EventRecorder(watcher)
-        while backend.runs < 2:
-            await asyncio.sleep(0.02)
+        await wait_runs(backend, 2)
         await asyncio.sleep(0.3)  # the second run's inotify watch is in place
         path.write_bytes(chapter_data("first"))
         await recorder.wait_count(1)
-        while backend.runs < 3:
-            await asyncio.sleep(0.02)
+        await wait_runs(backend, 3)
         await asyncio.sleep(0.3)
         path.write_bytes(chapter_data("second"))
         await recorder.wait_count(2)
@@ -428,7 +475,9 @@ def test_stop_leaves_no_thread_and_survives_a_cancelled_consumer(workspace: Work
         consumer = asyncio.create_task(consume())
         await asyncio.sleep(0.3)
         path.write_bytes(chapter_data("v1"))
-        while not seen:
+        for _ in range(500):
+            if seen:
+                break
             await asyncio.sleep(0.02)
         consumer.cancel()  # the app drops its reader mid-wait
         with pytest.raises(asyncio.CancelledError):

@@ -5,14 +5,15 @@ from __future__ import annotations
 import asyncio
 import os
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from store.commit import ChapterStore
+from store.merge import BatchItem
 from store.model import Chapter, Paragraph
 from store.serialize import chapter_bytes
 from store.watch_events import WatchEvent
 from store.watcher import ChapterWatcher
-from store.workspace import TEMP_PREFIX, TEMP_SUFFIX, Workspace, content_digest
 
 
 def make_chapter(tag: str, paragraphs: int = 40) -> Chapter:
@@ -30,17 +31,18 @@ def chapter_data(tag: str, paragraphs: int = 40) -> bytes:
     return chapter_bytes(make_chapter(tag, paragraphs))
 
 
-def own_commit(workspace: Workspace, path: Path, data: bytes) -> None:
-    """Our own atomic write, as store/commit.py does it: remember the digest, then temp + fsync + replace."""
-    temp = path.with_name(f"{TEMP_PREFIX}{path.name}.{secrets.token_hex(4)}{TEMP_SUFFIX}")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    workspace.own_writes.remember(path, content_digest(data))
-    os.replace(temp, path)
+def commit_translation(store: ChapterStore, n: int) -> bytes:
+    """One real commit of ours through ``ChapterStore`` (a one-item batch); returns the bytes now on disk."""
+    chapter = store.load()
+    para = chapter.paragraphs[n % len(chapter.paragraphs)]
+    store.commit_batch([BatchItem.based_on(para, f"translation {n}")], origin="translation", model="test-model")
+    return store.path.read_bytes()
+
+
+def commit_chapter(store: ChapterStore, chapter: Chapter) -> bytes:
+    """Our own commit of a whole chapter (``ChapterStore.update``); returns the bytes now on disk."""
+    store.update(lambda _current: chapter)
+    return store.path.read_bytes()
 
 
 # -- editors, scripted -----------------------------------------------------------------------------------
@@ -76,15 +78,15 @@ async def vim_backup_rename_save(path: Path, data: bytes, pause: float) -> None:
     backup.unlink()
 
 
-async def vscode_in_place_save(path: Path, data: bytes, pause: float) -> None:
-    """VS Code-like: truncate the file in place, pause, write half, pause, write the rest."""
+async def vscode_in_place_save(path: Path, data: bytes, between: Callable[[], Awaitable[None]]) -> None:
+    """VS Code-like: truncate the file in place, wait for ``between``, write half, wait again, write the rest."""
     with open(path, "r+b") as out:
         out.truncate(0)
         out.flush()
-        await asyncio.sleep(pause)
+        await between()
         out.write(data[: len(data) // 2])
         out.flush()
-        await asyncio.sleep(pause)
+        await between()
         out.write(data[len(data) // 2:])
 
 
