@@ -57,3 +57,4 @@ class WatchStats:
     parse_retries: int = 0  # unparsable reads that were retried instead of reported
     reconcile_hits: int = 0  # paths the periodic scan found changed, new or missing
     restarts: int = 0  # times the notify backend was restarted
+    rewatches: int = 0  # times the workspace folder was found replaced and watched again

@@ -236,6 +236,7 @@ class ChapterWatcher:
                 return
             if self._restart_requested:
                 self._restart_requested = False
+                self.stats.rewatches += 1
                 log.info("workspace folder %s was replaced; watching it again", self.root)
                 self._scan_now.set()
                 continue
@@ -328,6 +329,7 @@ class ChapterWatcher:
             self.stats.parses += 1
             assert ex.chapter is not None
             self._known[path] = Known(ex.digest, ex.stat, True, ex.chapter)
+            log.info("%s changed outside proofdesk; reloaded", path)
             self._queue.put_nowait(ChapterChanged(path, ex.chapter, ex.digest))
 
     def _on_invalid(self, path: Path, known: Known | None, ex: Examined, now: float) -> None:
@@ -347,6 +349,7 @@ class ChapterWatcher:
             return
         self._attempts.pop(path, None)
         self._known[path] = Known(ex.digest, ex.stat, False)
+        log.warning("%s; keeping the last good state", ex.error.line)
         self._queue.put_nowait(ChapterInvalid(path, ex.error))
 
     def _on_missing(self, path: Path, known: Known | None, now: float) -> None:
@@ -359,6 +362,7 @@ class ChapterWatcher:
             del self._missing_since[path]
             del self._known[path]
             self._consumed_own.pop(path, None)
+            log.info("%s was deleted outside proofdesk", path)
             self._queue.put_nowait(ChapterDeleted(path))
         else:
             self._schedule_if_idle(path, since + self.delete_grace)

@@ -458,6 +458,31 @@ async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace,
     assert any("watch thread died" in m and "restarting" in m for m in messages)
 
 
+async def test_a_replaced_workspace_folder_is_watched_again(workspace: Workspace) -> None:
+    root = workspace.root
+    (root / "ch.json").write_bytes(chapter_data("v0"))
+    async with new_watcher(workspace, reconcile_every=0.2) as watcher:
+        recorder = EventRecorder(watcher)
+        root.rename(root.with_name("ws-old"))
+        root.mkdir()  # a restore from backup, or `git clone` into the same place
+        (root / "ch.json").write_bytes(chapter_data("restored"))
+        await recorder.wait_count(1)
+        assert_changed_once(recorder, root / "ch.json", chapter_data("restored"))
+
+        async def until_rewatched() -> None:
+            while watcher.stats.rewatches == 0:
+                await asyncio.sleep(0.02)
+
+        await asyncio.wait_for(until_rewatched(), 10)
+        await asyncio.sleep(0.2)  # the new backend's watch is in place
+        batches = watcher.stats.notify_batches
+        (root / "ch.json").write_bytes(chapter_data("edited"))
+        await recorder.wait_count(2)
+        assert watcher.stats.notify_batches > batches  # the new folder's own notifications, not only scans
+        assert recorder.events[1].kind == "chapter_changed"
+        assert recorder.events[1].chapter == make_chapter("edited")  # type: ignore[union-attr]
+
+
 def test_stop_leaves_no_thread_and_survives_a_cancelled_consumer(workspace: Workspace) -> None:
     before = set(threading.enumerate())
 
