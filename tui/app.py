@@ -39,6 +39,7 @@ from tui.widgets.paragraph_table import ParagraphTable
 log = logging.getLogger(__name__)
 
 THEMES_DIR = Path(themes.__file__).parent
+WATCH_DELAY = 0.3  # seconds after start-up before the workspace watcher's first scan
 
 
 class ProofdeskApp(App[int]):
@@ -123,7 +124,10 @@ class ProofdeskApp(App[int]):
         if self.start_chapter is not None:
             self.push_screen(ChapterScreen(self.workspace, self.start_chapter))
         if self.watch:
-            self.watch_workspace()
+            # After the first frames: the watcher's first scan parses every chapter again (in a thread, but
+            # holding the GIL), and the first paint should not wait for it. The scan's result is compared
+            # with what we show, so an edit made in between is still caught.
+            self.set_timer(WATCH_DELAY, self.watch_workspace)
 
     def open_chapter(self, session: ChapterSession) -> None:
         """Show a chapter's view on top of the chapter list."""

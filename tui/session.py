@@ -70,6 +70,7 @@ class ChapterSession:
         self.run_changed: set[str] = set()  # paragraph IDs committed by the last run (cleared by review)
         self.conflicts: tuple[StoredConflict, ...] = ()
         self.generation = 0  # bumped on every change of state, so views know when to redraw
+        self._summary: tuple[tuple[object, ...], ChapterSummary] | None = None
 
     # -- state -------------------------------------------------------------------------------------------
 
@@ -116,7 +117,15 @@ class ChapterSession:
         return self.conflicts
 
     def summary(self) -> ChapterSummary:
-        """The chapter's line in the chapter list."""
+        """The chapter's line in the chapter list (cached until the state changes)."""
+        key = (self.generation, self.changed_on_disk, self.invalid, self.deleted, len(self.conflicts))
+        if self._summary is not None and self._summary[0] == key:
+            return self._summary[1]
+        summary = self._summarise()
+        self._summary = (key, summary)
+        return summary
+
+    def _summarise(self) -> ChapterSummary:
         chapter = self.chapter
         paragraphs = chapter.paragraphs if chapter is not None else ()
         non_empty = [p for p in paragraphs if not p.is_empty]

@@ -86,3 +86,24 @@ async def test_separators_follow_the_chosen_task(workspace_dir: Path) -> None:
         await pilot.press("s")  # polish: nothing is translated yet, so no chunks
         assert screen.separator_task == "polish"
         assert "── chunk" not in screen_text(app)
+
+
+async def test_a_big_chapter_is_drawn_as_lines_not_widgets(tmp_path: Path) -> None:
+    from tests.bench.chapters import write_chapter
+
+    path = tmp_path / "big.json"
+    write_chapter(path, 5000)
+    app = make_app(path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ChapterScreen)
+        assert len(screen.query("*")) < 40  # a handful of widgets, whatever the chapter's length
+        table = screen.query_one(ParagraphTable)
+        # separators of a big chapter are computed in a thread and appear when ready
+        assert screen.separator_task == "polish"  # every paragraph is translated
+        await wait_for(pilot, lambda: bool(table.model.chunks), what="the chunk separators")
+        await pilot.press("end")
+        assert table.cursor == 4999
+        assert "[5000]" in screen_text(app)
+        await pilot.press("g", *"2500", "enter")
+        assert table.cursor == 2499 and "[2500]" in screen_text(app)

@@ -27,7 +27,6 @@ from textual.worker import Worker, WorkerState
 
 from engine.chunks import TASKS, TaskType
 from engine.events import BatchCommitted, RunFinished, ToolResult
-from engine.run import RunRequest, run_chapter
 from engine.trace import default_trace_path, safe_name
 from store.errors import ChapterLoadError, StoreError
 from store.model import Chapter, Paragraph
@@ -42,11 +41,13 @@ from tui.widgets.paragraph_rows import RowModel, find_target, search
 from tui.widgets.paragraph_table import ParagraphTable
 
 if TYPE_CHECKING:
+    from engine.run import RunRequest
     from tui.app import ProofdeskApp
 
 log = logging.getLogger(__name__)
 
 SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
+SYNC_ROWS = 2000  # up to this many paragraphs, chunk separators are computed at once (no flicker)
 
 
 class ChapterScreen(Screen[None]):
@@ -96,7 +97,6 @@ class ChapterScreen(Screen[None]):
         self.run_label: str | None = None
         self._reload_wanted = False
         self._reloading = False
-        self._shown_generation = -1
 
     @property
     def proofdesk(self) -> ProofdeskApp:
@@ -120,7 +120,7 @@ class ChapterScreen(Screen[None]):
     def on_mount(self) -> None:
         self.table.focus()
         self.session.changed_on_disk = False
-        self.refresh_view(force=True)
+        self.refresh_view()
         self.run_worker(self._load_conflicts(), group="conflicts", exclusive=True)
         if self.session.invalid:
             self.log_pane.add_notice(f"{self.session.path.name} is not valid on disk: {self.session.invalid}",
@@ -128,16 +128,37 @@ class ChapterScreen(Screen[None]):
 
     # -- showing -----------------------------------------------------------------------------------------
 
-    def refresh_view(self, *, force: bool = False) -> None:
-        """Redraw rows, detail and status from the session (cheap when nothing changed)."""
+    def refresh_view(self, *, rows: bool = False) -> None:
+        """Redraw from the session: rows when the chapter (or ``rows``: the separators) changed; always the
+        statuses, the detail pane and the status line."""
         chapter = self.session.chapter
-        if chapter is not None and (force or self.session.generation != self._shown_generation):
-            self._shown_generation = self.session.generation
-            model = RowModel.build(chapter, self.separator_task, self.workspace.chunk_chars)
-            self.table.show(chapter, model, run_changed=frozenset(self.session.run_changed),
-                            conflict_ids=self.session.conflict_ids)
+        table = self.table
+        if chapter is not None and (rows or chapter is not table.chapter):
+            self._show_rows(chapter)
+        table.set_marks(run_changed=frozenset(self.session.run_changed), conflict_ids=self.session.conflict_ids)
         self._update_detail()
         self._update_status()
+
+    def _show_rows(self, chapter: Chapter) -> None:
+        task, chunk_chars = self.separator_task, self.workspace.chunk_chars
+        if task is None or len(chapter.paragraphs) <= SYNC_ROWS:
+            self.table.show(chapter, RowModel.build(chapter, task, chunk_chars))
+            return
+        # Big chapter: chunking every paragraph takes a while. Show the rows now (with the previous
+        # separators while the paragraphs are the same ones), and the new separators once computed.
+        current = self.table.model
+        self.table.show(chapter, current if current.fits(chapter) and current.task == task
+                        else RowModel.build(chapter, None, chunk_chars))
+        self._separators_later(chapter, task, chunk_chars)
+
+    @work(thread=True, exclusive=True, group="rows", description="chunk separators")
+    def _separators_later(self, chapter: Chapter, task: TaskType, chunk_chars: int) -> None:
+        model = RowModel.build(chapter, task, chunk_chars)
+        self.app.call_from_thread(self._apply_separators, chapter, model)
+
+    def _apply_separators(self, chapter: Chapter, model: RowModel) -> None:
+        if self.table.chapter is chapter and model.task == self.separator_task:
+            self.table.show(chapter, model)
 
     def _update_detail(self) -> None:
         para = self.table.current_paragraph
@@ -171,7 +192,7 @@ class ChapterScreen(Screen[None]):
 
     async def _load_conflicts(self) -> None:
         await asyncio.to_thread(self.session.refresh_conflicts)
-        self.refresh_view(force=True)
+        self.refresh_view()
 
     # -- messages ------------------------------------------------------------------------------------------
 
@@ -248,13 +269,15 @@ class ChapterScreen(Screen[None]):
             self.notify("The chapter file is not usable on disk; fix it first.", severity="error")
             return
         self.session.run_changed.clear()
-        self.refresh_view(force=True)
+        self.refresh_view()
         what = f"{task} chunk {only_chunk}" if only_chunk else task
         self.run_label = f"running {what}…"
         self._update_status()
         self._run(task, only_chunk)
 
     def _run_request(self, task: TaskType, only_chunk: int | None) -> RunRequest:
+        from engine.run import RunRequest  # the model client stack loads with the first run, not at start-up
+
         ws = self.workspace
         run = ws.config.run
         chapter = self.session.chapter
@@ -268,6 +291,8 @@ class ChapterScreen(Screen[None]):
 
     @work(exclusive=True, group="run", exit_on_error=False)
     async def _run(self, task: TaskType, only_chunk: int | None) -> None:
+        from engine.run import run_chapter
+
         request = self._run_request(task, only_chunk)
         async for event in run_chapter(request, workspace=self.workspace.workspace):
             self.post_message(EngineEventReceived(event, self.session.path))
@@ -460,7 +485,7 @@ class ChapterScreen(Screen[None]):
     def set_separators(self, task: TaskType | None) -> None:
         """Show the chunk separators of ``task`` (None: none)."""
         self.separator_task = task
-        self.refresh_view(force=True)
+        self.refresh_view(rows=True)
 
     @on(LogPane.EntryViewRequested)
     def _view_entry(self, message: LogPane.EntryViewRequested) -> None:
@@ -487,7 +512,7 @@ class ChapterScreen(Screen[None]):
     def action_conflicts(self) -> None:
         from tui.screens.conflicts import ConflictsScreen
 
-        self.app.push_screen(ConflictsScreen(self.session), lambda _: self.refresh_view(force=True))
+        self.app.push_screen(ConflictsScreen(self.session), lambda _: self.refresh_view())
 
     def action_back(self) -> None:
         self.proofdesk.show_chapter_list()

@@ -154,7 +154,7 @@ class DetailPane(ScrollView, can_focus=True):
         for op, chunk in pieces:
             text.append(chunk, insert if op == "insert" else delete if op == "delete" else Style())
 
-    @work(thread=True, exclusive=True, group="detail-diff")
+    @work(thread=True, exclusive=True, group="detail-diff", description="character diff")
     def _diff_later(self, text: Text, tail: Text, old: str, new: str, token: int) -> None:
         pieces = char_diff(old, new)
         text.right_crop(len("(computing…)"))

@@ -62,6 +62,8 @@ class RowModel:
     rows: tuple[int, ...]
     row_of: tuple[int, ...]  # paragraph position -> row number
     chunks: tuple[Chunk, ...]
+    ids: tuple[str, ...] = ()  # the paragraph IDs the rows were built for, in order
+    task: TaskType | None = None
 
     @classmethod
     def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int) -> RowModel:
@@ -76,7 +78,12 @@ class RowModel:
                 rows.append(-number - 1)
             row_of.append(len(rows))
             rows.append(pos)
-        return cls(tuple(rows), tuple(row_of), chunks)
+        return cls(tuple(rows), tuple(row_of), chunks, tuple(p.id for p in chapter.paragraphs), task)
+
+    def fits(self, chapter: Chapter) -> bool:
+        """Whether these rows (perhaps with stale separators) still describe ``chapter``'s paragraphs."""
+        paragraphs = chapter.paragraphs
+        return len(paragraphs) == len(self.ids) and all(p.id == i for p, i in zip(paragraphs, self.ids, strict=True))
 
     def chunk_of(self, position: int) -> Chunk | None:
         """The chunk holding the paragraph at ``position``, if it is in the work set."""

@@ -105,6 +105,16 @@ class ParagraphTable(ScrollView, can_focus=True):
             self.post_message(self.CursorMoved(self, position, self.current_paragraph))
         self.refresh()
 
+    def set_marks(self, *, run_changed: frozenset[str], conflict_ids: frozenset[str]) -> None:
+        """Update which paragraphs the last run changed and which have conflicts (statuses only)."""
+        if run_changed == self.run_changed and conflict_ids == self.conflict_ids:
+            return
+        self.run_changed = run_changed
+        self.conflict_ids = conflict_ids
+        self._generation += 1
+        self._cache.clear()
+        self.refresh()
+
     @property
     def current_paragraph(self) -> Paragraph | None:
         """The paragraph under the cursor."""

@@ -1,0 +1,213 @@
+"""TUI benchmark: first paint of a big chapter, keypress-to-screen latency under a stream of events, memory.
+
+Run: ``/work/venv/bin/python tests/bench/bench_tui.py`` (``--help`` for options). Prints medians.
+
+- ``first paint``: from process start (a fresh interpreter, imports included) to the first frame that shows
+  the rows of an N-paragraph chapter (default 10,000), the way ``proofdesk CHAPTER`` starts (chapter read,
+  watcher on). Goal at 10,000 paragraphs: <= 1 s.
+- ``keypress``: from a key event reaching the app to the first rendered frame that shows its effect (the
+  cursor on the next row), while the log pane receives ``--rate`` engine events per second (default 1,000:
+  mostly streamed text, some tool calls and errors). Goal: <= 50 ms median.
+- ``memory``: resident memory after the first paint of a 100,000-paragraph chapter (and the peak).
+
+Frames are taken where Textual hands them to the terminal (``App._display``), in headless mode: the terminal's
+own drawing time is not included.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+
+def _rss_kb(field: str = "VmRSS") -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+# -- the child: one start of the app, timed ---------------------------------------------------------------
+
+def child(path: str, started: float) -> None:
+    """Start the app on ``path`` like ``proofdesk PATH``; print JSON with the time of the first paint."""
+    from engine.config import load_config, resolve_model
+    from store.workspace import Workspace
+    from tui.app import ProofdeskApp
+    from tui.screens.chapter import ChapterScreen
+    from tui.session import WorkspaceSession
+
+    config = load_config()
+    ws = WorkspaceSession(Workspace.for_chapter(path), config, resolve_model(config, model="demo"))
+    session = ws.session(Path(path))
+    session.load()
+    app = ProofdeskApp(ws, chapter=session)
+    painted: dict[str, float] = {}
+    display = app._display
+
+    def timed_display(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        if ("at" not in painted and isinstance(screen, ChapterScreen) and renderable is not None
+                and screen.table.chapter is not None and screen.table.size.height > 1):
+            painted["at"] = time.time()
+
+    app._display = timed_display  # type: ignore[method-assign]
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            while "at" not in painted:
+                await pilot.pause(0.005)
+            result = {"first_paint_s": painted["at"] - started, "rss_kb": _rss_kb(), "peak_kb": _rss_kb("VmHWM")}
+            print(json.dumps(result), flush=True)
+
+    asyncio.run(run())
+
+
+def start_once(path: Path) -> dict[str, float]:
+    started = time.time()
+    out = subprocess.run([sys.executable, __file__, "--child", str(path), "--started", repr(started)],
+                         capture_output=True, text=True, check=True, cwd=ROOT,
+                         env={**os.environ, "PROOFDESK_CONFIG": os.devnull + ".toml"})
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# -- keypress latency under an event stream ----------------------------------------------------------------
+
+async def keypress_latency(path: Path, rate: int, presses: int) -> list[float]:
+    from textual import events
+
+    from engine.config import load_config, resolve_model
+    from engine.events import ModelDelta, ModelRequest, ToolCalled, ToolResult
+    from store.workspace import Workspace
+    from tui.app import ProofdeskApp
+    from tui.messages import EngineEventReceived
+    from tui.screens.chapter import ChapterScreen
+    from tui.session import WorkspaceSession
+
+    config = load_config()
+    ws = WorkspaceSession(Workspace.for_chapter(path), config, resolve_model(config, model="demo"))
+    session = ws.session(path)
+    session.load()
+    app = ProofdeskApp(ws, chapter=session, watch=False)
+    waiting: dict[str, Any] = {}
+    latencies: list[float] = []
+    display = app._display
+
+    def timed_display(screen: Any, renderable: Any) -> None:
+        display(screen, renderable)
+        target = waiting.get("cursor")
+        if target is not None and isinstance(screen, ChapterScreen) and screen.table.cursor == target:
+            latencies.append(time.perf_counter() - waiting.pop("sent"))
+            waiting.pop("cursor")
+            waiting["done"].set()
+
+    app._display = timed_display  # type: ignore[method-assign]
+
+    def events_batch(n: int, counter: int) -> list[Any]:
+        out: list[Any] = []
+        for i in range(n):
+            k = counter + i
+            if k % 100 == 0:
+                out.append(ModelRequest(run_id="b", chunk=1, turn=k, message_count=4, tool_names=("x",)))
+            elif k % 50 == 0:
+                out.append(ToolCalled(run_id="b", chunk=1, turn=1, call_id=f"c{k}", name="get_next_paragraphs",
+                                      arguments={"paragraph_id": "e58ed763", "count": 3}))
+            elif k % 50 == 1:
+                out.append(ToolResult(run_id="b", chunk=1, turn=1, call_id=f"c{k}", name="get_next_paragraphs",
+                                      success=False, error_code="CHUNK_BOUNDARY",
+                                      result={"success": False, "error": "beyond the chunk"}))
+            else:
+                out.append(ModelDelta(run_id="b", chunk=1, turn=1, channel="text", text="word "))
+        return out
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ChapterScreen)
+        await pilot.pause(0.5)
+        stop = asyncio.Event()
+
+        async def feed() -> None:
+            tick, counter = 0.01, 0
+            per_tick = max(int(rate * tick), 1)
+            next_at = time.perf_counter()
+            while not stop.is_set():
+                for event in events_batch(per_tick, counter):
+                    screen.post_message(EngineEventReceived(event, path))
+                counter += per_tick
+                next_at += tick
+                await asyncio.sleep(max(next_at - time.perf_counter(), 0))
+
+        feeder = asyncio.create_task(feed()) if rate else None
+        await asyncio.sleep(0.5)
+        driver = app._driver
+        assert driver is not None
+        for _ in range(presses):
+            done = asyncio.Event()
+            waiting.update(cursor=screen.table.cursor + 1, done=done, sent=time.perf_counter())
+            key = events.Key("down", None)
+            key.set_sender(app)
+            driver.send_message(key)
+            await asyncio.wait_for(done.wait(), 5)
+            await asyncio.sleep(0.05)  # a person types a few keys a second
+        stop.set()
+        if feeder is not None:
+            await feeder
+    return latencies
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--paragraphs", type=int, default=10_000, help="chapter size for first paint and keys")
+    parser.add_argument("--memory-paragraphs", type=int, default=100_000, help="chapter size for memory (0: skip)")
+    parser.add_argument("--starts", type=int, default=5, help="fresh starts for the first-paint median")
+    parser.add_argument("--rate", type=int, default=1000, help="engine events per second during the key test")
+    parser.add_argument("--presses", type=int, default=60, help="key presses timed")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--started", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.child, args.started)
+        return
+
+    from tests.bench.chapters import write_chapter
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        path = folder / "bench.json"
+        write_chapter(path, args.paragraphs)
+        size_mb = path.stat().st_size / 1e6
+        runs = [start_once(path) for _ in range(args.starts)]
+        paint = statistics.median(r["first_paint_s"] for r in runs)
+        print(f"first paint, {args.paragraphs:,} paragraphs ({size_mb:.1f} MB): median {paint * 1000:.0f} ms "
+              f"over {args.starts} starts (min {min(r['first_paint_s'] for r in runs) * 1000:.0f}, "
+              f"max {max(r['first_paint_s'] for r in runs) * 1000:.0f})")
+
+        for rate in (0, args.rate):
+            lat = asyncio.run(keypress_latency(path, rate, args.presses))
+            print(f"keypress to screen, {rate:,} events/s: median {statistics.median(lat) * 1000:.1f} ms, "
+                  f"p90 {statistics.quantiles(lat, n=10)[-1] * 1000:.1f} ms over {len(lat)} presses")
+
+        if args.memory_paragraphs:
+            big = folder / "big.json"
+            write_chapter(big, args.memory_paragraphs)
+            result = start_once(big)
+            print(f"memory, {args.memory_paragraphs:,} paragraphs ({big.stat().st_size / 1e6:.0f} MB on disk): "
+                  f"RSS {result['rss_kb'] / 1024:.0f} MB after first paint, peak {result['peak_kb'] / 1024:.0f} MB; "
+                  f"first paint {result['first_paint_s']:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
