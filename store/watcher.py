@@ -34,7 +34,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from pathlib import Path
 from types import TracebackType
 
@@ -50,14 +50,14 @@ log = logging.getLogger(__name__)
 
 WatchFilter = Callable[[Change, str], bool]
 # (folder, stop_event, filter) -> async iterator of change sets; awatch by default, replaceable for tests.
-WatchFactory = Callable[[Path, asyncio.Event, WatchFilter], AsyncIterator[set[tuple[Change, str]]]]
+WatchFactory = Callable[[Path, asyncio.Event, WatchFilter], AsyncGenerator[set[tuple[Change, str]], None]]
 
-_HEALTHY_RUN = 30.0
-_CONSUMED_OWN = 64  # a backend that ran this long before failing resets the backoff
+_HEALTHY_RUN = 30.0  # a backend that ran this long before failing resets the backoff
+_CONSUMED_OWN = 64  # own-write digests remembered as already seen, per path
 
 
-def default_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncIterator[
-        set[tuple[Change, str]]]:
+def default_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncGenerator[
+        set[tuple[Change, str]], None]:
     """watchfiles' ``awatch`` on ``root`` alone (not recursive), stoppable through ``stop_event``."""
     # The watch thread checks stop_event every ``step``; rust_timeout bounds how long a bare cancellation
     # (no stop_event) waits for that thread, since awatch cannot abandon it.
@@ -222,13 +222,15 @@ class ChapterWatcher:
             started = loop.time()
             failure: str
             try:
-                async for changes in self._watch_factory(self.root, run_stop, self._accept):
-                    self.stats.notify_batches += 1
-                    for change, raw in changes:
-                        if self._accept(change, raw):
-                            self._poke(Path(raw))
-                    if run_stop.is_set():
-                        break
+                # aclosing: leaving the loop early must close awatch's notify handle now, not at garbage collection.
+                async with contextlib.aclosing(self._watch_factory(self.root, run_stop, self._accept)) as stream:
+                    async for changes in stream:
+                        self.stats.notify_batches += 1
+                        for change, raw in changes:
+                            if self._accept(change, raw):
+                                self._poke(Path(raw))
+                        if run_stop.is_set():
+                            break
                 failure = "the file watcher stopped unexpectedly"
             except Exception as exc:
                 failure = f"the file watcher failed: {exc!r}"

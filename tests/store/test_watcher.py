@@ -7,10 +7,11 @@ reported exactly once with the full final content — never a partial read, neve
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -230,15 +231,12 @@ async def test_rsync_replace_with_older_mtime_is_reloaded_once(
 # -- when notifications are missed: the reconcile scan ---------------------------------------------------------
 
 
-def deaf_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncIterator[
-        set[tuple[Change, str]]]:
+async def deaf_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncGenerator[
+        set[tuple[Change, str]], None]:
     """A backend that never reports anything (a notify queue overflow, a filesystem without inotify)."""
-    async def changes() -> AsyncIterator[set[tuple[Change, str]]]:
-        await stop_event.wait()
-        return
-        yield  # pragma: no cover - makes this an async generator
-
-    return changes()
+    await stop_event.wait()
+    return
+    yield  # makes this an async generator
 
 
 async def test_reconcile_scan_catches_what_notify_missed(workspace: Workspace) -> None:
@@ -404,20 +402,17 @@ class FlakyBackend:
         self.fail_at_start = fail_at_start
         self.runs = 0
 
-    def __call__(self, root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncIterator[
-            set[tuple[Change, str]]]:
+    async def __call__(self, root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncGenerator[
+            set[tuple[Change, str]], None]:
         self.runs += 1
         run = self.runs
-
-        async def changes() -> AsyncIterator[set[tuple[Change, str]]]:
-            if run <= self.fail_at_start:
-                raise OSError(28, "inotify watch limit reached (injected)")
-            async for batch in default_watch(root, stop_event, watch_filter):
+        if run <= self.fail_at_start:
+            raise OSError(28, "inotify watch limit reached (injected)")
+        async with contextlib.aclosing(default_watch(root, stop_event, watch_filter)) as real:
+            async for batch in real:
                 yield batch
                 if run == self.fail_at_start + 1:
                     raise RuntimeError("watch thread died (injected)")
-
-        return changes()
 
 
 async def wait_runs(backend: FlakyBackend, runs: int) -> None:
