@@ -7,23 +7,22 @@ reported exactly once with the full final content — never a partial read, neve
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import threading
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from watchfiles import Change
 
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError
 from store.loader import parse_chapter
 from store.model import Chapter
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid
-from store.watcher import ChapterWatcher, WatchFilter, default_watch
+from store.watcher import ChapterWatcher
 from store.workspace import Workspace, content_digest
+from tests.store.watch_backends import FlakyBackend, deaf_watch
 from tests.store.watch_support import (
     EventRecorder,
     chapter_data,
@@ -35,6 +34,7 @@ from tests.store.watch_support import (
     vim_backup_rename_save,
     vim_swap_rename_save,
     vscode_in_place_save,
+    wait_until,
 )
 
 SETTLE = 0.1
@@ -157,12 +157,7 @@ async def test_vscode_in_place_save_read_midway_is_never_adopted(workspace: Work
         async def until_watcher_read_it() -> None:
             # The writer stalls until the watcher has actually read (and refused) the half-written file.
             seen = watcher.stats.parse_retries
-
-            async def until() -> None:
-                while watcher.stats.parse_retries == seen:
-                    await asyncio.sleep(0.01)
-
-            await asyncio.wait_for(until(), 10)
+            await wait_until(lambda: watcher.stats.parse_retries > seen, "the watcher never read the file")
 
         await vscode_in_place_save(path, chapter_data("code"), until_watcher_read_it)
         await recorder.wait_count(1)
@@ -231,14 +226,6 @@ async def test_rsync_replace_with_older_mtime_is_reloaded_once(
 # -- when notifications are missed: the reconcile scan ---------------------------------------------------------
 
 
-async def deaf_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncGenerator[
-        set[tuple[Change, str]], None]:
-    """A backend that never reports anything (a notify queue overflow, a filesystem without inotify)."""
-    await stop_event.wait()
-    return
-    yield  # makes this an async generator
-
-
 async def test_reconcile_scan_catches_what_notify_missed(workspace: Workspace) -> None:
     same_second = workspace.root / "same.json"
     synced = workspace.root / "synced.json"
@@ -304,25 +291,16 @@ async def test_outside_edit_just_after_an_own_commit_is_detected(
     assert [e.digest for e in recorder.events if isinstance(e, ChapterChanged)] == expected
 
 
-async def wait_known(watcher: ChapterWatcher, path: Path, data: bytes) -> None:
-    """Wait until the watcher has read ``data`` at ``path`` and made it its known state."""
-    async def until() -> None:
-        while watcher.known_digest(path) != content_digest(data):
-            await asyncio.sleep(0.02)
-
-    await asyncio.wait_for(until(), 15)
-
-
 async def test_restoring_an_earlier_own_write_is_an_outside_change(
         running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
     store = ChapterStore(watcher.root / "ch.json", watcher.workspace)
     path = store.path
     first = await asyncio.to_thread(commit_chapter, store, make_chapter("own-first"))
-    await wait_known(watcher, path, first)
+    await wait_until(lambda: watcher.known_digest(path) == content_digest(first), "first commit never seen")
     second = await asyncio.to_thread(commit_chapter, store, make_chapter("own-second"))
     assert second != first
-    await wait_known(watcher, path, second)
+    await wait_until(lambda: watcher.known_digest(path) == content_digest(second), "second commit never seen")
     assert recorder.events == []
     path.write_bytes(first)  # `git checkout ch.json`: bytes we once wrote, but not by us this time
     await recorder.wait_count(1)
@@ -394,39 +372,6 @@ async def test_non_chapter_churn_causes_no_reads_and_no_events(
 # -- resilience ----------------------------------------------------------------------------------------------------
 
 
-class FlakyBackend:
-    """The real watchfiles backend, made to fail: raise before the first ``fail_at_start`` runs, and after the first
-    change set of the next run."""
-
-    def __init__(self, fail_at_start: int) -> None:
-        self.fail_at_start = fail_at_start
-        self.runs = 0
-
-    async def __call__(self, root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncGenerator[
-            set[tuple[Change, str]], None]:
-        self.runs += 1
-        run = self.runs
-        if run <= self.fail_at_start:
-            raise OSError(28, "inotify watch limit reached (injected)")
-        async with contextlib.aclosing(default_watch(root, stop_event, watch_filter)) as real:
-            async for batch in real:
-                yield batch
-                if run == self.fail_at_start + 1:
-                    raise RuntimeError("watch thread died (injected)")
-
-
-async def wait_runs(backend: FlakyBackend, runs: int) -> None:
-    """Wait until the watcher has started the backend ``runs`` times."""
-    async def until() -> None:
-        while backend.runs < runs:
-            await asyncio.sleep(0.02)
-
-    try:
-        await asyncio.wait_for(until(), 10)
-    except TimeoutError:
-        raise AssertionError(f"the backend was started {backend.runs} times, expected {runs}") from None
-
-
 async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace,
                                                         caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="store.watcher")
@@ -437,11 +382,11 @@ async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace,
     async with new_watcher(workspace, reconcile_every=600, restart_backoff=0.05,
                            watch_factory=backend) as watcher:
         recorder = EventRecorder(watcher)
-        await wait_runs(backend, 2)
+        await wait_until(lambda: backend.runs >= 2, "the backend was not restarted")
         await asyncio.sleep(0.3)  # the second run's inotify watch is in place
         path.write_bytes(chapter_data("first"))
         await recorder.wait_count(1)
-        await wait_runs(backend, 3)
+        await wait_until(lambda: backend.runs >= 3, "the backend was not restarted twice")
         await asyncio.sleep(0.3)
         path.write_bytes(chapter_data("second"))
         await recorder.wait_count(2)
@@ -464,11 +409,7 @@ async def test_a_replaced_workspace_folder_is_watched_again(workspace: Workspace
         await recorder.wait_count(1)
         assert_changed_once(recorder, root / "ch.json", chapter_data("restored"))
 
-        async def until_rewatched() -> None:
-            while watcher.stats.rewatches == 0:
-                await asyncio.sleep(0.02)
-
-        await asyncio.wait_for(until_rewatched(), 10)
+        await wait_until(lambda: watcher.stats.rewatches > 0, "the new folder was never watched")
         await asyncio.sleep(0.2)  # the new backend's watch is in place
         batches = watcher.stats.notify_batches
         (root / "ch.json").write_bytes(chapter_data("edited"))
@@ -495,10 +436,7 @@ def test_stop_leaves_no_thread_and_survives_a_cancelled_consumer(workspace: Work
         consumer = asyncio.create_task(consume())
         await asyncio.sleep(0.3)
         path.write_bytes(chapter_data("v1"))
-        for _ in range(500):
-            if seen:
-                break
-            await asyncio.sleep(0.02)
+        await wait_until(lambda: bool(seen), "the first edit was never reported")
         consumer.cancel()  # the app drops its reader mid-wait
         with pytest.raises(asyncio.CancelledError):
             await consumer

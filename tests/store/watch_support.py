@@ -105,6 +105,18 @@ def rsync_replace(path: Path, data: bytes, mtime_ns: int) -> None:
     os.replace(temp, path)
 
 
+async def wait_until(condition: Callable[[], bool], failure: str, timeout: float = 10.0) -> None:
+    """Poll ``condition`` until it holds; fail with ``failure`` if it does not within ``timeout`` seconds."""
+    async def until() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    try:
+        await asyncio.wait_for(until(), timeout)
+    except TimeoutError:
+        raise AssertionError(failure) from None
+
+
 # -- recording events -----------------------------------------------------------------------------------
 
 
