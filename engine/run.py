@@ -13,7 +13,7 @@ import contextlib
 import time
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -70,11 +70,10 @@ _TASK_METHOD = {"translate": "translate", "polish": "polish", "proofread": "proo
 class _Run:
     """State of one run while it executes."""
 
-    def __init__(self, request: RunRequest, emit_out: Any, workspace: Workspace | None,
-                 http: httpx.AsyncClient | None) -> None:
+    def __init__(self, request: RunRequest, workspace: Workspace | None, http: httpx.AsyncClient | None) -> None:
         self.request = request
         self.http = http
-        self.emit_out = emit_out
+        self.emit_out: Callable[[EngineEvent], None] = lambda event: None
         self.workspace = workspace or Workspace.for_chapter(request.chapter_path)
         self.run_id = uuid.uuid4().hex[:12]
         self.trace: TraceWriter | None = None
@@ -193,23 +192,22 @@ class _Run:
             self.trace.close()
 
 
-async def run_chapter(request: RunRequest, *, workspace: Workspace | None = None,
-                      http_client: httpx.AsyncClient | None = None) -> AsyncIterator[EngineEvent]:
-    """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
+async def _events_of(produce: Callable[[Callable[[Any], None]], Awaitable[None]],
+                     name: str) -> AsyncIterator[EngineEvent]:
+    """Run ``produce(emit)`` as a task and yield what it emits as it happens.
 
-    ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one).
+    Closing or cancelling the iterator cancels the task (a run stops within a second; what was
+    committed stays committed).
     """
     queue: asyncio.Queue[Any] = asyncio.Queue()
-    run = _Run(request, queue.put_nowait, workspace, http_client)
 
     async def body() -> None:
         try:
-            await run.execute()
+            await produce(queue.put_nowait)
         finally:
-            run.close()
             queue.put_nowait(_END)
 
-    task = asyncio.create_task(body(), name=f"proofdesk-run-{run.run_id}")
+    task = asyncio.create_task(body(), name=name)
     try:
         while (item := await queue.get()) is not _END:
             yield item
@@ -221,20 +219,38 @@ async def run_chapter(request: RunRequest, *, workspace: Workspace | None = None
                 await task
 
 
-async def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> AsyncIterator[EngineEvent]:
+def run_chapter(request: RunRequest, *, workspace: Workspace | None = None,
+                http_client: httpx.AsyncClient | None = None) -> AsyncIterator[EngineEvent]:
+    """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
+
+    ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one).
+    """
+    run = _Run(request, workspace, http_client)
+
+    async def produce(emit: Callable[[Any], None]) -> None:
+        run.emit_out = emit
+        try:
+            await run.execute()
+        finally:
+            run.close()
+
+    return _events_of(produce, f"proofdesk-run-{run.run_id}")
+
+
+def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> AsyncIterator[EngineEvent]:
     """Run several chapters, at most ``jobs`` at once, yielding all their events as they happen."""
-    queue: asyncio.Queue[Any] = asyncio.Queue()
     limit = asyncio.Semaphore(max(1, jobs))
     remote = [r.settings for r in requests if not r.settings.is_demo]
-    # One pool for every chapter: connections are reused and the TLS set-up is paid once, not per chapter.
-    http = new_http_client(tls=any(s.base_url.startswith("https:") for s in remote)) if remote else None
 
-    async def one(request: RunRequest) -> None:
-        async with limit:
-            async for event in run_chapter(request, http_client=http):
-                queue.put_nowait(event)
+    async def produce(emit: Callable[[Any], None]) -> None:
+        # One pool for every chapter: connections are reused and the TLS set-up is paid once, not per chapter.
+        http = new_http_client(tls=any(s.base_url.startswith("https:") for s in remote)) if remote else None
 
-    async def all_runs() -> None:
+        async def one(request: RunRequest) -> None:
+            async with limit:
+                async for event in run_chapter(request, http_client=http):
+                    emit(event)
+
         try:
             async with asyncio.TaskGroup() as group:
                 for request in requests:
@@ -242,15 +258,5 @@ async def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> Asyn
         finally:
             if http is not None:
                 await http.aclose()
-            queue.put_nowait(_END)
 
-    task = asyncio.create_task(all_runs())
-    try:
-        while (item := await queue.get()) is not _END:
-            yield item
-        await task
-    finally:
-        if not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+    return _events_of(produce, "proofdesk-runs")
