@@ -37,6 +37,9 @@ class ActionsProvider(Provider):
         for profile in app.profile_names():
             found.append((f"Model: use profile {profile}", "switch the model for the next runs",
                           partial(app.use_profile, profile)))
+        for theme in sorted(app.available_themes):
+            found.append((f"Theme: {theme}", "colours of the whole app (config: theme = ...)",
+                          partial(setattr, app, "theme", theme)))
         separators = getattr(self.screen, "set_separators", None)
         if separators is not None:
             for task in (*TASKS, None):

@@ -111,3 +111,20 @@ def test_trace_refuses_a_broken_trace(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["trace", str(trace)]) == 2
     assert "t.jsonl:2:" in capsys.readouterr().err
     assert main(["trace", str(tmp_path / "none.jsonl")]) == 2
+
+
+async def test_palette_switches_model_profile_and_theme(chapter_path: Path, config_file: Path) -> None:
+    config_file.write_text('[profiles.local]\nmodel = "qwen3"\nbase_url = "http://127.0.0.1:9/v1"\n',
+                           encoding="utf-8")
+    app = make_app(chapter_path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.workspace is not None and app.workspace.settings.model == "demo"
+        await pilot.press("ctrl+p", *"use profile local")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.workspace.settings.model == "qwen3", what="the profile switch")
+        assert app.workspace.settings.base_url == "http://127.0.0.1:9/v1"
+        await pilot.press("ctrl+p", *"Theme: ansi-light")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.theme == "ansi-light", what="the theme switch")
