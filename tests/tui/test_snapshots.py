@@ -1,6 +1,7 @@
 """SVG snapshots of the key screens at 80x24 (pytest-textual-snapshot).
 
-The snapshots record how the screens looked with one Textual version (``__snapshots__/TEXTUAL_VERSION``).
+The snapshots record how the screens looked with one Textual version (``snapshots_textual_version.txt``,
+beside ``__snapshots__/``, where syrupy would take it for a stale snapshot).
 With another version installed they fail with one message saying so: look at the screens, then re-record
 with ``pytest tests/tui/test_snapshots.py --snapshot-update`` (which also rewrites the version file).
 """
@@ -35,8 +36,7 @@ from tui.messages import EngineEventReceived
 from tui.screens.chapter import ChapterScreen
 from tui.screens.trace import TraceScreen
 
-SNAPSHOTS = Path(__file__).parent / "__snapshots__"
-VERSION_FILE = SNAPSHOTS / "TEXTUAL_VERSION"
+VERSION_FILE = Path(__file__).parent / "snapshots_textual_version.txt"
 
 
 @pytest.fixture(autouse=True)
@@ -44,7 +44,6 @@ def same_textual_version(request: pytest.FixtureRequest) -> None:
     """Fail at once, with one clear message, when the snapshots were made with another Textual."""
     installed = version("textual")
     if request.config.getoption("--snapshot-update", default=False):
-        SNAPSHOTS.mkdir(exist_ok=True)
         VERSION_FILE.write_text(installed + "\n", encoding="utf-8")
         return
     recorded = VERSION_FILE.read_text(encoding="utf-8").strip() if VERSION_FILE.exists() else "(none recorded)"
