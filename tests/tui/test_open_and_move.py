@@ -43,6 +43,10 @@ async def test_chapter_file_opens_straight_to_its_view(workspace_dir: Path) -> N
         assert "[3] e94123b9 (empty)" in text  # empty paragraphs are rows, so numbers never skip silently
         assert "── chunk 1/2 · 19 paragraphs · [1]–[21]" in text
         assert "0/39 done" in text
+        await pilot.press("l")  # the log pane can be hidden, and shown again
+        assert not app.screen.query_one(LogPane).display
+        await pilot.press("l")
+        assert app.screen.query_one(LogPane).display
 
 
 async def test_moving_through_a_chapter(workspace_dir: Path) -> None:

@@ -81,6 +81,11 @@ async def test_translate_run_probes_the_boundary_then_commits(chapter_path: Path
         detail = trace.describe(step).plain
         assert "first a0000001 · last a0000004" in detail  # the chunk's boundaries
         assert '"error_code": "CHUNK_BOUNDARY"' in detail
+        # f filters the steps by tool name or error code
+        await pilot.press("f", *"add_translation", "enter")
+        assert [s.tool for s in trace.shown] == ["add_translation_batch"]
+        await pilot.press("f", "ctrl+u", "enter")
+        assert len(trace.shown) == len(trace.steps)
         await pilot.press("b")
         assert app.screen is screen
 

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 from store.loader import load_chapter
-from tests.tui.conftest import sample_bytes
 
 TMUX = shutil.which("tmux")
 BINARY = Path(sys.executable).parent / "proofdesk"
@@ -63,19 +62,17 @@ def terminal() -> Iterator[Terminal]:
         term.tmux("kill-server")  # our private server only
 
 
-def test_installed_binary_in_tmux(terminal: Terminal, tmp_path: Path, isolated_dirs: Path) -> None:
-    folder = tmp_path / "book"
-    folder.mkdir()
-    chapter = folder / "rashomon.json"
-    chapter.write_bytes(sample_bytes())
+def test_installed_binary_in_tmux(terminal: Terminal, isolated_dirs: Path) -> None:
     env = {k: os.environ[k] for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
                                       "PROOFDESK_CONFIG")}
     env.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
-    terminal.start(f"env {exports} {shlex.quote(str(BINARY))} {shlex.quote(str(chapter))} --model demo; "
-                   "echo EXIT=$?; sleep 30")
+    terminal.start(f"env {exports} {shlex.quote(str(BINARY))} demo; echo EXIT=$?; sleep 30")
 
-    terminal.wait_for(lambda s: "0/39 done" in s and "[1] 52490097" in s, "the chapter view")
+    terminal.wait_for(lambda s: "0/39 done" in s and "[1] 52490097" in s and "model demo" in s, "the demo chapter")
+    demo_files = list((isolated_dirs / "data" / "proofdesk" / "demo").glob("*/rashomon.json"))
+    assert len(demo_files) == 1  # a fresh copy of the bundled sample, under the user data folder
+    chapter = demo_files[0]
     terminal.keys("t")  # translate the whole chapter with the offline demo model
     screen = terminal.wait_for(lambda s: "39/39 done" in s and "■ run complete" in s, "the run to finish", 60)
     assert "[demo en]" in screen
