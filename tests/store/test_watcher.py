@@ -40,9 +40,9 @@ from tests.store.watch_support import (
 SETTLE = 0.1
 GRACE = 0.6
 RECONCILE = 0.25
-RETRIES = 3
+RETRIES = 4
 # Long enough for every follow-up an event could have: settle, parse retries, a reconcile scan and its read.
-QUIET = 2 * SETTLE + RETRIES * SETTLE + RECONCILE + 0.3
+QUIET = 2 * SETTLE + RETRIES * SETTLE + RECONCILE + 0.2
 
 
 @pytest.fixture
@@ -127,7 +127,7 @@ async def test_vim_swap_and_rename_save_is_reloaded_once(running: tuple[ChapterW
     assert_changed_once(recorder, path, chapter_data("vim"))
 
 
-@pytest.mark.parametrize("pause", [0.02, 0.3])
+@pytest.mark.parametrize("pause", [0.02, 0.2])
 async def test_vim_backup_rename_save_is_reloaded_once(running: tuple[ChapterWatcher, EventRecorder],
                                                        pause: float) -> None:
     watcher, recorder = running
