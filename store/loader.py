@@ -108,7 +108,7 @@ def _field_path(loc: tuple[int | str, ...]) -> str:
 
 def _describe_validation(err: ValidationError, data: Any) -> str:
     first = err.errors(include_url=False)[0]
-    loc = tuple(p for p in first["loc"] if p not in ("function-after[_selection_exists()]",))
+    loc = tuple(first["loc"])
     kind = first["type"]
     path = _field_path(loc)
     got = first.get("input")
@@ -194,6 +194,9 @@ def chapter_from_data(data: Any, name: str, text: str | None = None) -> Chapter:
             _, pos = _scan_outside_strings(text)
             where = "{}:{}".format(*_line_col(text, pos)) if pos is not None else None
         raise ChapterLoadError(name, where, f"invalid chapter: nested more than {_MAX_DEPTH} levels deep")
+    for i, para in enumerate(chapter.paragraphs):
+        if (para.translations or para.selected_translation_id is not None) and (problem := para.problem()):
+            raise ChapterLoadError(name, f"paragraphs[{i}]", problem)
     positions = chapter.positions
     if len(positions) != len(chapter.paragraphs):
         seen: dict[str, int] = {}
