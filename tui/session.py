@@ -14,8 +14,11 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from engine.chunks import TaskType
 from engine.config import Config, ModelSettings
+from engine.trace import default_trace_path
 from store.atomic import CommitError
 from store.commit import ChapterStore
 from store.conflicts import Resolution, StoredConflict, list_conflicts, resolve
@@ -23,6 +26,9 @@ from store.errors import ChapterLoadError, StoreError
 from store.model import Chapter, Paragraph, append_version
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent
 from store.workspace import Workspace
+
+if TYPE_CHECKING:
+    from engine.run import RunRequest
 
 log = logging.getLogger(__name__)
 
@@ -242,6 +248,20 @@ class WorkspaceSession:
             found = self.sessions[key] = ChapterSession(key, self.workspace,
                                                         keep_versions=self.config.run.keep_versions)
         return found
+
+    def run_request(self, chapter: ChapterSession, task: TaskType, only_chunk: int | None, *,
+                    demo_delay: float = 0.0) -> RunRequest:
+        """The run of ``task`` on a chapter (``only_chunk``: just that 1-based chunk), as configured."""
+        from engine.run import RunRequest  # the model client stack loads with the first run, not at start-up
+
+        run = self.config.run
+        chapter_id = chapter.chapter.id if chapter.chapter is not None else chapter.path.stem
+        return RunRequest(
+            chapter_path=chapter.path, task=task, settings=self.settings, chunk_chars=run.chunk_chars,
+            max_batch=run.max_batch, max_turns=run.max_turns, only_chunk=only_chunk,
+            trace_path=default_trace_path(self.workspace.traces_dir, chapter_id, task),
+            keep_versions=run.keep_versions, source_language=run.source_language,
+            target_language=run.target_language, demo_delay=demo_delay)
 
     def chapter_paths(self) -> list[Path]:
         """The chapter files of the workspace now on disk, plus any we know of that were deleted."""

@@ -102,6 +102,8 @@ async def test_cancel_stops_the_run_and_writes_nothing(chapter_path: Path, model
         await pilot.press("t")
         await wait_for(pilot, lambda: bool(model_server.requests), what="the request")
         assert screen.run_in_progress
+        await pilot.press("b")  # leaving would end the run: refused while it goes on
+        assert app.screen is screen and screen.run_in_progress
         await pilot.press("x")
         await wait_for(pilot, lambda: not screen.run_in_progress, timeout=3, what="the run to stop")
         pane = screen.query_one(LogPane)

@@ -9,17 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import shlex
-import subprocess
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult, SuspendNotSupported
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -27,11 +23,11 @@ from textual.worker import Worker, WorkerState
 
 from engine.chunks import TASKS, TaskType
 from engine.events import BatchCommitted, RunFinished, ToolResult
-from engine.trace import default_trace_path, safe_name
+from engine.trace import safe_name
 from store.errors import ChapterLoadError, StoreError
 from store.model import Chapter, Paragraph
 from tui.messages import EngineEventReceived, WorkspaceChanged
-from tui.screens.edit import EditScreen
+from tui.screens.edit import EditorFailed, EditScreen, edit_in_editor
 from tui.screens.prompt import PromptScreen
 from tui.screens.text_view import TextViewScreen
 from tui.session import ChapterSession, EditRefused, WorkspaceSession, needs_review
@@ -41,7 +37,6 @@ from tui.widgets.paragraph_rows import RowModel, find_target, search
 from tui.widgets.paragraph_table import ParagraphTable
 
 if TYPE_CHECKING:
-    from engine.run import RunRequest
     from tui.app import ProofdeskApp
 
 log = logging.getLogger(__name__)
@@ -275,25 +270,11 @@ class ChapterScreen(Screen[None]):
         self._update_status()
         self._run(task, only_chunk)
 
-    def _run_request(self, task: TaskType, only_chunk: int | None) -> RunRequest:
-        from engine.run import RunRequest  # the model client stack loads with the first run, not at start-up
-
-        ws = self.workspace
-        run = ws.config.run
-        chapter = self.session.chapter
-        chapter_id = chapter.id if chapter is not None else self.session.path.stem
-        return RunRequest(
-            chapter_path=self.session.path, task=task, settings=ws.settings, chunk_chars=run.chunk_chars,
-            max_batch=run.max_batch, max_turns=run.max_turns, only_chunk=only_chunk,
-            trace_path=default_trace_path(ws.workspace.traces_dir, chapter_id, task),
-            keep_versions=run.keep_versions, source_language=run.source_language,
-            target_language=run.target_language, demo_delay=self.proofdesk.demo_delay)
-
     @work(exclusive=True, group="run", exit_on_error=False)
     async def _run(self, task: TaskType, only_chunk: int | None) -> None:
         from engine.run import run_chapter
 
-        request = self._run_request(task, only_chunk)
+        request = self.workspace.run_request(self.session, task, only_chunk, demo_delay=self.proofdesk.demo_delay)
         async for event in run_chapter(request, workspace=self.workspace.workspace):
             self.post_message(EngineEventReceived(event, self.session.path))
 
@@ -360,26 +341,11 @@ class ChapterScreen(Screen[None]):
         para = self._current()
         if para is None or para.is_empty:
             return
-        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
-        with tempfile.NamedTemporaryFile("w", suffix=".txt", prefix=f"proofdesk-{safe_name(para.id)}-",
-                                         encoding="utf-8", delete=False) as f:
-            f.write(para.selected_text or "")
-            temp = Path(f.name)
-        command = [*shlex.split(editor), str(temp)]
         try:
-            try:
-                with self.app.suspend():
-                    subprocess.run(command, check=False)
-            except SuspendNotSupported:
-                # Only drivers without a terminal (headless, web) cannot suspend; nothing to hand over then.
-                subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
-            text = temp.read_text(encoding="utf-8")
-        except (OSError, ValueError) as exc:  # the editor is missing, or its output is not UTF-8
-            self.notify(f"Could not use {editor}: {exc}", severity="error")
+            text, editor = edit_in_editor(self.app, para.selected_text or "", hint=para.id)
+        except EditorFailed as exc:
+            self.notify(str(exc), severity="error")
             return
-        finally:
-            temp.unlink(missing_ok=True)
-        text = text.removesuffix("\n")  # editors add a final newline
         if text.strip() and text != para.selected_text:
             self._commit(self.session.edit_translation, para.id, text,
                          done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version from {editor}")
@@ -515,4 +481,7 @@ class ChapterScreen(Screen[None]):
         self.app.push_screen(ConflictsScreen(self.session), lambda _: self.refresh_view())
 
     def action_back(self) -> None:
+        if self.run_in_progress:  # leaving the screen would end its worker, and so the run
+            self.notify("A run is going on this chapter: wait for it, or x cancels it.", severity="warning")
+            return
         self.proofdesk.show_chapter_list()

@@ -1,8 +1,14 @@
-"""Editing a translation in place (a multi-line text area in a modal)."""
+"""Editing a translation: in place (a multi-line text area in a modal), or in ``$VISUAL`` / ``$EDITOR``."""
 
 from __future__ import annotations
 
-from textual.app import ComposeResult
+import os
+import shlex
+import subprocess
+import tempfile
+from pathlib import Path
+
+from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -56,3 +62,34 @@ class EditScreen(ModalScreen[str | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+
+class EditorFailed(Exception):
+    """The external editor could not be run, or wrote something that is not UTF-8 text."""
+
+
+def edit_in_editor(app: App[object], text: str, *, hint: str = "text") -> tuple[str, str]:
+    """Let the person edit ``text`` in ``$VISUAL`` / ``$EDITOR`` (default ``vi``) with the app suspended.
+
+    Returns the edited text (without the final newline editors add) and the editor command.
+    """
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    safe = "".join(ch if ch.isalnum() else "_" for ch in hint)[:40]
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", prefix=f"proofdesk-{safe}-", encoding="utf-8",
+                                     delete=False) as handle:
+        handle.write(text)
+        temp = Path(handle.name)
+    command = [*shlex.split(editor), str(temp)]
+    try:
+        try:
+            with app.suspend():
+                subprocess.run(command, check=False)
+        except SuspendNotSupported:
+            # Only drivers without a terminal (headless, web) cannot suspend; there is no terminal to hand over.
+            subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
+        edited = temp.read_text(encoding="utf-8")
+    except (OSError, ValueError) as exc:  # the editor is missing, or its output is not UTF-8
+        raise EditorFailed(f"Could not use {editor}: {exc}") from None
+    finally:
+        temp.unlink(missing_ok=True)
+    return edited.removesuffix("\n"), editor
