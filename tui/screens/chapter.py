@@ -250,7 +250,10 @@ class ChapterScreen(Screen[None]):
         chapter = self.session.chapter
         if chapter is None or not chapter.paragraphs:
             return
-        chunk = RowModel.build(chapter, task, self.workspace.chunk_chars).chunk_of(self.table.cursor)
+        shown = self.table.model
+        fresh = shown.task == task and shown.built_for == id(chapter) and self.table.chapter is chapter
+        model = shown if fresh else RowModel.build(chapter, task, self.workspace.chunk_chars)
+        chunk = model.chunk_of(self.table.cursor)
         if chunk is None:
             self.notify(f"The paragraph under the cursor is not in the {task} work set.", severity="warning")
             return

@@ -105,7 +105,7 @@ class DetailPane(ScrollView, can_focus=True):
             self._set(Text("No paragraph.", style=self._style("muted")))
             return
         versions = para.translations
-        if viewed is None:
+        if viewed is None or not 0 <= viewed < len(versions):
             viewed = next((i for i, v in enumerate(versions) if v.id == para.selected_translation_id),
                           len(versions) - 1)
         heading, muted = self._style("heading"), self._style("muted")

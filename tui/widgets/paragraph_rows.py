@@ -64,6 +64,7 @@ class RowModel:
     chunks: tuple[Chunk, ...]
     ids: tuple[str, ...] = ()  # the paragraph IDs the rows were built for, in order
     task: TaskType | None = None
+    built_for: int = 0  # id() of the chapter object the separators were computed from
 
     @classmethod
     def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int) -> RowModel:
@@ -78,7 +79,7 @@ class RowModel:
                 rows.append(-number - 1)
             row_of.append(len(rows))
             rows.append(pos)
-        return cls(tuple(rows), tuple(row_of), chunks, tuple(p.id for p in chapter.paragraphs), task)
+        return cls(tuple(rows), tuple(row_of), chunks, tuple(p.id for p in chapter.paragraphs), task, id(chapter))
 
     def fits(self, chapter: Chapter) -> bool:
         """Whether these rows (perhaps with stale separators) still describe ``chapter``'s paragraphs."""
