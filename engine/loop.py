@@ -38,6 +38,7 @@ from engine.tools.registry import ToolRegistry
 MAX_REMINDERS = 2
 MAX_STREAM_REISSUES = 2  # a broken stream re-issues the whole request (it costs a turn each time)
 BATCH_TOOL = "add_translation_batch"
+TOOL_PROGRESS_STEP = 256
 
 Emit = Callable[[EngineEvent], None]
 
@@ -166,13 +167,19 @@ class ToolCallLoop:
 
     async def _stream(self, history: list[dict[str, Any]], turn: int) -> AssembledResponse:
         response: AssembledResponse | None = None
+        reported: dict[int, int] = {}  # tool call index -> characters last reported
         async for item in self.model.stream(history, self.tools):
             if isinstance(item, TextDelta):
                 self._event(ModelDelta, turn=turn, channel="text", text=item.text)
             elif isinstance(item, ReasoningDelta):
                 self._event(ModelDelta, turn=turn, channel="reasoning", text=item.text)
             elif isinstance(item, ToolCallProgress):
-                self._event(ModelDelta, turn=turn, channel="tool_arguments", tool_name=item.name, chars=item.chars)
+                # Argument fragments arrive a few characters at a time; progress every 256 is plenty to show.
+                last = reported.get(item.index)
+                if last is None or item.chars - last >= TOOL_PROGRESS_STEP:
+                    reported[item.index] = item.chars
+                    self._event(ModelDelta, turn=turn, channel="tool_arguments", tool_name=item.name,
+                                chars=item.chars)
             elif isinstance(item, RetryScheduled):
                 self._event(Retry, attempt=item.attempt, reason=item.reason, delay=item.delay_s)
             elif isinstance(item, Completed):
