@@ -15,8 +15,19 @@ from importlib.metadata import PackageNotFoundError, version
 from store.errors import ChapterLoadError
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, UsageError
 
-COMMAND_MODULES: tuple[str, ...] = ("import_text", "export_text", "run", "check_model", "chunks", "tool",
-                                     "open", "demo", "trace")
+# Command word -> (module under tui.commands, one-line help). Only the module of the command being run
+# is imported: `proofdesk --help` or `proofdesk export` do not pay for the engine, httpx or Textual.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "open": ("open", "open the workstation on a chapter file or a workspace folder (default: .)"),
+    "demo": ("demo", "the workstation on a bundled sample chapter with the offline demo model"),
+    "run": ("run", "translate, polish or proofread chapters headless"),
+    "chunks": ("chunks", "print the chunks exactly as the model gets them"),
+    "tool": ("tool", "call one tool with JSON arguments and print its JSON result"),
+    "check-model": ("check_model", "send one streaming tool-call request to the model and show what came back"),
+    "trace": ("trace", "open a run's trace in the step-by-step inspector"),
+    "import": ("import_text", "make a chapter file from plain text (one paragraph per line)"),
+    "export": ("export_text", "write the selected translations as plain text, one line per paragraph"),
+}
 
 
 def package_version() -> str:
@@ -34,17 +45,31 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full parser with every subcommand registered."""
+class _VersionAction(argparse.Action):
+    """``--version``, reading the installed metadata only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS,
+                         help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: object) -> None:
+        parser.exit(0, f"proofdesk {package_version()}\n")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; ``command``'s own arguments are registered fully, the others by name and help only."""
     parser = _Parser(
         prog="proofdesk",
         description="A terminal workstation where an AI model translates, polishes or proofreads a book "
         "chapter chunk by chunk through tool calls, while you watch and review.",
     )
-    parser.add_argument("--version", action="version", version=f"proofdesk {package_version()}")
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(title="commands", metavar="COMMAND", parser_class=_Parser)
-    for name in COMMAND_MODULES:
-        importlib.import_module(f"tui.commands.{name}").register(subparsers)
+    for name, (module, summary) in COMMANDS.items():
+        if name == command:
+            importlib.import_module(f"tui.commands.{module}").register(subparsers)
+        else:
+            subparsers.add_parser(name, help=summary)
     return parser
 
 
@@ -52,22 +77,17 @@ def build_parser() -> argparse.ArgumentParser:
 DEFAULT_COMMAND = "open"
 
 
-def _with_default_command(argv: list[str], parser: argparse.ArgumentParser) -> list[str]:
-    commands: set[str] = set()
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            commands.update(action.choices)
-    if DEFAULT_COMMAND not in commands:
-        return argv
-    if argv and (argv[0] in commands or argv[0] in ("-h", "--help", "--version")):
+def _with_default_command(argv: list[str]) -> list[str]:
+    if argv and (argv[0] in COMMANDS or argv[0] in ("-h", "--help", "--version")):
         return argv
     return [DEFAULT_COMMAND, *argv]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code."""
-    parser = build_parser()
-    args = parser.parse_args(_with_default_command(list(sys.argv[1:] if argv is None else argv), parser))
+    words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
+    parser = build_parser(words[0] if words else None)
+    args = parser.parse_args(words)
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
