@@ -96,6 +96,30 @@ def _locate_duplicate(text: str) -> tuple[int, str]:
     return 0, "?"
 
 
+# A \uD800-\uDFFF escape: half of a UTF-16 pair. Paired halves decode to one character; a lone one
+# survives json.loads as a surrogate that cannot be encoded as UTF-8, so the chapter could never be saved.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
+def _lone_surrogate_path(data: Any) -> str | None:
+    """The field path of the first string (key or value) holding a lone surrogate, or None."""
+    stack: list[tuple[Any, str]] = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:
+                return path or "(top level)"
+        elif isinstance(value, dict):
+            for key, item in value.items():
+                stack.append((key, f"{path}.{key!r}" if path else repr(key)))
+                stack.append((item, f"{path}.{key}" if path else key))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+    return None
+
+
 def _field_path(loc: tuple[int | str, ...]) -> str:
     out = ""
     for part in loc:
@@ -171,6 +195,9 @@ def parse_chapter(raw: bytes, source: str | Path) -> Chapter:
         _, pos = _scan_outside_strings(text)
         where = "{}:{}".format(*_line_col(text, pos)) if pos is not None else None
         raise ChapterLoadError(name, where, f"invalid JSON: nested more than {_MAX_DEPTH} levels deep") from None
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and (bad := _lone_surrogate_path(data)) is not None:
+        raise ChapterLoadError(name, bad, "contains a lone UTF-16 surrogate escape (\\ud800-\\udfff without "
+                               "its pair), which is not text and could never be saved")
     return chapter_from_data(data, name, text)
 
 

@@ -50,22 +50,29 @@ with httpx.Client(timeout=30) as client:
 """
 
 
-def ideal_responder(delay_s: float = 0.0):
-    """A model that submits every paragraph of its chunk in its first answer, then has nothing to add."""
+class IdealModel:
+    """A model that submits every paragraph of its chunk in its first answer, then has nothing to add.
 
-    def respond(request: RecordedRequest) -> Scripted:
-        body = request.json
-        messages = body["messages"]
+    ``piece``: argument characters per stream chunk (8 is like OpenAI's token-sized fragments; a large
+    value sends each call whole, as Ollama or Groq do). ``events`` counts the stream events sent.
+    """
+
+    def __init__(self, delay_s: float = 0.0, piece: int = 8) -> None:
+        self.delay_s = delay_s
+        self.piece = piece
+        self.events = 0
+
+    def __call__(self, request: RecordedRequest) -> Scripted:
+        messages = request.json["messages"]
         if any(m["role"] == "tool" for m in messages):
             reply = text_reply("Done.")
         else:
             ids = ID_LINE.findall(messages[1]["content"])
             items = [{"paragraph_id": pid, "translated_text": f"translation of {pid}"} for pid in ids]
             calls = [("add_translation_batch", {"paragraphs": items[i:i + 20]}) for i in range(0, len(items), 20)]
-            reply = tool_reply(calls)
-        return Scripted(reply.status, reply.headers, reply.body, delay_s=delay_s)
-
-    return respond
+            reply = tool_reply(calls, piece=self.piece)
+        self.events += reply.body.count(b"data:")
+        return Scripted(reply.status, reply.headers, reply.body, delay_s=self.delay_s)
 
 
 def proofdesk() -> list[str]:
@@ -149,19 +156,23 @@ async def _ours_in_process(server: ModelServer, path: Path) -> tuple[float, floa
         commit_module.ChapterStore.commit_batch = original  # type: ignore[method-assign]
 
 
-def bench_overhead(server: ModelServer, paragraphs: int, repeats: int, folder: Path) -> list[RecordedRequest]:
-    per_turn_else, per_turn_commit, turns_per_chunk = [], [], []
+def bench_overhead(server: ModelServer, paragraphs: int, repeats: int, folder: Path, piece: int,
+                   label: str) -> list[RecordedRequest]:
+    per_turn_else, per_turn_commit, turns_per_chunk, events_per_turn = [], [], [], []
     recorded: list[RecordedRequest] = []
     for _ in range(repeats):
         work = folder / f"overhead-{time.perf_counter_ns()}"
         work.mkdir()
         write_chapter(work / "ch.json", paragraphs, translated=False)
+        model = server.responder = IdealModel(piece=piece)
         ours, commits, turns, chunks, recorded = asyncio.run(_ours_in_process(server, work / "ch.json"))
         bare = asyncio.run(_bare_in_process(server.base_url, [r.body for r in recorded]))
         per_turn_commit.append(commits / turns)
         per_turn_else.append((ours - bare - commits) / turns)
         turns_per_chunk.append(turns / chunks)
-    print(f"2. per-turn overhead beyond the bare loop, in-process ({paragraphs} paragraphs)")
+        events_per_turn.append(model.events / turns)
+    print(f"2. per-turn overhead beyond the bare loop, in-process ({paragraphs} paragraphs, {label}, "
+          f"~{statistics.median(events_per_turn):.0f} stream events per turn)")
     print(f"   commit (lock, merge, write, fsync) {median_ms(per_turn_commit)} per turn")
     print(f"   everything else                    {median_ms(per_turn_else)} per turn   (goal <= 1 ms)")
     print(f"3. model turns per chunk, ideal model  {statistics.median(turns_per_chunk):8.2f}        (goal 1)")
@@ -186,7 +197,7 @@ def bench_prefix(recorded: list[RecordedRequest]) -> None:
 
 def bench_jobs(folder: Path, chapters: int, paragraphs: int, latency: float, repeats: int) -> None:
     server = ModelServer().start()
-    server.responder = ideal_responder(latency)
+    server.responder = IdealModel(latency)
     try:
         results = {}
         for jobs in (1, chapters):
@@ -218,10 +229,11 @@ def main() -> None:
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="proofdesk-bench-run-"))
     server = ModelServer().start()
-    server.responder = ideal_responder()
+    server.responder = IdealModel()
     try:
         recorded = bench_wall(server, args.paragraphs, args.repeats, folder)
-        bench_overhead(server, args.paragraphs, args.repeats, folder)
+        bench_overhead(server, args.paragraphs, args.repeats, folder, 8, "arguments in 8-character fragments")
+        bench_overhead(server, args.paragraphs, args.repeats, folder, 1_000_000, "each tool call in one chunk")
         bench_prefix(recorded)
     finally:
         server.stop()

@@ -98,6 +98,16 @@ def test_bad_input_gets_one_line_naming_file_and_place(raw: bytes, expected: str
     assert error_of(raw).startswith(expected)
 
 
+def test_lone_surrogate_escape_is_refused_but_an_escaped_pair_loads() -> None:
+    lone = b'{"id": "a", "paragraphs": [{"id": "x", "text": "ok\\ud800"}]}'
+    assert error_of(lone) == ("ch.json: paragraphs[0].text: contains a lone UTF-16 surrogate escape (\\ud800-\\udfff "
+                              "without its pair), which is not text and could never be saved")
+    pair = b'{"id": "a", "paragraphs": [{"id": "x", "text": "\\ud83d\\ude00"}]}'
+    chapter = parse_chapter(pair, "ch.json")
+    assert chapter.paragraphs[0].text == "\U0001f600"
+    assert parse_chapter(chapter_bytes(chapter), "ch.json") == chapter
+
+
 def test_nesting_deep_enough_for_recursion_error() -> None:
     deep = b'{"id": "a", "paragraphs": [], "z": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
     assert "nested more than" in error_of(deep)

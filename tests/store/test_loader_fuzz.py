@@ -65,6 +65,17 @@ def test_random_json_never_raises_anything_else(value: object) -> None:
 
 
 @FUZZ
+@given(st.lists(st.integers(0xD700, 0xE000), min_size=1, max_size=4), st.booleans())
+def test_surrogate_escapes_load_or_fail_cleanly(codes: list[int], as_key: bool) -> None:
+    escaped = "".join(f"\\u{c:04x}" for c in codes)
+    field = f'"{escaped}": 1, "text": "t"' if as_key else f'"text": "{escaped}"'
+    raw = ('{"id": "a", "paragraphs": [{"id": "x", ' + field + "}]}").encode()
+    chapter = _load_or_clean_error(raw)
+    if chapter is not None:
+        assert parse_chapter(chapter_bytes(chapter), "fuzz.json") == chapter  # whatever loads can be saved
+
+
+@FUZZ
 @given(chapters(), st.data())
 def test_mutated_chapters_never_raise_anything_else(chapter: Chapter, data: st.DataObject) -> None:
     raw = chapter_bytes(chapter)
