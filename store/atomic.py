@@ -154,7 +154,7 @@ def _close_quietly(fd: int) -> None:
             os.close(fd)
 
 
-def _fsync_folder(folder: str) -> None:
+def fsync_folder(folder: str | Path) -> None:
     """fsync a folder so a rename in it is durable; EINVAL means the filesystem cannot, as PostgreSQL tolerates."""
     fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     try:
@@ -308,7 +308,7 @@ def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
         seen = time.time_ns()
         new_state = FileState.of(os.fstat(fd), hashing.result(), seen)
         step = "fsync the folder"
-        _fsync_folder(folder)
+        fsync_folder(folder)
     except BaseException as exc:
         _close_quietly(fd)
         if replaced and isinstance(exc, OSError):

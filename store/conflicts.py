@@ -9,7 +9,6 @@ record, the chapter change itself goes through ``ChapterStore.update``.
 
 from __future__ import annotations
 
-import errno
 import logging
 import os
 import secrets
@@ -21,7 +20,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from store.atomic import atomic_write, clean_stale_temps
+from store.atomic import atomic_write, clean_stale_temps, fsync_folder
 from store.lock import FileLock
 from store.model import utc_now
 from store.workspace import TEMP_SUFFIX, Workspace
@@ -105,14 +104,7 @@ def _ensure_dir(folder: Path) -> None:
             created.mkdir()
         except FileExistsError:
             continue
-        fd = os.open(created.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
-        try:
-            os.fsync(fd)
-        except OSError as exc:
-            if exc.errno != errno.EINVAL:
-                raise
-        finally:
-            os.close(fd)
+        fsync_folder(created.parent)
 
 
 def _encode(content: ConflictFile) -> bytes:
