@@ -6,7 +6,6 @@ Each event has a ``kind`` string fixed by the design (``tool_called``, ``batch_c
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -26,21 +25,12 @@ class EngineEvent:
     ts: float = field(default_factory=_now)
 
     def to_json(self) -> dict[str, Any]:
-        """The event as a JSON object: ``{"kind": ..., "ts": ..., "run_id": ..., ...fields}``."""
-        data = {"kind": self.kind}
-        for f in dataclasses.fields(self):
-            data[f.name] = _plain(getattr(self, f.name))
-        return data
+        """The event as a mapping for ``json.dumps``: ``{"kind": ..., "run_id": ..., "ts": ..., ...fields}``.
 
-
-def _plain(value: Any) -> Any:
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {f.name: _plain(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, tuple | list | frozenset | set):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    return value
+        Field values are JSON data already (tuples dump as lists), so no conversion pass is needed; this
+        runs for every event of every run (trace, ``--json``).
+        """
+        return {"kind": self.kind, **self.__dict__}
 
 
 @dataclass(frozen=True, kw_only=True)
