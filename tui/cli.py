@@ -10,7 +10,6 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
-from importlib.metadata import PackageNotFoundError, version
 
 from store.errors import ChapterLoadError
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, UsageError
@@ -32,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def package_version() -> str:
     """The installed distribution's version."""
+    from importlib.metadata import PackageNotFoundError, version  # ~50 ms: only for --version
+
     try:
         return version("proofdesk")
     except PackageNotFoundError:  # running from a source tree without installation

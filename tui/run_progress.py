@@ -6,9 +6,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
-
 from engine.events import (
     BatchCommitted,
     ChunkFinished,
@@ -105,13 +102,17 @@ class RichProgress(ProgressView):
     """A live progress bar per chapter on stderr (only when stderr is a terminal)."""
 
     def __init__(self) -> None:
+        # rich costs ~55 ms to import; a run whose stderr is not a terminal never needs it.
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
         super().__init__()
         self._progress = Progress(
             TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[tokens]} tok · {task.fields[errors]} err"), TimeElapsedColumn(),
             console=Console(stderr=True), transient=False,
         )
-        self._tasks: dict[str, TaskID] = {}
+        self._tasks: dict[str, Any] = {}  # run id -> rich TaskID
 
     def __enter__(self) -> RichProgress:
         self._progress.start()
