@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 import uuid
 from collections import Counter
@@ -35,6 +36,7 @@ from store.errors import ChapterLoadError, StoreError
 from store.workspace import Workspace
 
 _END = object()
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,9 @@ class _Run:
     def emit(self, event: EngineEvent) -> None:
         if self.trace is not None:
             self.trace.write(event)
+            if self.trace.failed:
+                failure, self.trace = self.trace.failed, None
+                self.emit_out(ErrorEvent(run_id=self.run_id, message=failure, code="TRACE_FAILED"))
         if event.kind == "model_response":
             self.responses_seen += 1
         self.emit_out(event)
@@ -138,7 +143,16 @@ class _Run:
             return
         secrets = [req.settings.api_key.reveal()] if req.settings.api_key else []
         trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter.id, req.task)
-        self.trace = TraceWriter(trace_path, secrets=secrets)
+        try:
+            # Both are needed before the first commit: fail now, in one sentence, not batch after batch.
+            self.workspace.locks_dir.mkdir(parents=True, exist_ok=True)
+            self.trace = TraceWriter(trace_path, secrets=secrets)
+        except OSError as exc:
+            where = exc.filename or self.workspace.state_dir
+            message = f"cannot create {where}: {exc.strerror or exc} (proofdesk keeps locks and traces there)"
+            self.emit(ErrorEvent(run_id=self.run_id, message=message, code="BAD_INPUT", fatal=True))
+            self.finish("bad_input", message)
+            return
         model = _open_model(req, service.target_language, self.http)
         selected = [c for c in configs if req.only_chunk in (None, c.chunk_index)]
         self.emit(RunStarted(run_id=self.run_id, chapter_path=str(req.chapter_path), chapter_id=chapter.id,
@@ -231,6 +245,11 @@ def run_chapter(request: RunRequest, *, workspace: Workspace | None = None,
         run.emit_out = emit
         try:
             await run.execute()
+        except Exception as exc:  # a bug: report it as the run's end, keep the traceback for the log file
+            log.exception("run %s of %s failed", run.run_id, request.chapter_path)
+            message = f"proofdesk failed unexpectedly ({type(exc).__name__}: {exc}); details are in the log file"
+            run.emit(ErrorEvent(run_id=run.run_id, message=message, code="INTERNAL_ERROR", fatal=True))
+            run.finish("failed", message)
         finally:
             run.close()
 

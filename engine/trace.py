@@ -7,6 +7,7 @@ text). Secrets are scrubbed from every line as a second line of defence: events 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -39,6 +40,7 @@ class TraceWriter:
         self.path = path
         self._secrets = tuple(s for s in secrets if s and len(s) >= 4)
         self._include_deltas = include_deltas
+        self.failed: str | None = None  # why tracing stopped, if it did
         path.parent.mkdir(parents=True, exist_ok=True)
         self._file: IO[str] | None = open(path, "a", encoding="utf-8")  # noqa: SIM115 — closed in close()
 
@@ -49,8 +51,14 @@ class TraceWriter:
         line = json.dumps(event.to_json(), ensure_ascii=False, default=str)
         for secret in self._secrets:
             line = line.replace(secret, "***")
-        self._file.write(line + "\n")
-        self._file.flush()
+        try:
+            self._file.write(line + "\n")
+            self._file.flush()
+        except OSError as exc:  # a full disk must not stop the run's commits: stop tracing, say so once
+            self.failed = f"the trace {self.path} could not be written ({exc.strerror or exc}); tracing stopped"
+            with contextlib.suppress(OSError):
+                self._file.close()
+            self._file = None
 
     def close(self) -> None:
         """Flush, fsync and close the file."""
@@ -59,8 +67,11 @@ class TraceWriter:
         try:
             self._file.flush()
             os.fsync(self._file.fileno())
+        except OSError as exc:
+            self.failed = self.failed or f"the trace {self.path} could not be saved ({exc.strerror or exc})"
         finally:
-            self._file.close()
+            with contextlib.suppress(OSError):
+                self._file.close()
             self._file = None
 
     def __enter__(self) -> TraceWriter:

@@ -74,6 +74,18 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _log_to_file() -> None:
+    """Log records go to the log file, never to the terminal (a traceback is for the log, not the user)."""
+    import logging
+
+    from tui.logfile import log_to_file
+
+    try:
+        log_to_file()
+    except OSError:
+        logging.getLogger().addHandler(logging.NullHandler())
+
+
 # ``proofdesk [PATH]`` opens the TUI: without a known command word, the arguments belong to "open".
 DEFAULT_COMMAND = "open"
 
@@ -93,6 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 0
+    _log_to_file()
     try:
         return int(handler(args))
     except UsageError as exc:

@@ -206,3 +206,13 @@ def test_import_then_export_round_trip(tmp_path: Path) -> None:
     source = run_cli("export", "ch.json", "--missing", "source", "-o", "out.txt", cwd=tmp_path)
     assert source.returncode == 0
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == "第一段\n\n\u3000第二段\u2028まだ第二段\n最後\n"
+
+
+def test_unwritable_state_folder_is_one_sentence_and_exit_2(tmp_path: Path) -> None:
+    path = write_chapter(tmp_path)
+    (tmp_path / ".proofdesk").write_text("not a folder", encoding="utf-8")  # where locks and traces must go
+    before = path.read_bytes()
+    done = run_cli("run", path.name, "--task", "translate", "--model", "demo", cwd=tmp_path)
+    assert done.returncode == 2
+    assert "cannot create" in done.stderr and ".proofdesk" in done.stderr and "Traceback" not in done.stderr
+    assert path.read_bytes() == before

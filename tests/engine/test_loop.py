@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import json
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from engine.events import ModelRequest
 from engine.run import RunRequest, run_chapter
@@ -206,3 +210,49 @@ async def test_person_editing_mid_run_keeps_manual_selection_and_refuses_stale(t
                                                                                  ("complete", ())]
     conflicts = list((tmp_path / ".proofdesk" / "conflicts").iterdir())
     assert conflicts, "the refused texts must be recorded durably"
+
+
+async def test_a_trace_that_cannot_be_written_does_not_stop_the_run(tmp_path: Path, model_server: ModelServer,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.trace
+
+    class FullDisk:
+        """A trace file on a disk that fills up after a few events."""
+
+        def __init__(self, real: Any) -> None:
+            self.real, self.lines = real, 0
+
+        def write(self, text: str) -> int:
+            self.lines += 1
+            if self.lines > 3:
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return self.real.write(text)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(self.real, name)
+
+    real_open = open
+    monkeypatch.setattr(engine.trace, "open", lambda *a, **k: FullDisk(real_open(*a, **k)), raising=False)
+    path = write_chapter(tmp_path)
+    model_server.add(tool_reply([(BATCH, batch((A1, "1"), (A3, "3"), (A4, "4"), (A6, "6")))]),
+                     tool_reply([(BATCH, batch((A7, "7"), (A8, "8")))]))
+    events = await collect(request(path, model_server))
+    failures = [e for e in kinds(events, "error") if e.code == "TRACE_FAILED"]
+    assert len(failures) == 1 and "No space left on device" in failures[0].message
+    assert kinds(events, "run_finished")[0].status == "complete"
+    assert selected_texts(path)[A8] == "8"
+
+
+async def test_a_bug_inside_the_run_ends_it_with_an_error_event(tmp_path: Path, model_server: ModelServer,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    import engine.loop
+
+    async def broken(self: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(engine.loop.ToolCallLoop, "run", broken)
+    events = await collect(request(write_chapter(tmp_path), model_server))  # nothing escapes the stream
+    errors = kinds(events, "error")
+    assert [e.code for e in errors] == ["INTERNAL_ERROR"] and "RuntimeError: boom" in errors[0].message
+    finished = kinds(events, "run_finished")
+    assert len(finished) == 1 and finished[0].status == "failed"
