@@ -75,15 +75,31 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def _log_to_file() -> None:
-    """Log records go to the log file, never to the terminal (a traceback is for the log, not the user)."""
+    """Log records go to the log file, never to the terminal (a traceback is for the log, not the user).
+
+    Added once per process; other handlers are left alone (the TUI commands remove terminal ones).
+    """
     import logging
 
-    from tui.logfile import log_to_file
+    from tui.logfile import log_path
 
+    root = logging.getLogger()
+    path = str(log_path())
+    for old in [h for h in root.handlers if getattr(h, "proofdesk_cli", False)]:
+        if getattr(old, "baseFilename", None) == path:
+            return
+        root.removeHandler(old)  # the log folder moved (tests point it elsewhere): replace ours only
+        old.close()
     try:
-        log_to_file()
+        log_path().parent.mkdir(parents=True, exist_ok=True)
+        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     except OSError:
-        logging.getLogger().addHandler(logging.NullHandler())
+        handler = logging.NullHandler()  # no log file: still nothing on the terminal
+    handler.proofdesk_cli = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    if root.level > logging.INFO or root.level == logging.NOTSET:
+        root.setLevel(logging.INFO)
 
 
 # ``proofdesk [PATH]`` opens the TUI: without a known command word, the arguments belong to "open".
