@@ -53,7 +53,8 @@ class TaskService:
         self.target_language = target_language or chapter.target_language
         if self.task == "translate" and not self.target_language:
             raise TaskSetupError(
-                f"chapter '{chapter.id}' names no target language; set target_language in the file or pass one")
+                f"chapter '{chapter.id}' names no target language; set \"target_language\" in the chapter file "
+                "(proofdesk import --target-language) or target_language under [run] in the config file")
         self.max_batch = max_batch
         self.max_turns = max_turns
         self.model = model

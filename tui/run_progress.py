@@ -141,6 +141,9 @@ def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
     lines: list[str] = []
     for s in summaries:
         name = Path(str(s.get("chapter", "?"))).name
+        if s.get("status") == "bad_input":  # nothing ran: the one sentence is the whole story
+            lines.append(f"{name}: {s.get('error')}")
+            continue
         lines.append(f"{name}: {s.get('status')} · {s.get('paragraphs_done', 0)}/{s.get('paragraphs_total', 0)} "
                      f"paragraphs · {s.get('chunks_complete', 0)}/{len(s.get('chunks', []))} chunks complete · "
                      f"{s.get('usage', {}).get('total_tokens', 0)} tokens · {s.get('wall_ms', 0) / 1000:.1f} s")
