@@ -33,6 +33,7 @@ from engine.events import (
     ToolResult,
 )
 from engine.loop_config import ToolCallLoopConfig
+from engine.tools.args import invalid_arguments
 from engine.tools.registry import ToolRegistry
 
 MAX_REMINDERS = 2
@@ -48,6 +49,10 @@ class ChatModel(Protocol):
 
     def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> AsyncIterator[StreamEvent]:
         """Stream one response to ``messages``."""
+        ...
+
+    async def aclose(self) -> None:
+        """Release connections (the run calls it once, at its end)."""
         ...
 
 
@@ -77,12 +82,9 @@ def _tool_message(call: ToolCall, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _unusable_call(call: ToolCall) -> dict[str, Any]:
-    return {
-        "success": False,
-        "error_code": "INVALID_ARGUMENTS",
-        "error": f"The arguments of {call.name or 'this tool call'} could not be used: {call.error or 'no arguments'}.",
-        "hint": "Send the arguments again as one JSON object that matches the tool's schema.",
-    }
+    what = f"The arguments of {call.name or 'this tool call'} could not be used: {call.error or 'no arguments'}."
+    return invalid_arguments(call.name, what, "Send the arguments again as one JSON object that matches the tool's "
+                             "schema.")
 
 
 class ToolCallLoop:
@@ -161,8 +163,6 @@ class ToolCallLoop:
             history.append({"role": "user", "content": reminder_text(missing)})
         if cfg.task == "translate":
             outcome.missing = tuple(self._missing())
-            if outcome.status == "complete" and outcome.missing:
-                outcome.status = "incomplete"
         return outcome
 
     async def _stream(self, history: list[dict[str, Any]], turn: int) -> AssembledResponse:

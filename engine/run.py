@@ -66,9 +66,6 @@ def _open_model(request: RunRequest, target_language: str | None, http: httpx.As
                        temperature=s.temperature, extra_headers=s.headers, extra_body=s.body, http_client=http)
 
 
-_TASK_METHOD = {"translate": "translate", "polish": "polish", "proofread": "proofread"}
-
-
 class _Run:
     """State of one run while it executes."""
 
@@ -94,6 +91,11 @@ class _Run:
         if event.kind == "model_response":
             self.responses_seen += 1
         self.emit_out(event)
+
+    def refuse(self, message: str) -> None:
+        """End the run before any work: bad input or configuration, in one sentence."""
+        self.emit(ErrorEvent(run_id=self.run_id, message=message, code="BAD_INPUT", fatal=True))
+        self.finish("bad_input", message)
 
     def finish(self, status: str, error: str | None = None, **extra: Any) -> None:
         self.emit(RunFinished(run_id=self.run_id, status=status, summary=self.summary(status, error, **extra)))
@@ -131,15 +133,11 @@ class _Run:
                 chunk_chars=req.chunk_chars, include_all=req.include_all, max_batch=req.max_batch,
                 max_turns=req.max_turns, model=req.settings.model)
         except (ChapterLoadError, StoreError, TaskSetupError, ValueError) as exc:
-            message = exc.line if isinstance(exc, ChapterLoadError) else str(exc)
-            self.emit(ErrorEvent(run_id=self.run_id, message=message, code="BAD_INPUT", fatal=True))
-            self.finish("bad_input", message)
+            self.refuse(exc.line if isinstance(exc, ChapterLoadError) else str(exc))
             return
         configs = service.loop_configs()
         if req.only_chunk is not None and not 1 <= req.only_chunk <= max(len(configs), 1):
-            message = f"chunk {req.only_chunk} does not exist (the {req.task} work set has {len(configs)} chunks)"
-            self.emit(ErrorEvent(run_id=self.run_id, message=message, code="BAD_INPUT", fatal=True))
-            self.finish("bad_input", message)
+            self.refuse(f"chunk {req.only_chunk} does not exist (the {req.task} work set has {len(configs)} chunks)")
             return
         secrets = [req.settings.api_key.reveal()] if req.settings.api_key else []
         trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter.id, req.task)
@@ -149,9 +147,7 @@ class _Run:
             self.trace = TraceWriter(trace_path, secrets=secrets)
         except OSError as exc:
             where = exc.filename or self.workspace.state_dir
-            message = f"cannot create {where}: {exc.strerror or exc} (proofdesk keeps locks and traces there)"
-            self.emit(ErrorEvent(run_id=self.run_id, message=message, code="BAD_INPUT", fatal=True))
-            self.finish("bad_input", message)
+            self.refuse(f"cannot create {where}: {exc.strerror or exc} (proofdesk keeps locks and traces there)")
             return
         model = _open_model(req, service.target_language, self.http)
         selected = [c for c in configs if req.only_chunk in (None, c.chunk_index)]
@@ -188,15 +184,13 @@ class _Run:
         try:
             # The seed's call chain, by name: service.translate()/polish()/proofread() -> loop config -> loop
             # -> ToolRegistry.handle_tool_call(paragraph_ids=...) -> the handler's ToolContext.
-            await getattr(service, _TASK_METHOD[req.task])(one_chunk)
+            await getattr(service, req.task)(one_chunk)
         except asyncio.CancelledError:
             self.finish("cancelled")
             raise
         finally:
             with contextlib.suppress(Exception):
-                close = getattr(model, "aclose", None)
-                if close is not None:
-                    await asyncio.shield(close())
+                await asyncio.shield(model.aclose())
         statuses = {o.status for _, o in self.outcomes}
         status = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
         self.finish(status, self.stopped)

@@ -142,7 +142,8 @@ def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
     for s in summaries:
         name = Path(str(s.get("chapter", "?"))).name
         if s.get("status") == "bad_input":  # nothing ran: the one sentence is the whole story
-            lines.append(f"{name}: {s.get('error')}")
+            error = str(s.get("error"))
+            lines.append(error if name in error else f"{name}: {error}")
             continue
         lines.append(f"{name}: {s.get('status')} · {s.get('paragraphs_done', 0)}/{s.get('paragraphs_total', 0)} "
                      f"paragraphs · {s.get('chunks_complete', 0)}/{len(s.get('chunks', []))} chunks complete · "

@@ -12,7 +12,6 @@ from typing import Any
 from engine.chunks import MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, TASKS
 from engine.events import EngineEvent, ModelDelta, RunFinished
 from engine.run import RunRequest, run_chapters
-from store.loader import load_chapter
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.model_flags import add_model_flags, model_settings
 from tui.run_progress import PlainProgress, ProgressView, RichProgress, summary_lines
@@ -81,8 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.trace and len(args.chapters) > 1:
         raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")
     seen: set[Path] = set()
-    for path in args.chapters:
-        load_chapter(path)  # a chapter that cannot be loaded: exit 2 before anything runs
+    for path in args.chapters:  # a chapter that cannot be loaded is refused by its run: exit 2, one line
         if path.resolve() in seen:
             raise UsageError(f"{path}: given twice")
         seen.add(path.resolve())
