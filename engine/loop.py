@@ -10,6 +10,7 @@ then the chunk ends incomplete; so does reaching ``max_turns``.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -189,18 +190,15 @@ class ToolCallLoop:
         return response
 
     def _record_response(self, response: AssembledResponse, turn: int, outcome: ChunkOutcome) -> None:
-        usage = response.usage
+        usage = None if response.usage is None else dataclasses.asdict(response.usage)
         if usage is not None:
-            outcome.usage.update(prompt_tokens=usage.prompt_tokens, completion_tokens=usage.completion_tokens,
-                                 total_tokens=usage.total_tokens)
+            outcome.usage.update(usage)
         self._event(
             ModelResponse, turn=turn, content=response.content, reasoning=response.reasoning,
             tool_calls=tuple({"id": c.id, "name": c.name, "arguments": c.arguments_raw, "error": c.error,
                               "repaired": c.repaired} for c in response.tool_calls),
             finish_reason=response.finish_reason,
-            usage=None if usage is None else {"prompt_tokens": usage.prompt_tokens,
-                                              "completion_tokens": usage.completion_tokens,
-                                              "total_tokens": usage.total_tokens},
+            usage=usage,
             latency_ms=round(response.latency_ms, 1), error=response.error,
         )
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import sys
 from typing import Any
@@ -46,11 +47,7 @@ def _report(settings: ModelSettings, response: AssembledResponse | None, retries
          "error": c.error, "repaired": c.repaired} for c in response.tool_calls]
     well_formed = bool(response and response.ok and calls and all(
         c["error"] is None and not c["repaired"] and c["arguments"] is not None for c in calls))
-    usage = None
-    if response is not None and response.usage is not None:
-        u = response.usage
-        usage = {"prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens,
-                 "total_tokens": u.total_tokens}
+    usage = dataclasses.asdict(response.usage) if response is not None and response.usage is not None else None
     return {
         "base_url": settings.base_url, "model": settings.model, "ok": well_formed,
         "content": response.content if response else None, "reasoning": response.reasoning if response else None,
