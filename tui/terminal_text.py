@@ -1,0 +1,69 @@
+"""Text from a chapter, a model or a server made safe to show on a terminal (pure, no Textual, no Rich).
+
+A terminal acts on control characters: ESC starts sequences that set the window title, write the clipboard
+(OSC 52) or clear the screen, C1 characters such as U+009B (CSI) do the same on terminals that honour them,
+and bidi overrides reorder what is shown. :func:`visible` turns every such character into a visible
+Python-style escape (``\\x1b``, ``\\x9b``, ``\\u202e``) for human output; :func:`json_text` is
+``json.dumps`` whose output carries none of them raw either (still valid JSON, CJK still readable).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from typing import Any
+
+# C0 and DEL, C1, the bidi embeddings/overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
+_BIDI = "\u202a-\u202e\u2066-\u2069"
+_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
+_UNSAFE_ALL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
+
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def _escape(code: int) -> str:
+    char = chr(code)
+    if char in _NAMED:
+        return _NAMED[char]
+    return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
+
+
+_CODES = [*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_TABLE_ALL: dict[int, str] = {code: _escape(code) for code in _CODES}
+_TABLE_KEEP_LINES: dict[int, str] = {code: esc for code, esc in _TABLE_ALL.items() if chr(code) not in "\n\t"}
+
+# Characters json.dumps(ensure_ascii=False) leaves raw although a terminal (or a JavaScript reader, for
+# U+2028/U+2029) acts on them. They only ever occur inside JSON strings, so \uXXXX keeps the JSON valid.
+_JSON_RAW = re.compile(f"[\x7f-\x9f{_BIDI}\u2028\u2029]")
+
+
+def visible(text: str, *, newlines: bool = True) -> str:
+    """``text`` with every control character a terminal would act on replaced by a visible escape.
+
+    C0 controls except ``\\n`` and ``\\t`` (those too when ``newlines`` is False: a one-line place), DEL,
+    C1 controls (U+0080–U+009F) and the bidi embedding, override and isolate controls become ``\\x1b``,
+    ``\\x9b``, ``\\u202e``, ``\\n`` ...; everything else, backslashes included, is left alone. Text without
+    any of them is returned as it is (one regex search: this runs for every log line and table cell).
+    """
+    if newlines:
+        if _UNSAFE_KEEP_LINES.search(text) is None:
+            return text
+        return text.translate(_TABLE_KEEP_LINES)
+    if _UNSAFE_ALL.search(text) is None:
+        return text
+    return text.translate(_TABLE_ALL)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_text(value: Any, *, indent: int | None = None, default: Callable[[Any], Any] | None = None) -> str:
+    """``json.dumps(value, ensure_ascii=False)`` with DEL, C1 controls, bidi controls and U+2028/U+2029
+    written as ``\\uXXXX`` escapes (the encoder already escapes C0): safe on a terminal, the same value
+    for any JSON reader, and CJK text stays readable."""
+    dumped = json.dumps(value, ensure_ascii=False, indent=indent, default=default)
+    if _JSON_RAW.search(dumped) is None:
+        return dumped
+    return _JSON_RAW.sub(_json_escape, dumped)
