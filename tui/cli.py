@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from store.errors import ChapterLoadError
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, UsageError
+from tui.terminal_text import visible
 
 # Command word -> (module under tui.commands, one-line help). Only the module of the command being run
 # is imported: `proofdesk --help` or `proofdesk export` do not pay for the engine, httpx or Textual.
@@ -43,7 +44,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as exit 2 with one line (argparse's own convention)."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+        # The message may quote an argument, such as a file name that carries control characters.
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {visible(message, newlines=False)}\n")
 
 
 class _VersionAction(argparse.Action):
@@ -125,10 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(handler(args))
     except UsageError as exc:
-        print(f"proofdesk: {exc}", file=sys.stderr)
+        print(f"proofdesk: {visible(str(exc), newlines=False)}", file=sys.stderr)
         return exc.exit_code
     except ChapterLoadError as exc:
-        print(f"proofdesk: {exc.line}", file=sys.stderr)
+        print(f"proofdesk: {visible(exc.line, newlines=False)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("proofdesk: cancelled", file=sys.stderr)

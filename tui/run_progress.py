@@ -16,6 +16,7 @@ from engine.events import (
     RunStarted,
     ToolResult,
 )
+from tui.terminal_text import visible
 
 
 @dataclass
@@ -74,7 +75,8 @@ class PlainProgress(ProgressView):
         self.stream = stream
 
     def _say(self, text: str) -> None:
-        self.stream.write(text + "\n")
+        # File names, paragraph IDs and provider messages may carry control characters: one line, escaped.
+        self.stream.write(visible(text, newlines=False) + "\n")
         self.stream.flush()
 
     def started(self, state: _RunState, event: RunStarted) -> None:
@@ -108,7 +110,7 @@ class RichProgress(ProgressView):
 
         super().__init__()
         self._progress = Progress(
-            TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+            TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
             TextColumn("{task.fields[tokens]} tok · {task.fields[errors]} err"), TimeElapsedColumn(),
             console=Console(stderr=True), transient=False,
         )
@@ -123,8 +125,8 @@ class RichProgress(ProgressView):
 
     def started(self, state: _RunState, event: RunStarted) -> None:
         """Add a bar for the run."""
-        self._tasks[event.run_id] = self._progress.add_task(state.name, total=max(state.total, 1), tokens=0,
-                                                            errors=0)
+        self._tasks[event.run_id] = self._progress.add_task(visible(state.name, newlines=False),
+                                                            total=max(state.total, 1), tokens=0, errors=0)
 
     def changed(self, state: _RunState, event: EngineEvent) -> None:
         """Move the bar; print errors above it."""
@@ -133,11 +135,12 @@ class RichProgress(ProgressView):
             return
         self._progress.update(task, completed=len(state.done), tokens=state.tokens, errors=state.errors)
         if isinstance(event, ErrorEvent):
-            self._progress.console.print(f"{state.name}: error: {event.message}", markup=False, highlight=False)
+            self._progress.console.print(visible(f"{state.name}: error: {event.message}", newlines=False),
+                                         markup=False, highlight=False)
 
 
 def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
-    """The final report: one block per chapter."""
+    """The final report: one block per chapter, every line escaped for the terminal (see ``visible``)."""
     lines: list[str] = []
     for s in summaries:
         name = Path(str(s.get("chapter", "?"))).name
@@ -159,4 +162,4 @@ def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
             lines.append(f"  error: {s['error']}")
         if s.get("trace"):
             lines.append(f"  trace: {s['trace']}")
-    return lines
+    return [visible(line, newlines=False) for line in lines]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from engine.run import RunRequest, run_chapters
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.model_flags import add_model_flags, model_settings
 from tui.run_progress import PlainProgress, ProgressView, RichProgress, summary_lines
+from tui.terminal_text import json_text
 
 
 def _chunk_chars(text: str) -> int:
@@ -59,7 +59,7 @@ def _json_line(event: EngineEvent) -> str | None:
         return None
     data = event.to_json()
     data.pop("messages", None)  # full request messages live in the trace, not on stdout
-    return json.dumps(data, ensure_ascii=False, default=str)
+    return json_text(data, default=str)  # C1 and bidi controls escaped too: stdout may be a terminal
 
 
 async def _consume(requests: list[RunRequest], jobs: int, view: ProgressView, as_json: bool) -> list[dict[str, Any]]:
