@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from engine.chunks import MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, TASKS, Chunk, TaskTy
 from engine.config import Config, ConfigError, load_config
 from store.loader import load_chapter
 from tui.cli_errors import EXIT_OK, UsageError
+from tui.terminal_text import json_text, visible
 
 
 def chunk_chars_arg(text: str) -> int:
@@ -69,13 +69,13 @@ def run(args: argparse.Namespace) -> int:
     """Print the chunks; the chapter file is only read."""
     chunks = chunks_for(args.chapter, args.task, args.chunk_chars, args.include_all)
     if args.json:
-        sys.stdout.write(json.dumps([c.to_json() for c in chunks], ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text([c.to_json() for c in chunks], indent=2) + "\n")
         return EXIT_OK
     if not chunks:
-        print(f"proofdesk: {args.chapter}: no paragraphs to {args.task}", file=sys.stderr)
+        print(visible(f"proofdesk: {args.chapter}: no paragraphs to {args.task}", newlines=False), file=sys.stderr)
         return EXIT_OK
     out: list[str] = []
     for chunk in chunks:
         out.append(f"{chunk.heading()}\n{chunk.text}\n")
-    sys.stdout.write("\n".join(out))
+    sys.stdout.write(visible("\n".join(out)))  # human output: a chapter's control characters shown escaped
     return EXIT_OK

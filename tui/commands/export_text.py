@@ -11,6 +11,7 @@ from store.errors import StoreError
 from store.loader import load_chapter
 from store.plaintext import export_text
 from tui.cli_errors import EXIT_OK, UsageError
+from tui.terminal_text import visible
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,7 +35,9 @@ def run(args: argparse.Namespace) -> int:
     chapter = load_chapter(args.chapter)
     text = export_text(chapter, args.missing)
     if args.output is None:
-        sys.stdout.write(text)
+        # A terminal would act on control characters in the translations: show them escaped there. A file or
+        # a pipe gets the text exactly.
+        sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         sys.stdout.flush()
         return EXIT_OK
     out: Path = args.output

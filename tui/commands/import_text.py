@@ -12,6 +12,7 @@ from store.errors import StoreError
 from store.plaintext import chapter_from_text
 from store.serialize import chapter_bytes
 from tui.cli_errors import EXIT_OK, UsageError
+from tui.terminal_text import visible
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,5 +69,5 @@ def run(args: argparse.Namespace) -> int:
     except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left
         raise UsageError(f"{out}: {exc}") from None
     empty = sum(p.is_empty for p in chapter.paragraphs)
-    print(f"{out}: {len(chapter.paragraphs)} paragraphs ({empty} empty)", file=sys.stderr)
+    print(visible(f"{out}: {len(chapter.paragraphs)} paragraphs ({empty} empty)", newlines=False), file=sys.stderr)
     return EXIT_OK

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from store.commit import ChapterStore
 from store.model import ORIGINS
 from tui.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.chunks import add_chunk_flags, chunks_for, user_config
+from tui.terminal_text import json_text
 
 
 def _positive(text: str) -> int:
@@ -80,5 +80,5 @@ def run(args: argparse.Namespace) -> int:
     result = asyncio.run(default_registry().handle_tool_call(
         args.name, raw, source=store, task=args.task, paragraph_ids=paragraph_ids, submissions=submissions,
         origin=args.origin, model=None, max_batch=max_batch))
-    sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    sys.stdout.write(json_text(result, indent=2) + "\n")
     return EXIT_OK if result.get("success") is True else EXIT_FAILED
