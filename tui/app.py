@@ -31,6 +31,7 @@ from tui.screens.prompt import PromptScreen
 from tui.screens.text_view import TextViewScreen
 from tui.screens.trace import TraceScreen, TraceStepList
 from tui.session import ChapterSession, WorkspaceSession
+from tui.terminal_text import visible
 from tui.theme import PROOFDESK_THEME
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane
@@ -106,10 +107,10 @@ class ProofdeskApp(App[int]):
             else:
                 settings = resolve_model(self.workspace.config, profile=name)
         except ConfigError as exc:
-            self.notify(str(exc), severity="error", timeout=8)
+            self.notify(visible(str(exc)), severity="error", timeout=8, markup=False)
             return
         self.workspace.settings = settings
-        self.notify(f"Model for the next runs: {settings.model} ({name}).")
+        self.notify(visible(f"Model for the next runs: {settings.model} ({name})."), markup=False)
         if isinstance(self.screen, ChapterScreen):
             self.screen.refresh_view()
 

@@ -9,7 +9,6 @@ Python-style escape (``\\x1b``, ``\\x9b``, ``\\u202e``) for human output; :func:
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
@@ -55,6 +54,21 @@ def visible(text: str, *, newlines: bool = True) -> str:
     return text.translate(_TABLE_ALL)
 
 
+# One symbol per character, for editing widgets where every character must keep one cell: the C0 control
+# pictures (U+2400–U+241F), DEL's (U+2421), and U+FFFD for C1 and bidi controls, which have none.
+_PICTURES: dict[int, str] = {code: ("\u2421" if code == 0x7F else chr(0x2400 + code) if code < 0x20 else "\ufffd")
+                             for code in _CODES}
+
+
+def control_pictures(text: str) -> str:
+    """``text`` with each control character :func:`visible` escapes (newlines and tabs too) replaced by one
+    visible symbol (``␛`` for ESC), for widgets that edit the text and so need one cell per character.
+    Text without any is returned as it is."""
+    if _UNSAFE_ALL.search(text) is None:
+        return text
+    return text.translate(_PICTURES)
+
+
 def _json_escape(match: re.Match[str]) -> str:
     return f"\\u{ord(match.group()):04x}"
 
@@ -63,6 +77,8 @@ def json_text(value: Any, *, indent: int | None = None, default: Callable[[Any],
     """``json.dumps(value, ensure_ascii=False)`` with DEL, C1 controls, bidi controls and U+2028/U+2029
     written as ``\\uXXXX`` escapes (the encoder already escapes C0): safe on a terminal, the same value
     for any JSON reader, and CJK text stays readable."""
+    import json  # not at import time: most commands never print JSON
+
     dumped = json.dumps(value, ensure_ascii=False, indent=indent, default=default)
     if _JSON_RAW.search(dumped) is None:
         return dumped

@@ -31,6 +31,7 @@ from tui.screens.edit import EditorFailed, EditScreen, edit_in_editor
 from tui.screens.prompt import PromptScreen
 from tui.screens.text_view import TextViewScreen
 from tui.session import ChapterSession, EditRefused, WorkspaceSession, needs_review
+from tui.terminal_text import visible
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_rows import RowModel, find_target, search
@@ -177,7 +178,7 @@ class ChapterScreen(Screen[None]):
         parts.append(f"model {self.workspace.settings.model}")
         parts.append(f"chunks {self.separator_task or 'off'}")
         status = self.query_one("#chapter-status", Static)
-        status.update(Text(" · ".join(parts), no_wrap=True, overflow="ellipsis"))
+        status.update(Text(visible(" · ".join(parts), newlines=False), no_wrap=True, overflow="ellipsis"))
         status.set_class(bool(s.invalid or s.deleted), "-problem")
 
     @on(ParagraphTable.CursorMoved)
@@ -316,7 +317,7 @@ class ChapterScreen(Screen[None]):
                 await asyncio.to_thread(change, *args)
             except (EditRefused, StoreError, OSError) as exc:
                 self.log_pane.add_notice(f"not saved: {exc}", error=True)
-                self.notify(f"Not saved: {exc}", severity="error", timeout=6)
+                self.notify(visible(f"Not saved: {exc}"), severity="error", timeout=6, markup=False)
                 return
             if done:
                 self.log_pane.add_notice(done)
@@ -347,7 +348,7 @@ class ChapterScreen(Screen[None]):
         try:
             text, editor = edit_in_editor(self.app, para.selected_text or "", hint=para.id)
         except EditorFailed as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(visible(str(exc)), severity="error", markup=False)
             return
         if text.strip() and text != para.selected_text:
             self._commit(self.session.edit_translation, para.id, text,
@@ -407,7 +408,7 @@ class ChapterScreen(Screen[None]):
             self.last_query = query
             pos = search(chapter, query, self.table.cursor)
             if pos is None:
-                self.notify(f"No paragraph contains {query!r}.", severity="warning")
+                self.notify(visible(f"No paragraph contains {query!r}."), severity="warning", markup=False)
             else:
                 self.table.move_to(pos)
 
@@ -421,7 +422,8 @@ class ChapterScreen(Screen[None]):
                 return
             pos = find_target(chapter, target)
             if pos is None:
-                self.notify(f"No paragraph [{target}] and no ID starting with {target!r}.", severity="warning")
+                self.notify(visible(f"No paragraph [{target}] and no ID starting with {target!r}."),
+                            severity="warning", markup=False)
             else:
                 self.table.move_to(pos)
 

@@ -13,6 +13,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from tui.messages import WorkspaceChanged
 from tui.session import ChapterSummary, WorkspaceSession
+from tui.terminal_text import visible
 
 if TYPE_CHECKING:
     from tui.app import ProofdeskApp
@@ -52,7 +53,8 @@ class ChapterListScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Workspace {self.workspace.workspace.root}", id="list-title", markup=False)
+        yield Static(visible(f"Workspace {self.workspace.workspace.root}", newlines=False), id="list-title",
+                     markup=False)
         table: DataTable[str | Text] = DataTable(id="chapters", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static("", id="list-problem", markup=False)
@@ -83,13 +85,15 @@ class ChapterListScreen(Screen[None]):
             else:
                 percent = round(100 * s.translated / s.non_empty) if s.non_empty else 100
                 progress, reviewed = f"{s.translated}/{s.non_empty} {percent:>3}%", f"{s.reviewed}"
-            table.add_row(marks(s), s.path.name, Text(s.title or "", overflow="ellipsis", no_wrap=True),
+            # Text cells, never str: a str cell is parsed as markup, and names and titles come from files.
+            table.add_row(marks(s), Text(visible(s.path.name, newlines=False), no_wrap=True),
+                          Text(visible(s.title or "", newlines=False), overflow="ellipsis", no_wrap=True),
                           progress, reviewed, key=str(s.path))
         if summaries:
             table.move_cursor(row=min(keep, len(summaries) - 1))
         problem = self.query_one("#list-problem", Static)
         current = summaries[table.cursor_row] if summaries and table.cursor_row < len(summaries) else None
-        problem.update(current.invalid or "" if current else
+        problem.update(visible(current.invalid or "", newlines=False) if current else
                        ("No chapter files (*.json) in this folder." if not self.proofdesk.seeding else ""))
 
     @on(DataTable.RowHighlighted)
@@ -97,7 +101,7 @@ class ChapterListScreen(Screen[None]):
         summaries = self.summaries
         row = event.cursor_row
         if 0 <= row < len(summaries):
-            self.query_one("#list-problem", Static).update(summaries[row].invalid or "")
+            self.query_one("#list-problem", Static).update(visible(summaries[row].invalid or "", newlines=False))
 
     @on(WorkspaceChanged)
     def _changed(self, message: WorkspaceChanged) -> None:
@@ -123,6 +127,7 @@ class ChapterListScreen(Screen[None]):
         summary = summaries[table.cursor_row]
         session = self.workspace.session(summary.path)
         if session.chapter is None:
-            self.notify(summary.invalid or "This chapter is still being read.", severity="error", timeout=8)
+            self.notify(visible(summary.invalid or "This chapter is still being read."), severity="error", timeout=8,
+                        markup=False)
             return
         self.proofdesk.open_chapter(session)

@@ -22,6 +22,7 @@ from store.conflicts import Resolution, StoredConflict
 from store.errors import StoreError
 from tui.screens.edit import EditScreen
 from tui.session import ChapterSession, EditRefused
+from tui.terminal_text import visible
 
 KIND_TEXT = {
     "stale_source": "refused: the source text changed on disk after the run read it",
@@ -46,7 +47,8 @@ class ConflictsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conflicts-box", classes="modal-box"):
-            yield Label(f"Conflicts of {self.session.path.name}", classes="modal-title")
+            yield Label(visible(f"Conflicts of {self.session.path.name}", newlines=False), classes="modal-title",
+                        markup=False)
             yield OptionList(id="conflicts-list")
             with VerticalScroll(id="conflicts-detail"):
                 yield Static("", id="conflicts-text", markup=False)
@@ -66,8 +68,8 @@ class ConflictsScreen(ModalScreen[None]):
             record = conflict.record
             index = chapter.index_of(record.paragraph_id) if chapter is not None else None
             where = f"[{index}]" if index else "[gone]"
-            options.add_option(Option(Text(f"{where} {record.paragraph_id} · {record.kind} · {record.created_at}",
-                                           no_wrap=True, overflow="ellipsis")))
+            line = visible(f"{where} {record.paragraph_id} · {record.kind} · {record.created_at}", newlines=False)
+            options.add_option(Option(Text(line, no_wrap=True, overflow="ellipsis")))
         if self.session.conflicts:
             options.highlighted = 0
         self._show()
@@ -97,7 +99,7 @@ class ConflictsScreen(ModalScreen[None]):
         lines += ["", "Ours (the run's text):", r.our_text]
         if r.their_text is not None:
             lines += ["", "Theirs (the selection kept):", r.their_text]
-        body.update("\n".join(lines))
+        body.update(visible("\n".join(lines)))  # texts from the chapter and the run
 
     async def action_resolve(self, resolution: Resolution, text: str | None = None) -> None:
         conflict = self.current
@@ -106,9 +108,10 @@ class ConflictsScreen(ModalScreen[None]):
         try:
             await asyncio.to_thread(self.session.resolve_conflict, conflict, resolution, text)
         except (EditRefused, StoreError, OSError) as exc:
-            self.notify(f"Not resolved: {exc}", severity="error", timeout=6)
+            self.notify(visible(f"Not resolved: {exc}"), severity="error", timeout=6, markup=False)
             return
-        self.notify(f"Resolved {conflict.record.paragraph_id}: {resolution.replace('_', ' ')}.", timeout=3)
+        self.notify(visible(f"Resolved {conflict.record.paragraph_id}: {resolution.replace('_', ' ')}."), timeout=3,
+                    markup=False)
         self._fill()
 
     def action_edit(self) -> None:

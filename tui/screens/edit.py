@@ -14,6 +14,9 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, TextArea
 
+from tui.terminal_text import visible
+from tui.widgets.safe_editors import SafeTextArea
+
 
 class EditScreen(ModalScreen[str | None]):
     """Edit a text; dismisses with the new text (save) or None (cancel).
@@ -35,10 +38,11 @@ class EditScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="edit-box", classes="modal-box"):
-            yield Label(self.title_text, classes="modal-title")
+            # The title quotes a paragraph ID; the source and the text come from the chapter or a model.
+            yield Label(visible(self.title_text, newlines=False), classes="modal-title", markup=False)
             if self.source is not None:
-                yield Label(self.source, id="edit-source", markup=False)
-            area = TextArea(self.text, id="edit-area", soft_wrap=True, tab_behavior="focus")
+                yield Label(visible(self.source), id="edit-source", markup=False)
+            area = SafeTextArea(self.text, id="edit-area", soft_wrap=True, tab_behavior="focus")
             yield area
             with Horizontal(id="edit-buttons"):
                 yield Button("Save", id="edit-save", variant="primary")

@@ -8,6 +8,9 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
+from tui.terminal_text import visible
+from tui.widgets.safe_editors import SafeInput
+
 
 class PromptScreen(ModalScreen[str | None]):
     """Ask for one line; dismisses with the text (enter) or None (escape)."""
@@ -24,9 +27,10 @@ class PromptScreen(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box", classes="modal-box"):
-            yield Label(self.question, id="prompt-question", classes="modal-title")
-            yield Input(value=self.value, placeholder=self.placeholder, id="prompt-input", select_on_focus=True)
-            yield Label(self.hint, classes="modal-hint")
+            yield Label(visible(self.question, newlines=False), id="prompt-question", classes="modal-title",
+                        markup=False)
+            yield SafeInput(value=self.value, placeholder=self.placeholder, id="prompt-input", select_on_focus=True)
+            yield Label(visible(self.hint, newlines=False), classes="modal-hint", markup=False)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -9,6 +9,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from tui.terminal_text import visible
+
 
 class TextViewScreen(ModalScreen[None]):
     """Shows ``text`` whole; escape or q closes it."""
@@ -26,9 +28,9 @@ class TextViewScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="view-box", classes="modal-box"):
-            yield Label(self.title_text, classes="modal-title")
+            yield Label(visible(self.title_text, newlines=False), classes="modal-title", markup=False)
             with VerticalScroll(id="view-scroll"):
-                yield Static(Text(self.text), id="view-text")
+                yield Static(Text(visible(self.text)), id="view-text")  # a log line: model or server text
             yield Label("y: copy · esc: close", classes="modal-hint")
 
     def on_mount(self) -> None:

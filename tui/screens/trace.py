@@ -2,7 +2,7 @@
 
 It reads the trace *file* (the record), never the log pane (a view). For the step under the cursor it
 shows the chunk's boundaries, the messages sent and the model's answer, or the tool's arguments and result
-as pretty JSON.
+as pretty JSON. Everything read from the trace is shown with control characters escaped (``visible``).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from engine.trace import TraceReadError, read_trace
 from tui.screens.prompt import PromptScreen
+from tui.terminal_text import visible
 from tui.widgets.trace_steps import (
     Step,
     boundaries_text,
@@ -32,6 +33,14 @@ from tui.widgets.trace_steps import (
     pretty,
     pretty_arguments,
 )
+
+
+class _Escaped(Text):
+    """A ``Text`` whose appended strings (read from the trace) have their control characters escaped."""
+
+    def append(self, text: str | Text, style: str | Style | None = None) -> _Escaped:  # type: ignore[override]
+        super().append(visible(text) if isinstance(text, str) else text, style)
+        return self
 
 
 class TraceStepList(OptionList):
@@ -76,7 +85,7 @@ class TraceScreen(Screen[None]):
         self.problem: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(f"Trace {self.path.name} · reading…", id="trace-status", markup=False)
+        yield Static(visible(f"Trace {self.path.name} · reading…", newlines=False), id="trace-status", markup=False)
         with Horizontal(id="trace-body"):
             yield TraceStepList(id="trace-steps")
             with VerticalScroll(id="trace-detail"):
@@ -100,8 +109,9 @@ class TraceScreen(Screen[None]):
         steps = self.query_one(TraceStepList)
         error = steps.get_component_rich_style("trace-steps--error", partial=True)
         steps.clear_options()
-        steps.add_options([Option(Text(f"{s.number:>3} {s.title}", style=error if s.is_error else Style(),
-                                       no_wrap=True, overflow="ellipsis"), id=str(s.number)) for s in self.shown])
+        steps.add_options([Option(Text(visible(f"{s.number:>3} {s.title}", newlines=False),
+                                       style=error if s.is_error else Style(), no_wrap=True, overflow="ellipsis"),
+                                  id=str(s.number)) for s in self.shown])
         if self.shown:
             steps.highlighted = 0
         self._update_status()
@@ -114,7 +124,7 @@ class TraceScreen(Screen[None]):
             text += f" · filter {self.filter_text!r}: {len(self.shown)}"
         if self.problem:
             text += f" · {self.problem}"
-        self.query_one("#trace-status", Static).update(text)
+        self.query_one("#trace-status", Static).update(visible(text, newlines=False))
 
     @property
     def current(self) -> Step | None:
@@ -134,7 +144,8 @@ class TraceScreen(Screen[None]):
         step = self.current
         body = self.query_one("#trace-detail-text", Static)
         if step is None:
-            body.update(self.problem or ("No step matches the filter." if self.steps else "This trace is empty."))
+            body.update(visible(self.problem) if self.problem else
+                        ("No step matches the filter." if self.steps else "This trace is empty."))
             return
         body.update(self.describe(step))
         self.query_one("#trace-detail").scroll_home(animate=False)
@@ -144,8 +155,8 @@ class TraceScreen(Screen[None]):
         # partial: the detail pane's background shows through, not the screen's
         heading = self.get_component_rich_style("trace-screen--heading", partial=True)
         error = self.get_component_rich_style("trace-screen--error", partial=True)
-        text = Text(end="")
-        text.append(f"Step {step.number}/{len(self.steps)} · {step.kind}\n", heading)
+        text = _Escaped(end="")
+        text.append(f"Step {step.number}/{len(self.steps)} · {visible(step.kind, newlines=False)}\n", heading)
         if step.is_error:
             text.append(step.title + "\n", error)
         text.append("Chunk boundaries\n", heading)

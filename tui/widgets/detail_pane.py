@@ -2,6 +2,7 @@
 
 The diff compares the version being viewed (stepped with ``[`` / ``]``) with the one before it, character
 by character. Long texts are diffed in a thread worker so the cursor never waits for ``SequenceMatcher``.
+Everything from the chapter file (IDs, texts, models, timestamps) is shown with control characters escaped.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from store.model import Paragraph, TranslationVersion
+from tui.terminal_text import visible
 from tui.widgets.char_diff import Piece, char_diff
 from tui.widgets.paragraph_rows import STATUS_LABEL, STATUS_MEANING, Status
 
@@ -27,7 +29,7 @@ def version_label(number: int, version: TranslationVersion, selected: bool) -> s
     if version.model:
         parts.append(version.model)
     parts.append(version.created_at)
-    return " · ".join(parts) + (" (selected)" if selected else "")
+    return visible(" · ".join(parts), newlines=False) + (" (selected)" if selected else "")
 
 
 class DetailPane(ScrollView, can_focus=True):
@@ -111,9 +113,10 @@ class DetailPane(ScrollView, can_focus=True):
         heading, muted = self._style("heading"), self._style("muted")
         meaning = STATUS_MEANING.get(status, "empty paragraph")
         text = Text(end="")
-        text.append(f"[{position + 1}] {para.id} · {STATUS_LABEL[status] or 'empty'} ({meaning})", heading)
+        text.append(f"[{position + 1}] {visible(para.id, newlines=False)} · {STATUS_LABEL[status] or 'empty'} "
+                    f"({meaning})", heading)
         text.append("\nSource: ", heading)
-        text.append(para.text if para.text else "(empty)")
+        text.append(visible(para.text) if para.text else "(empty)")
         if not versions:
             text.append("\nNo translation yet.", muted)
             self._set(text)
@@ -121,7 +124,7 @@ class DetailPane(ScrollView, can_focus=True):
         version = versions[viewed]
         text.append(f"\nTranslation {version_label(viewed + 1, version, version.id == para.selected_translation_id)}: ",
                     heading)
-        text.append(version.text)
+        text.append(visible(version.text))
         pending: tuple[str, str] | None = None
         if viewed > 0:
             old, new = versions[viewed - 1].text, version.text
@@ -151,8 +154,8 @@ class DetailPane(ScrollView, can_focus=True):
         insert, delete = self._style("insert"), self._style("delete")
         if not pieces:
             text.append("(no change)", self._style("muted"))
-        for op, chunk in pieces:
-            text.append(chunk, insert if op == "insert" else delete if op == "delete" else Style())
+        for op, chunk in pieces:  # diffed as they are, shown escaped (each control escapes on its own)
+            text.append(visible(chunk), insert if op == "insert" else delete if op == "delete" else Style())
 
     @work(thread=True, exclusive=True, group="detail-diff", description="character diff")
     def _diff_later(self, text: Text, tail: Text, old: str, new: str, token: int) -> None:

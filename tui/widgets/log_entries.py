@@ -1,6 +1,8 @@
 """How engine events read in the log pane: one short line each, plus the full text a copy gives (pure).
 
-``model_delta`` events are not entries: the pane folds them into its one "current output" line.
+``model_delta`` events are not entries: the pane folds them into its one "current output" line. A line's
+``text`` is safe to draw (control characters from the model or the chapter shown escaped); ``copy`` is the
+text as it is, for the clipboard and for views that escape it themselves.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from engine.events import (
     ToolCalled,
     ToolResult,
 )
+from tui.terminal_text import visible
 
 Level = Literal["info", "muted", "ok", "accent", "warning", "error"]
 LEVELS: tuple[Level, ...] = ("info", "muted", "ok", "accent", "warning", "error")
@@ -79,6 +82,14 @@ def _first_line(text: str, limit: int = 200) -> str:
 
 def entry_for(event: EngineEvent) -> LogEntry | None:
     """The log line of an event (None for events that only feed the current-output line)."""
+    entry = _describe(event)
+    if entry is None:
+        return None
+    text = visible(entry.text, newlines=False)  # model content, IDs, tool arguments, server errors
+    return entry if text is entry.text else LogEntry(entry.kind, entry.level, text, entry.copy)
+
+
+def _describe(event: EngineEvent) -> LogEntry | None:
     full = _full(event)
     kind = event.kind
     if isinstance(event, RunStarted):
@@ -135,5 +146,6 @@ def entry_for(event: EngineEvent) -> LogEntry | None:
 
 
 def notice(text: str, *, error: bool = False) -> LogEntry:
-    """A line from the workstation itself (a reload, an invalid file, a refused edit)."""
-    return LogEntry("notice", "error" if error else "accent", text, text)
+    """A line from the workstation itself (a reload, an invalid file, a refused edit); it may quote a file
+    name or an error, so it is escaped like the others."""
+    return LogEntry("notice", "error" if error else "accent", visible(text, newlines=False), text)

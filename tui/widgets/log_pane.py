@@ -22,6 +22,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from engine.events import ChunkFinished, EngineEvent, ModelDelta, ModelRequest, ModelResponse, RunFinished
+from tui.terminal_text import visible
 from tui.widgets.log_entries import LEVELS, LogEntry, entry_for, notice
 
 FLUSH_HZ = 15
@@ -238,9 +239,11 @@ class LogPane(ScrollView, can_focus=True):
         return strip
 
     def _current_strip(self, width: int, base: Style) -> Strip:
-        label = self._current_label
-        tail = " ".join((self._current or "").split())
+        label = visible(self._current_label, newlines=False)  # the tool name comes from the model
+        tail = visible(" ".join((self._current or "").split()), newlines=False)
         room = max(width - cell_len(label) - 2, 0)
+        if len(tail) > room or cell_len(tail) > room:
+            room = max(room - 1, 0)  # the start is cut: keep a cell for "…", so the end stays in view
         shown: list[str] = []
         used = 0
         for ch in reversed(tail):  # the end of the stream is what is new

@@ -17,6 +17,7 @@ from rich.text import Text
 
 from engine.chunks import Chunk, TaskType, build_chunks
 from store.model import Chapter, Paragraph
+from tui.terminal_text import visible
 
 Status = Literal["empty", "untranslated", "translated", "run", "reviewed", "conflict"]
 STATUSES: tuple[Status, ...] = ("empty", "untranslated", "translated", "run", "reviewed", "conflict")
@@ -97,8 +98,9 @@ class RowModel:
 
 
 def one_line(text: str) -> str:
-    """Text for a single row: line breaks and tabs shown as spaces."""
-    return text.replace("\r\n", " ⏎ ").replace("\n", " ⏎ ").replace("\r", " ").replace("\t", " ")
+    """Text for a single row: line breaks and tabs shown as spaces, other control characters escaped."""
+    flat = text.replace("\r\n", " ⏎ ").replace("\n", " ⏎ ").replace("\r", " ").replace("\t", " ")
+    return visible(flat, newlines=False)
 
 
 def fit(text: str, width: int) -> str:
@@ -158,7 +160,7 @@ def header_text(cols: Columns, style: Style) -> Text:
 def paragraph_text(para: Paragraph, position: int, status: Status, cols: Columns, styles: RowStyles) -> Text:
     """One paragraph row."""
     index = fit(f"[{position + 1}]".rjust(cols.index), cols.index)
-    ident = fit(para.id, ID_WIDTH)
+    ident = fit(visible(para.id, newlines=False), ID_WIDTH)
     if status == "empty":
         line = f"{index} {ident} " + fit("(empty)", cols.source + cols.translation + STATUS_WIDTH + 2)
         return Text(line, style=styles.empty, no_wrap=True, end="")

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from tui.terminal_text import json_text
 from tui.widgets.log_entries import short_arguments
 
 
@@ -119,8 +120,8 @@ def matches(step: Step, needle: str) -> bool:
 
 
 def pretty(value: Any) -> str:
-    """JSON, indented, non-ASCII kept (CJK stays readable)."""
-    return json.dumps(value, ensure_ascii=False, indent=2, default=str)
+    """JSON, indented, non-ASCII kept (CJK stays readable), control characters escaped by the encoder."""
+    return json_text(value, indent=2, default=str)
 
 
 def pretty_arguments(arguments: Any) -> str:
