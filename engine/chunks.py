@@ -54,6 +54,26 @@ class Chunk:
     entries: tuple[str, ...] = field(repr=False)
     # The (frozen) chapter version the chunk was built from: the base of every result merged later.
     chapter: Chapter = field(repr=False, compare=False)
+    part: str | None = None  # "3.1"/"3.2": a half of chunk 3 (a chunk that did not fit the model's context)
+
+    @property
+    def label(self) -> str:
+        """The chunk's number as shown: ``3``, or ``3.2`` for the second half of chunk 3."""
+        return self.part or str(self.index)
+
+    def halves(self) -> tuple[Chunk, Chunk]:
+        """The chunk cut into two halves of consecutive paragraphs (it must hold at least two)."""
+        if len(self.paragraph_ids) < 2:
+            raise ValueError("a chunk of one paragraph cannot be split")
+        middle = len(self.paragraph_ids) // 2
+        made = []
+        for number, (start, stop) in enumerate(((0, middle), (middle, len(self.paragraph_ids))), start=1):
+            made.append(Chunk(index=self.index, total=self.total, task=self.task,
+                              paragraph_ids=self.paragraph_ids[start:stop],
+                              paragraph_indexes=self.paragraph_indexes[start:stop],
+                              entries=self.entries[start:stop], chapter=self.chapter,
+                              part=f"{self.label}.{number}"))
+        return made[0], made[1]
 
     @cached_property
     def bases(self) -> tuple[BaseState, ...]:
@@ -81,7 +101,7 @@ class Chunk:
         count = len(self.paragraph_ids)
         noun = "paragraph" if count == 1 else "paragraphs"
         span = f"[{self.first_index}]" if count == 1 else f"[{self.first_index}]–[{self.last_index}]"
-        return f"── chunk {self.index}/{self.total} · {count} {noun} · {span} ──"
+        return f"── chunk {self.label}/{self.total} · {count} {noun} · {span} ──"
 
     def base_states(self) -> dict[str, BaseState]:
         """Paragraph ID -> the state the chunk was built from."""

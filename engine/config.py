@@ -14,13 +14,19 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import platformdirs
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 DEMO_MODEL = "demo"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
+# Every request carries an output limit, so a model that degenerates cannot run for minutes on one answer.
+DEFAULT_MAX_TOKENS = 8192
+MAX_TOKENS_LIMIT = 1_000_000
+DEFAULT_CONNECT_TIMEOUT = 10.0
+DEFAULT_READ_TIMEOUT = 120.0  # seconds of silence inside a response; a local CPU server may need more
+MaxTokensField = Literal["max_tokens", "max_completion_tokens"]
 
 
 class ConfigError(Exception):
@@ -38,6 +44,10 @@ class Profile(BaseModel):
     temperature: float | None = Field(default=None, ge=0, le=2)
     headers: dict[str, str] = Field(default_factory=dict)
     body: dict[str, Any] = Field(default_factory=dict)
+    max_tokens: int = Field(default=DEFAULT_MAX_TOKENS, ge=1, le=MAX_TOKENS_LIMIT)
+    max_tokens_field: MaxTokensField = "max_tokens"
+    connect_timeout: float = Field(default=DEFAULT_CONNECT_TIMEOUT, gt=0, le=600)
+    read_timeout: float = Field(default=DEFAULT_READ_TIMEOUT, gt=0, le=3600)
 
 
 class RunDefaults(BaseModel):
@@ -129,6 +139,10 @@ class ModelSettings:
     headers: dict[str, str] = field(default_factory=dict)
     body: dict[str, Any] = field(default_factory=dict)
     profile: str | None = None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    max_tokens_field: MaxTokensField = "max_tokens"
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
+    read_timeout: float = DEFAULT_READ_TIMEOUT
 
     @property
     def is_demo(self) -> bool:
@@ -143,6 +157,7 @@ def resolve_model(
     base_url: str | None = None,
     model: str | None = None,
     api_key_env: str | None = None,
+    max_tokens: int | None = None,
     environ: dict[str, str] | None = None,
 ) -> ModelSettings:
     """Combine flags, environment, profile and defaults into :class:`ModelSettings`."""
@@ -168,4 +183,8 @@ def resolve_model(
         headers=dict(chosen.headers) if chosen else {},
         body=dict(chosen.body) if chosen else {},
         profile=name,
+        max_tokens=max_tokens or (chosen.max_tokens if chosen else DEFAULT_MAX_TOKENS),
+        max_tokens_field=chosen.max_tokens_field if chosen else "max_tokens",
+        connect_timeout=chosen.connect_timeout if chosen else DEFAULT_CONNECT_TIMEOUT,
+        read_timeout=chosen.read_timeout if chosen else DEFAULT_READ_TIMEOUT,
     )

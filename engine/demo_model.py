@@ -58,7 +58,7 @@ class DemoModel:
             finish_reason="tool_calls" if calls else "stop",
             finish_reason_raw="tool_calls" if calls else "stop",
             usage=Usage(prompt, completion, prompt + completion),
-            error=None,
+            failure=None,
             latency_ms=(time.perf_counter() - started) * 1000,
         ))
 

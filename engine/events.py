@@ -56,6 +56,7 @@ class ChunkStarted(EngineEvent):
     first_paragraph_id: str
     last_paragraph_id: str
     chunk_count: int
+    part: str | None = None  # "3.1", "3.2": a half of chunk 3, after it did not fit the model's context
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,6 +95,10 @@ class ModelResponse(EngineEvent):
     usage: dict[str, int] | None
     latency_ms: float
     error: str | None = None
+    finish_reason_raw: str | None = None
+    failure: dict[str, Any] | None = None  # {message, type, code, retryable, retry_after_s} when it ended in error
+    attempts: int = 1  # requests made for this response (retries included)
+    expanded_tool_calls: tuple[dict[str, Any], ...] = ()  # the calls run in place of a multi_tool_use.parallel
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -159,11 +164,13 @@ class ErrorEvent(EngineEvent):
     message: str
     code: str | None = None
     fatal: bool = False
+    error: dict[str, Any] | None = None  # the structured model failure, when a request failed
 
 
 @dataclass(frozen=True, kw_only=True)
 class ChunkFinished(EngineEvent):
-    """A chunk ended: ``complete`` or ``incomplete`` (with the missing IDs) or ``failed``/``cancelled``."""
+    """A chunk ended: ``complete``, ``incomplete`` (with the missing IDs), ``failed``, ``cancelled``, or ``split``
+    (it did not fit the model's context; its two halves follow as parts)."""
 
     kind: ClassVar[str] = "chunk_finished"
     status: str
@@ -173,6 +180,9 @@ class ChunkFinished(EngineEvent):
     tool_errors: dict[str, int]
     usage: dict[str, int]
     wall_ms: float
+    end_code: str | None = None  # why an unfinished chunk ended: CONTEXT_OVERFLOW, OUTPUT_LIMIT, NO_PROGRESS, ...
+    part: str | None = None
+    error: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

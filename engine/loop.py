@@ -1,4 +1,4 @@
-"""The tool-call loop for one chunk (design section 6).
+"""The tool-call loop for one chunk.
 
 Fresh history ``[system, user(chunk)]``; each turn streams one response, then runs its tool calls in
 order (only after the whole response arrived, so a failed or retried request has no side effects),
@@ -6,11 +6,16 @@ appends one ``tool`` message per call, and goes on. A translate chunk is complet
 paragraph has an accepted submission — no extra turn. Polish/proofread chunks end on a text-only
 answer. A text-only answer while paragraphs are missing gets a reminder naming them (at most two),
 then the chunk ends incomplete; so does reaching ``max_turns``.
+
+Turns that cannot move the chunk forward are bounded: two responses cut off by the output token limit end
+the chunk ``OUTPUT_LIMIT``; two turns whose only submissions changed nothing (every text already there) or
+repeated an earlier call end it ``NO_PROGRESS``. The model is always told what actually happened. A model
+failure (classified by the client, retries already spent) ends the chunk ``failed``; a context overflow is
+reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -19,6 +24,7 @@ from typing import Any, Protocol
 
 from engine.client.errors import ModelError
 from engine.client.events import Completed, ReasoningDelta, RetryScheduled, StreamEvent, TextDelta, ToolCallProgress
+from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.context import ChapterSource
 from engine.events import (
@@ -38,7 +44,7 @@ from engine.tools.args import invalid_arguments
 from engine.tools.registry import ToolRegistry
 
 MAX_REMINDERS = 2
-MAX_STREAM_REISSUES = 2  # a broken stream re-issues the whole request (it costs a turn each time)
+MAX_STALLED_TURNS = 2  # turns cut off by the output limit, or turns that only resent what was already there
 BATCH_TOOL = "add_translation_batch"
 TOOL_PROGRESS_STEP = 256
 
@@ -59,16 +65,32 @@ class ChatModel(Protocol):
 
 @dataclass
 class ChunkOutcome:
-    """How one chunk ended, with its counters."""
+    """How one chunk ended, with its counters (kept up to date while the chunk runs, so a cancelled run can
+    report the chunk in progress).
 
-    status: str  # complete | incomplete | failed
+    ``end_code`` says why a chunk that is not complete ended: ``CONTEXT_OVERFLOW``, ``OUTPUT_LIMIT``,
+    ``NO_PROGRESS``, ``MAX_TURNS``, ``MODEL_ERROR`` (with ``failure``), ``NO_SUBMISSION``.
+    """
+
+    status: str  # complete | incomplete | failed | cancelled | split
     missing: tuple[str, ...]
     turns: int = 0
     tool_calls: int = 0
     tool_errors: Counter[str] = field(default_factory=Counter)
     usage: Counter[str] = field(default_factory=Counter)
-    fatal: bool = False  # the model cannot be used at all (auth, not found, unreachable): stop the run
+    failure: ModelFailure | None = None
     error: str | None = None
+    end_code: str | None = None
+
+    @property
+    def fatal(self) -> bool:
+        """The model cannot be used for any later chunk either (quota, key, model name, request shape)."""
+        return self.failure is not None and self.failure.stops_run
+
+    def fail(self, failure: ModelFailure) -> None:
+        """End the chunk on a model failure."""
+        self.status, self.failure, self.error = "failed", failure, failure.message
+        self.end_code = "CONTEXT_OVERFLOW" if failure.type == "context_overflow" else "MODEL_ERROR"
 
 
 def reminder_text(missing: list[str]) -> str:
@@ -78,21 +100,40 @@ def reminder_text(missing: list[str]) -> str:
             "add_translation_batch, using each paragraph_id exactly as shown in [ID: …].")
 
 
+OUTPUT_LIMIT_TEXT = ("Your last response was cut off by the output token limit before it made any tool call, so "
+                     "nothing was submitted. Do not write explanations or repeat the text: call "
+                     "add_translation_batch right away, with a few paragraphs per call.")
+CUT_CALL_TEXT = ("The response was cut off by the output token limit while this call was being written, so it did "
+                 "not run and nothing was saved. Send it again with fewer paragraphs per call.")
+UNCHANGED_NOTE = ("Nothing was written: every text you sent is identical to the paragraph's current text. Do not "
+                  "resend results that were already accepted.")
+REPEATED_NOTE = ("This call is identical to one you already made in this chunk; repeating it changes nothing.")
+
+
 def _tool_message(call: ToolCall, result: dict[str, Any]) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result, ensure_ascii=False)}
 
 
 def _unusable_call(call: ToolCall) -> dict[str, Any]:
+    if call.error_code == "ARGUMENTS_TRUNCATED":
+        result = invalid_arguments(call.name, f"The arguments of {call.name or 'this tool call'} were cut off before "
+                                   "they ended, so the call did not run and nothing was saved.",
+                                   "Send the call again with fewer paragraphs, so it fits in one response.")
+        return {**result, "error_code": "ARGUMENTS_TRUNCATED"}
     what = f"The arguments of {call.name or 'this tool call'} could not be used: {call.error or 'no arguments'}."
     return invalid_arguments(call.name, what, "Send the arguments again as one JSON object that matches the tool's "
                              "schema.")
+
+
+def _call_key(call: ToolCall) -> str:
+    return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False)
 
 
 class ToolCallLoop:
     """Runs one chunk's conversation against a model, executing tools through the registry."""
 
     def __init__(self, config: ToolCallLoopConfig, *, model: ChatModel, registry: ToolRegistry,
-                 source: ChapterSource, emit: Emit, run_id: str) -> None:
+                 source: ChapterSource, emit: Emit, run_id: str, outcome: ChunkOutcome | None = None) -> None:
         self.config = config
         self.model = model
         self.registry = registry
@@ -104,6 +145,8 @@ class ToolCallLoop:
         self.file_name = str(getattr(source, "path", ""))
         self.tools = list(config.tools)
         self.tool_names = tuple(t["function"]["name"] for t in self.tools)
+        self.outcome = outcome or ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
+        self._calls_made: set[str] = set()
 
     def _event(self, cls: type[EngineEvent], **fields: Any) -> None:
         self.emit(cls(run_id=self.run_id, chunk=self.chunk, **fields))
@@ -114,10 +157,14 @@ class ToolCallLoop:
     async def run(self) -> ChunkOutcome:
         """Drive the conversation until the chunk is complete, incomplete or failed."""
         cfg = self.config
+        outcome = self.outcome
+        outcome.status, outcome.end_code = "incomplete", None
         history = cfg.initial_messages()
-        outcome = ChunkOutcome(status="incomplete", missing=())
-        reminders = reissues = 0
-        while outcome.turns < cfg.max_turns:
+        reminders = stalled = 0
+        while True:
+            if outcome.turns >= cfg.max_turns:
+                outcome.end_code = "MAX_TURNS"
+                break
             outcome.turns += 1
             turn = outcome.turns
             self._event(ModelRequest, turn=turn, message_count=len(history), tool_names=self.tool_names,
@@ -125,30 +172,39 @@ class ToolCallLoop:
             try:
                 response = await self._stream(history, turn)
             except ModelError as exc:
-                self._event(ErrorEvent, message=str(exc), code="MODEL_ERROR", fatal=not exc.retryable)
-                outcome.status, outcome.error, outcome.fatal = "failed", str(exc), not exc.retryable
+                self._fail(outcome, exc.failure, "MODEL_ERROR")
                 break
             self._record_response(response, turn, outcome)
             if response.finish_reason == "error":
-                self._event(ErrorEvent, message=response.error or "the response ended with an error",
-                            code="STREAM_ERROR")
-                reissues += 1
-                if reissues > MAX_STREAM_REISSUES:
-                    outcome.status, outcome.error = "failed", response.error
-                    break
-                continue  # nothing of a broken response is kept or executed; the request is re-issued
+                failure = response.failure or ModelFailure("the response ended with an error", "server_error",
+                                                           None, False)
+                self._fail(outcome, failure, "STREAM_ERROR")
+                break
             if response.finish_reason == "length":
-                self._event(ErrorEvent, message="the response was cut off by the token limit; its tool calls "
-                            "were not executed", code="TRUNCATED")
-                history.append({"role": "assistant", "content": response.content or ""})
-                history.append({"role": "user", "content": "Your last response was cut off by the output token "
-                                "limit, so none of its tool calls ran. Submit smaller batches."})
+                stalled += 1
+                if response.tool_calls:
+                    history.append(response.assistant_message())
+                    self._answer_cut_calls(response.tool_calls, history, turn, outcome)
+                else:
+                    self._event(ErrorEvent, message="the response was cut off by the output token limit before it "
+                                "made any tool call", code="OUTPUT_LIMIT")
+                    history.append({"role": "assistant", "content": response.content or ""})
+                    history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
+                if stalled >= MAX_STALLED_TURNS:
+                    outcome.end_code = "OUTPUT_LIMIT"
+                    break
                 continue
             history.append(response.assistant_message())
             if response.tool_calls:
-                if await self._run_tools(response.tool_calls, history, turn, outcome):
+                complete, progress = await self._run_tools(response.tool_calls, history, turn, outcome)
+                if complete:
                     outcome.status = "complete"
                     break
+                if progress is False:
+                    stalled += 1
+                    if stalled >= MAX_STALLED_TURNS:
+                        outcome.end_code = "NO_PROGRESS"
+                        break
                 continue
             if cfg.task != "translate":
                 outcome.status = "complete"
@@ -158,13 +214,26 @@ class ToolCallLoop:
                 outcome.status = "complete"
                 break
             if reminders >= MAX_REMINDERS:
+                outcome.end_code = "NO_SUBMISSION"
                 break
             reminders += 1
             self._event(Reminder, turn=turn, missing=tuple(missing), number=reminders)
             history.append({"role": "user", "content": reminder_text(missing)})
+        if outcome.end_code in ("OUTPUT_LIMIT", "NO_PROGRESS"):
+            what = ("two responses were cut off by the output token limit" if outcome.end_code == "OUTPUT_LIMIT"
+                    else "the model twice resent results that were already there")
+            self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {what}", code=outcome.end_code)
         if cfg.task == "translate":
             outcome.missing = tuple(self._missing())
+        elif outcome.status == "complete":
+            outcome.missing = ()
         return outcome
+
+    def _fail(self, outcome: ChunkOutcome, failure: ModelFailure, code: str) -> None:
+        outcome.fail(failure)
+        self._event(ErrorEvent, message=failure.message,
+                    code="CONTEXT_OVERFLOW" if failure.type == "context_overflow" else code,
+                    fatal=failure.stops_run, error=failure.to_json())
 
     async def _stream(self, history: list[dict[str, Any]], turn: int) -> AssembledResponse:
         response: AssembledResponse | None = None
@@ -182,6 +251,7 @@ class ToolCallLoop:
                     self._event(ModelDelta, turn=turn, channel="tool_arguments", tool_name=item.name,
                                 chars=item.chars)
             elif isinstance(item, RetryScheduled):
+                reported.clear()
                 self._event(Retry, attempt=item.attempt, reason=item.reason, delay=item.delay_s)
             elif isinstance(item, Completed):
                 response = item.response
@@ -190,29 +260,52 @@ class ToolCallLoop:
         return response
 
     def _record_response(self, response: AssembledResponse, turn: int, outcome: ChunkOutcome) -> None:
-        usage = None if response.usage is None else dataclasses.asdict(response.usage)
+        usage = None if response.usage is None else response.usage.to_json()
         if usage is not None:
             outcome.usage.update(usage)
         self._event(
             ModelResponse, turn=turn, content=response.content, reasoning=response.reasoning,
-            tool_calls=tuple({"id": c.id, "name": c.name, "arguments": c.arguments_raw, "error": c.error,
-                              "repaired": c.repaired} for c in response.tool_calls),
-            finish_reason=response.finish_reason,
-            usage=usage,
-            latency_ms=round(response.latency_ms, 1), error=response.error,
+            tool_calls=tuple(_call_record(c) for c in response.calls_as_made),
+            expanded_tool_calls=tuple(_call_record(c) for c in response.tool_calls) if response.received_calls else (),
+            finish_reason=response.finish_reason, finish_reason_raw=response.finish_reason_raw,
+            usage=usage, latency_ms=round(response.latency_ms, 1), error=response.error,
+            failure=None if response.failure is None else response.failure.to_json(), attempts=response.attempts,
         )
 
+    def _answer_cut_calls(self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int,
+                          outcome: ChunkOutcome) -> None:
+        """A response cut off by the output limit: none of its calls ran; each is answered as truncated."""
+        for call in calls:
+            outcome.tool_calls += 1
+            self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=call.arguments_raw)
+            result = {**invalid_arguments(call.name, CUT_CALL_TEXT, "Resend it with fewer paragraphs."),
+                      "error_code": "ARGUMENTS_TRUNCATED"}
+            outcome.tool_errors["ARGUMENTS_TRUNCATED"] += 1
+            self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=False,
+                        error_code="ARGUMENTS_TRUNCATED", result=result)
+            history.append(_tool_message(call, result))
+
     async def _run_tools(self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int,
-                         outcome: ChunkOutcome) -> bool:
-        """Execute the calls in order; True when the translate chunk became complete (stop at once)."""
+                         outcome: ChunkOutcome) -> tuple[bool, bool | None]:
+        """Execute the calls in order.
+
+        Returns (complete, progress): complete when the translate chunk became complete (stop at once); progress
+        is None when the turn submitted nothing, False when every submission was a repeat or changed nothing.
+        """
         cfg = self.config
+        submitted = advanced = False
         for call in calls:
             outcome.tool_calls += 1
             self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name,
                         arguments=call.arguments if call.arguments is not None else call.arguments_raw)
+            is_batch = call.name == BATCH_TOOL
+            repeated = False
             if not call.executable:
                 result = _unusable_call(call)
             else:
+                key = _call_key(call)
+                repeated = key in self._calls_made
+                self._calls_made.add(key)
                 # The chunk's paragraph IDs travel with every call: the registry builds the handler's
                 # ToolContext.chunk_boundaries from them (config.tool_call_options carries paragraph_ids).
                 result = await self.registry.handle_tool_call(
@@ -221,23 +314,46 @@ class ToolCallLoop:
                     result = {**result, "warning": "Your arguments were not valid JSON and were repaired "
                               "automatically; check that they say what you meant."}
             ok = bool(result.get("success"))
+            accepted = tuple(result.get("accepted", ())) if ok and is_batch else ()
+            if is_batch and call.executable:
+                submitted = True
+                if repeated:
+                    result = {**result, "note": REPEATED_NOTE}
+                elif ok and not accepted:
+                    result = {**result, "note": UNCHANGED_NOTE}
+                else:  # accepted something, or a new attempt the tools refused: not a stall
+                    advanced = True
             code = None if ok else str(result.get("error_code") or "ERROR")
             if code:
                 outcome.tool_errors[code] += 1
             self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code,
                         result=result)
-            if ok and call.name == BATCH_TOOL and (result.get("accepted") or result.get("unchanged")):
-                self._event(BatchCommitted, paragraph_ids=tuple(result.get("accepted", ())), file=self.file_name,
+            if accepted:  # only when something reached the disk
+                self._event(BatchCommitted, paragraph_ids=accepted, file=self.file_name,
                             unchanged=tuple(result.get("unchanged", ())),
                             kept_selection=tuple(result.get("kept_selection", ())))
             history.append(_tool_message(call, result))
-            if cfg.task == "translate" and ok and call.name == BATCH_TOOL and not self._missing():
-                return True
-        return False
+            if cfg.task == "translate" and ok and is_batch:
+                outcome.missing = tuple(self._missing())
+                if not outcome.missing:
+                    return True, True
+        return False, (advanced if submitted else None)
+
+
+def _call_record(call: ToolCall) -> dict[str, Any]:
+    record: dict[str, Any] = {"id": call.id, "name": call.name, "arguments": call.arguments_raw,
+                              "error": call.error, "repaired": call.repaired}
+    if call.error_code:
+        record["error_code"] = call.error_code
+    return record
 
 
 async def execute_tool_call_loop(config: ToolCallLoopConfig, *, model: ChatModel, registry: ToolRegistry,
-                                 source: ChapterSource, emit: Emit, run_id: str) -> ChunkOutcome:
-    """Run the tool-call loop for the chunk described by ``config`` (its paragraph IDs bound the tools)."""
+                                 source: ChapterSource, emit: Emit, run_id: str,
+                                 outcome: ChunkOutcome | None = None) -> ChunkOutcome:
+    """Run the tool-call loop for the chunk described by ``config`` (its paragraph IDs bound the tools).
+
+    ``outcome``, when given, is filled in as the chunk runs (the run keeps it to report a cancelled chunk).
+    """
     return await ToolCallLoop(config, model=model, registry=registry, source=source, emit=emit,
-                              run_id=run_id).run()
+                              run_id=run_id, outcome=outcome).run()

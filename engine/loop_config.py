@@ -36,6 +36,12 @@ class ToolCallLoopConfig(BaseModel):
     max_turns: int = Field(default=DEFAULT_MAX_TURNS, ge=1)
     max_batch: int = Field(default=DEFAULT_MAX_BATCH, ge=1)
     model: str | None = None  # recorded on every version this chunk's results create
+    chunk: Chunk | None = Field(default=None, repr=False)  # what the config was built from (to split it)
+
+    @property
+    def part(self) -> str | None:
+        """``3.1``/``3.2`` when this is a half of a chunk that did not fit the model's context."""
+        return None if self.chunk is None else self.chunk.part
 
     @model_validator(mode="after")
     def _aligned(self) -> ToolCallLoopConfig:
@@ -51,7 +57,7 @@ class ToolCallLoopConfig(BaseModel):
         return cls(task=chunk.task, origin=origin, chunk_index=chunk.index, chunk_count=chunk.total,
                    paragraph_ids=chunk.paragraph_ids, base_states=chunk.bases, system_prompt=system_prompt,
                    user_message=user_message, tools=tuple(tools), max_turns=max_turns, max_batch=max_batch,
-                   model=model)
+                   model=model, chunk=chunk)
 
     def initial_messages(self) -> list[dict[str, Any]]:
         """A fresh history for the chunk: ``[system, user(chunk message)]``."""

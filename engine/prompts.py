@@ -99,7 +99,7 @@ class PromptSet:
         """The user message of a chunk: part i of N, how many paragraphs, the index note, the chunk text."""
         count = len(chunk.paragraph_ids)
         return Template(self.templates[CHUNK_TEMPLATES[chunk.task]]).safe_substitute(
-            part=str(chunk.index),
+            part=chunk.label,
             total_parts=str(chunk.total),
             paragraphs=f"{count} paragraph" if count == 1 else f"{count} paragraphs",
             paragraph_count=str(count),

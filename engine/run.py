@@ -23,6 +23,7 @@ import httpx
 
 from engine.chunks import DEFAULT_CHUNK_CHARS, TaskType
 from engine.client.client import ModelClient, new_http_client
+from engine.client.failure import ModelFailure
 from engine.config import ModelSettings
 from engine.context import DEFAULT_MAX_BATCH
 from engine.demo_model import DEMO_BASE_URL, DemoModel
@@ -62,8 +63,31 @@ def _open_model(request: RunRequest, target_language: str | None, http: httpx.As
     s = request.settings
     if s.is_demo:
         return DemoModel(task=request.task, target_language=target_language or "en", delay=request.demo_delay)
+    return open_client(s, http)
+
+
+def open_client(s: ModelSettings, http: httpx.AsyncClient | None = None) -> ModelClient:
+    """The HTTP model client for ``s`` (its output limit, timeouts, headers and body)."""
     return ModelClient(s.base_url, s.model, api_key=s.api_key.reveal() if s.api_key else None,
-                       temperature=s.temperature, extra_headers=s.headers, extra_body=s.body, http_client=http)
+                       temperature=s.temperature, extra_headers=s.headers, extra_body=s.body,
+                       max_tokens=s.max_tokens, max_tokens_field=s.max_tokens_field,
+                       connect_timeout=s.connect_timeout, read_timeout=s.read_timeout, http_client=http)
+
+
+def needs_tls(settings: Sequence[ModelSettings]) -> bool:
+    """Whether a shared pool must load the CA bundle: unless every endpoint is plain http (compared after
+    parsing, so ``HTTPS://`` is https too), certificates are verified."""
+    return any(httpx.URL(s.base_url).scheme != "http" for s in settings)
+
+
+ADVICE = {
+    "CONTEXT_OVERFLOW": "{n} chunk(s) did not fit the model's context even when split: lower --chunk-chars (now "
+                        "{chunk_chars}) or raise the server's context size (llama.cpp: --ctx-size).",
+    "OUTPUT_LIMIT": "{n} chunk(s) stopped because responses were cut off by the output limit: raise --max-tokens "
+                    "(now {max_tokens}) or lower --max-batch (now {max_batch}).",
+    "NO_PROGRESS": "{n} chunk(s) stopped because the model kept resending results that were already there; "
+                   "run them again, or try another model.",
+}
 
 
 class _Run:
@@ -77,8 +101,9 @@ class _Run:
         self.run_id = uuid.uuid4().hex[:12]
         self.trace: TraceWriter | None = None
         self.outcomes: list[tuple[ToolCallLoopConfig, ChunkOutcome]] = []
+        self.current: tuple[ToolCallLoopConfig, ChunkOutcome, float] | None = None  # the chunk in progress
         self.stopped: str | None = None  # why the remaining chunks are skipped
-        self.model_unusable = False  # a non-retryable model error (auth, not found, bad request): configuration
+        self.model_unusable = False  # the model configuration is wrong (key, model name, request shape): exit 2
         self.responses_seen = 0
         self.started = time.perf_counter()
 
@@ -103,25 +128,53 @@ class _Run:
     def summary(self, status: str, error: str | None, **extra: Any) -> dict[str, Any]:
         usage: Counter[str] = Counter()
         errors: Counter[str] = Counter()
+        endings: Counter[str] = Counter()
         chunks = []
         total = done = 0
         for config, outcome in self.outcomes:
             usage.update(outcome.usage)
+            if outcome.status == "split":  # its halves follow as their own entries
+                continue
             errors.update(outcome.tool_errors)
+            if outcome.end_code and outcome.status != "complete":
+                endings[outcome.end_code] += 1
             total += len(config.paragraph_ids)
             done += len(config.paragraph_ids) - len(outcome.missing) if outcome.status != "failed" else 0
-            chunks.append({"index": config.chunk_index, "status": outcome.status, "missing": list(outcome.missing),
-                           "turns": outcome.turns, "tool_calls": outcome.tool_calls,
-                           "tool_errors": dict(outcome.tool_errors), "usage": dict(outcome.usage),
-                           "error": outcome.error})
+            chunks.append({"index": config.chunk_index, "part": config.part, "status": outcome.status,
+                           "missing": list(outcome.missing), "turns": outcome.turns,
+                           "tool_calls": outcome.tool_calls, "tool_errors": dict(outcome.tool_errors),
+                           "usage": dict(outcome.usage), "error": outcome.error, "end_code": outcome.end_code,
+                           "failure": None if outcome.failure is None else outcome.failure.to_json()})
+        req = self.request
+        values = {"chunk_chars": req.chunk_chars, "max_batch": req.max_batch, "max_tokens": req.settings.max_tokens}
+        advice = [ADVICE[code].format(n=n, **values) for code, n in sorted(endings.items()) if code in ADVICE]
         return {
-            "chapter": str(self.request.chapter_path), "task": self.request.task,
-            "model": self.request.settings.model, "status": status, "error": error,
+            "chapter": str(req.chapter_path), "task": req.task,
+            "model": req.settings.model, "status": status, "error": error,
             "chunks": chunks, "chunks_complete": sum(c["status"] == "complete" for c in chunks),
             "paragraphs_total": total, "paragraphs_done": done, "tool_errors": dict(errors), "usage": dict(usage),
+            "end_codes": dict(endings), "advice": advice,
             "wall_ms": round((time.perf_counter() - self.started) * 1000, 1),
             "trace": str(self.trace.path) if self.trace else None, "model_unusable": self.model_unusable, **extra,
         }
+
+    def _chunk_finished(self, config: ToolCallLoopConfig, outcome: ChunkOutcome, started: float) -> None:
+        self.outcomes.append((config, outcome))
+        self.emit(ChunkFinished(run_id=self.run_id, chunk=config.chunk_index, status=outcome.status,
+                                missing=outcome.missing, turns=outcome.turns, tool_calls=outcome.tool_calls,
+                                tool_errors=dict(outcome.tool_errors), usage=dict(outcome.usage),
+                                wall_ms=round((time.perf_counter() - started) * 1000, 1),
+                                end_code=outcome.end_code, part=config.part, error=outcome.error))
+
+    def _note_failure(self, failure: ModelFailure) -> None:
+        """Decide whether a chunk's model failure ends the whole run."""
+        if failure.is_configuration:
+            self.model_unusable = True
+        if failure.type == "context_overflow":
+            return  # the next chunk starts from a fresh, smaller history
+        if failure.stops_run or not self.responses_seen:
+            # The model cannot be used (quota, key, model name, unreachable): do not hammer it chunk after chunk.
+            self.stopped = f"not attempted: the model failed ({failure.message})"
 
     async def execute(self) -> None:
         req = self.request
@@ -161,24 +214,35 @@ class _Run:
             if req.only_chunk is not None and config.chunk_index != req.only_chunk:
                 return None
             if self.stopped:
-                outcome = ChunkOutcome(status="failed", missing=config.paragraph_ids, error=self.stopped)
-            else:
-                self.emit(ChunkStarted(run_id=self.run_id, chunk=config.chunk_index,
-                                       paragraph_ids=config.paragraph_ids,
-                                       first_paragraph_id=config.paragraph_ids[0],
-                                       last_paragraph_id=config.paragraph_ids[-1], chunk_count=config.chunk_count))
-                started = time.perf_counter()
-                outcome = await execute_tool_call_loop(config, model=model, registry=service.registry, source=store,
-                                                       emit=self.emit, run_id=self.run_id)
-                self.model_unusable = self.model_unusable or outcome.fatal
-                if outcome.status == "failed" and (outcome.fatal or not self.responses_seen):
-                    # The model cannot be used (auth, not found, unreachable): do not hammer it chunk after chunk.
-                    self.stopped = f"not attempted: the model failed ({outcome.error})"
-                self.emit(ChunkFinished(run_id=self.run_id, chunk=config.chunk_index, status=outcome.status,
-                                        missing=outcome.missing, turns=outcome.turns, tool_calls=outcome.tool_calls,
-                                        tool_errors=dict(outcome.tool_errors), usage=dict(outcome.usage),
-                                        wall_ms=round((time.perf_counter() - started) * 1000, 1)))
-            self.outcomes.append((config, outcome))
+                outcome = ChunkOutcome(status="failed", missing=config.paragraph_ids, error=self.stopped,
+                                       end_code="NOT_ATTEMPTED")
+                self.outcomes.append((config, outcome))
+                return outcome
+            self.emit(ChunkStarted(run_id=self.run_id, chunk=config.chunk_index, paragraph_ids=config.paragraph_ids,
+                                   first_paragraph_id=config.paragraph_ids[0],
+                                   last_paragraph_id=config.paragraph_ids[-1], chunk_count=config.chunk_count,
+                                   part=config.part))
+            started = time.perf_counter()
+            outcome = ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
+            self.current = (config, outcome, started)
+            await execute_tool_call_loop(config, model=model, registry=service.registry, source=store,
+                                         emit=self.emit, run_id=self.run_id, outcome=outcome)
+            self.current = None
+            if outcome.failure is not None:
+                self._note_failure(outcome.failure)
+            if outcome.end_code == "CONTEXT_OVERFLOW" and outcome.turns == 1 and len(config.paragraph_ids) > 1:
+                # Nothing was sent back yet (the first request itself was too large): run the chunk as two halves.
+                first, second = service.halves(config)
+                self.emit(ErrorEvent(run_id=self.run_id, chunk=config.chunk_index, code="CONTEXT_OVERFLOW",
+                                     message=f"chunk {config.part or config.chunk_index} does not fit the model's "
+                                     f"context; running it as two halves of {len(first.paragraph_ids)} and "
+                                     f"{len(second.paragraph_ids)} paragraphs"))
+                outcome.status = "split"
+                self._chunk_finished(config, outcome, started)
+                await one_chunk(first)
+                await one_chunk(second)
+                return outcome
+            self._chunk_finished(config, outcome, started)
             return outcome
 
         try:
@@ -186,12 +250,16 @@ class _Run:
             # -> ToolRegistry.handle_tool_call(paragraph_ids=...) -> the handler's ToolContext.
             await getattr(service, req.task)(one_chunk)
         except asyncio.CancelledError:
+            if self.current is not None:  # the chunk in progress, with what it did and the tokens it used
+                config, outcome, started = self.current
+                outcome.status = "cancelled"
+                self._chunk_finished(config, outcome, started)
             self.finish("cancelled")
             raise
         finally:
             with contextlib.suppress(Exception):
                 await asyncio.shield(model.aclose())
-        statuses = {o.status for _, o in self.outcomes}
+        statuses = {o.status for _, o in self.outcomes} - {"split"}
         status = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
         self.finish(status, self.stopped)
 
@@ -200,35 +268,72 @@ class _Run:
             self.trace.close()
 
 
-async def _events_of(produce: Callable[[Callable[[Any], None]], Awaitable[None]],
-                     name: str) -> AsyncIterator[EngineEvent]:
-    """Run ``produce(emit)`` as a task and yield what it emits as it happens.
+class RunEvents:
+    """The events of one or more runs, as an async iterator, with a way to stop them that still delivers the end.
 
-    Closing or cancelling the iterator cancels the task (a run stops within a second; what was
-    committed stays committed).
+    ``cancel()`` asks the runs to stop (within a second; committed batches stay, nothing is half-written) and
+    iteration goes on until each run has emitted its ``run_finished`` (status ``cancelled``), so every consumer —
+    the ``--json`` stream, the trace, the TUI — sees how the run ended. Closing the iterator (or cancelling the
+    task that iterates it) stops the runs at once; the trace still gets ``run_finished``.
     """
-    queue: asyncio.Queue[Any] = asyncio.Queue()
 
-    async def body() -> None:
+    def __init__(self, produce: Callable[[Callable[[Any], None]], Awaitable[None]], name: str,
+                 on_cancel: Callable[[], None] | None = None) -> None:
+        self._produce = produce
+        self._name = name
+        self._on_cancel = on_cancel
+        self._queue: asyncio.Queue[Any] = asyncio.Queue()
+        self._task: asyncio.Task[None] | None = None
+        self._iterator = self._iterate()
+        self.cancelled = False
+
+    def __aiter__(self) -> RunEvents:
+        return self
+
+    async def __anext__(self) -> EngineEvent:
+        return await self._iterator.__anext__()
+
+    async def aclose(self) -> None:
+        """Stop the runs now and release the iterator."""
+        await self._iterator.aclose()
+
+    def cancel(self) -> None:
+        """Ask the runs to stop; keep iterating to receive their ``run_finished`` events."""
+        if self.cancelled:
+            return
+        self.cancelled = True
+        if self._on_cancel is not None:
+            self._on_cancel()
+        elif self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    async def _body(self) -> None:
         try:
-            await produce(queue.put_nowait)
+            await self._produce(self._queue.put_nowait)
+        except asyncio.CancelledError:
+            if not self.cancelled:  # cancelled from outside, not by cancel(): let it propagate
+                raise
         finally:
-            queue.put_nowait(_END)
+            self._queue.put_nowait(_END)
 
-    task = asyncio.create_task(body(), name=name)
-    try:
-        while (item := await queue.get()) is not _END:
-            yield item
-        await task
-    finally:
-        if not task.done():
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+    async def _iterate(self) -> AsyncIterator[EngineEvent]:
+        self._task = asyncio.create_task(self._body(), name=self._name)
+        if self.cancelled:
+            self._task.cancel()
+        task = self._task
+        try:
+            while (item := await self._queue.get()) is not _END:
+                yield item
+            await task
+        finally:
+            if not task.done():
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
 
 def run_chapter(request: RunRequest, *, workspace: Workspace | None = None,
-                http_client: httpx.AsyncClient | None = None) -> AsyncIterator[EngineEvent]:
+                http_client: httpx.AsyncClient | None = None) -> RunEvents:
     """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
 
     ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one).
@@ -247,22 +352,38 @@ def run_chapter(request: RunRequest, *, workspace: Workspace | None = None,
         finally:
             run.close()
 
-    return _events_of(produce, f"proofdesk-run-{run.run_id}")
+    return RunEvents(produce, f"proofdesk-run-{run.run_id}")
 
 
-def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> AsyncIterator[EngineEvent]:
-    """Run several chapters, at most ``jobs`` at once, yielding all their events as they happen."""
+def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> RunEvents:
+    """Run several chapters, at most ``jobs`` at once, yielding all their events as they happen.
+
+    ``cancel()`` stops the running chapters (each still reports ``run_finished``) and starts no more.
+    """
     limit = asyncio.Semaphore(max(1, jobs))
     remote = [r.settings for r in requests if not r.settings.is_demo]
+    active: set[RunEvents] = set()
+    state = {"cancelled": False}
 
     async def produce(emit: Callable[[Any], None]) -> None:
         # One pool for every chapter: connections are reused and the TLS set-up is paid once, not per chapter.
-        http = new_http_client(tls=any(s.base_url.startswith("https:") for s in remote)) if remote else None
+        http = None
+        if remote:
+            first = remote[0]
+            http = new_http_client(tls=needs_tls(remote), connect_timeout=first.connect_timeout,
+                                   read_timeout=max(s.read_timeout for s in remote))
 
         async def one(request: RunRequest) -> None:
             async with limit:
-                async for event in run_chapter(request, http_client=http):
-                    emit(event)
+                if state["cancelled"]:
+                    return
+                events = run_chapter(request, http_client=http)
+                active.add(events)
+                try:
+                    async for event in events:
+                        emit(event)
+                finally:
+                    active.discard(events)
 
         try:
             async with asyncio.TaskGroup() as group:
@@ -272,4 +393,9 @@ def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> AsyncItera
             if http is not None:
                 await http.aclose()
 
-    return _events_of(produce, "proofdesk-runs")
+    def cancel() -> None:
+        state["cancelled"] = True
+        for events in list(active):
+            events.cancel()
+
+    return RunEvents(produce, "proofdesk-runs", on_cancel=cancel)

@@ -11,7 +11,7 @@ propagation"): ``TranslationService.translate()`` -> ``ToolCallLoopConfig.paragr
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar
 
 from engine.chunks import DEFAULT_CHUNK_CHARS, TASK_ORIGIN, Chunk, TaskType, build_chunks
 from engine.context import DEFAULT_MAX_BATCH
@@ -76,14 +76,21 @@ class TaskService:
         if self._configs is None:
             system = self.system_prompt
             tools = tuple(self.registry.definitions(max_batch=self.max_batch))
-            self._configs = [
-                ToolCallLoopConfig.for_chunk(
-                    chunk, origin=TASK_ORIGIN[self.task], system_prompt=system,
-                    user_message=self.prompts.chunk_message(chunk), tools=tools, max_turns=self.max_turns,
-                    max_batch=self.max_batch, model=self.model)
-                for chunk in self.chunks
-            ]
+            self._configs = [self._config(chunk, system, tools) for chunk in self.chunks]
         return self._configs
+
+    def halves(self, config: ToolCallLoopConfig) -> tuple[ToolCallLoopConfig, ToolCallLoopConfig]:
+        """The configs of the two halves of ``config``'s chunk (same prompts and tools, each its own message)."""
+        if config.chunk is None:
+            raise ValueError("this loop config was not built from a chunk")
+        first, second = config.chunk.halves()
+        return self._config(first, config.system_prompt, config.tools), \
+            self._config(second, config.system_prompt, config.tools)
+
+    def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:
+        return ToolCallLoopConfig.for_chunk(
+            chunk, origin=TASK_ORIGIN[self.task], system_prompt=system, user_message=self.prompts.chunk_message(chunk),
+            tools=tools, max_turns=self.max_turns, max_batch=self.max_batch, model=self.model)
 
     async def run(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
         """Run the loop on every chunk in order; returns the loop's result per chunk."""

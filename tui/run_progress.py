@@ -154,12 +154,15 @@ def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
         for chunk in s.get("chunks", []):
             if chunk.get("status") != "complete":
                 missing = ", ".join(chunk.get("missing", [])) or "-"
-                lines.append(f"  chunk {chunk.get('index')}: {chunk.get('status')} (missing: {missing})")
+                why = f" {chunk['end_code']}" if chunk.get("end_code") else ""
+                lines.append(f"  chunk {chunk.get('part') or chunk.get('index')}: {chunk.get('status')}{why} "
+                             f"(missing: {missing})")
         errors = s.get("tool_errors") or {}
         if errors:
             lines.append("  tool errors: " + ", ".join(f"{code} ×{n}" for code, n in sorted(errors.items())))
         if s.get("error"):
             lines.append(f"  error: {s['error']}")
+        lines.extend(f"  what to do: {advice}" for advice in s.get("advice") or ())
         if s.get("trace"):
             lines.append(f"  trace: {s['trace']}")
     return [visible(line, newlines=False) for line in lines]

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 
 from engine.client.arguments import parse_arguments, split_concatenated, unwrap_parallel
 from engine.client.events import ReasoningDelta, StreamEvent, TextDelta, ToolCallProgress
+from engine.client.failure import FailureType, ModelFailure, classify
 from engine.client.finish import normalise_finish_reason
 from engine.client.response import AssembledResponse, ToolCall, Usage
 from engine.client.sse import SSEEvent
@@ -113,10 +114,11 @@ class StreamAssembler:
         self._message_extra: dict[str, Any] | None = None
         self._finish_raw: str | None = None
         self._usage: Usage | None = None
-        self._error: str | None = None
+        self._failure: ModelFailure | None = None
         self.output_started = False
         self.stopped = False
         self.early_error: ProviderError | None = None
+        self.first_byte_ms: float | None = None
 
     # -- input ---------------------------------------------------------------------------------------------------
 
@@ -186,10 +188,10 @@ class StreamAssembler:
         """The last non-null ``finish_reason`` seen so far."""
         return self._finish_raw
 
-    def fail(self, message: str) -> None:
+    def fail(self, message: str, kind: FailureType = "truncated_stream") -> None:
         """Record a transport failure (connection lost, read timeout) that ended the stream."""
-        if self._error is None:
-            self._error = message
+        if self._failure is None:
+            self._failure = ModelFailure(message, kind, None, True)
         self.stopped = True
 
     # -- deltas --------------------------------------------------------------------------------------------------
@@ -251,7 +253,7 @@ class StreamAssembler:
         if arguments is None or isinstance(arguments, str):
             fragment = arguments or ""
         else:  # a whole object (llama-server, TGI, Venice), or a bare value the argument parser will refuse
-            fragment = json.dumps(arguments, ensure_ascii=False)
+            fragment = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
         call_id = str(entry.id) if entry.id not in (None, "") else None
         call = self._target(entry.index, call_id, name, fragment)
         changed = False
@@ -308,7 +310,10 @@ class StreamAssembler:
         if not self.output_started:
             self.early_error = error
         status = f" ({error.status})" if error.status else ""
-        self._error = f"the server reported an error during the response{status}: {error.message}"
+        message = f"the server reported an error during the response{status}: {error.message}"
+        kind, retryable = classify(error.message, status=error.status, code=error.code, error_type=error.type)
+        self._failure = ModelFailure(message, kind, error.code or error.type, retryable, error.retry_delay_s,
+                                     error.status)
         self.stopped = True
 
     def _set_usage(self, usage: WireUsage) -> None:
@@ -317,11 +322,11 @@ class StreamAssembler:
         prompt = usage.prompt_tokens or 0
         completion = usage.completion_tokens or 0
         total = usage.total_tokens if usage.total_tokens is not None else prompt + completion
-        self._usage = Usage(prompt, completion, total)
+        self._usage = Usage(prompt, completion, total, usage.cached_tokens())
 
     # -- output --------------------------------------------------------------------------------------------------
 
-    def finish(self, latency_ms: float, attempts: int = 1) -> AssembledResponse:
+    def finish(self, latency_ms: float, attempts: int = 1, first_byte_ms: float | None = None) -> AssembledResponse:
         """The assembled response; call once, after the stream ended (normally or not)."""
         tail = self._text.flush()
         pieces = self._think.feed(tail) if tail else []
@@ -338,19 +343,21 @@ class StreamAssembler:
             if orphan is not None:
                 reasoning += orphan[0]
                 content = orphan[1].lstrip()
-        error = self._error
+        failure = self._failure
         raw = self._finish_raw
-        if error is not None:
+        if failure is not None:
             finish = "error"
         elif raw is None:
             finish = "error"
-            error = "the stream ended without a finish reason"
+            failure = ModelFailure("the stream ended without a finish reason", "truncated_stream", None, True)
         else:
             finish = normalise_finish_reason(raw, has_tool_calls=bool(self._calls))
             if finish == "error":
-                error = f"the server ended the response with finish_reason {raw!r}"
+                message = f"the server ended the response with finish_reason {raw!r}"
+                kind, retryable = classify(message, code=raw)
+                failure = ModelFailure(message, kind, raw, retryable)
         # Only a normal end makes calls runnable: after length, an error or a filter their arguments may be cut.
-        calls = self._final_calls(executable=finish in ("stop", "tool_calls"), finish=finish)
+        calls, received = self._final_calls(executable=finish in ("stop", "tool_calls"), finish=finish)
         if finish == "tool_calls" and not calls:
             finish = "stop"
         elif finish == "stop" and calls:
@@ -362,11 +369,15 @@ class StreamAssembler:
         if self._message_extra:
             fields["extra_content"] = self._message_extra
         return AssembledResponse(content=content, reasoning=reasoning, tool_calls=tuple(calls), finish_reason=finish,
-                                 finish_reason_raw=raw, usage=self._usage, error=error,
-                                 latency_ms=latency_ms, attempts=attempts, message_fields=fields)
+                                 finish_reason_raw=raw, usage=self._usage, failure=failure,
+                                 latency_ms=latency_ms, attempts=attempts, message_fields=fields,
+                                 received_calls=tuple(received), first_byte_ms=first_byte_ms)
 
-    def _final_calls(self, *, executable: bool, finish: str) -> list[ToolCall]:
+    def _final_calls(self, *, executable: bool, finish: str) -> tuple[list[ToolCall], list[ToolCall]]:
+        """The calls to run, and (only when a wrapper was expanded) the calls as the model made them."""
         calls: list[ToolCall] = []
+        received: list[ToolCall] = []
+        expanded = False
         used: set[str] = set()
 
         def fresh(candidate: str | None) -> str:
@@ -382,30 +393,40 @@ class StreamAssembler:
                 continue  # an empty shell (e.g. an id-only delta with nothing after it)
             parts = (split_concatenated(raw) if executable else None) or [raw]
             for number, part in enumerate(parts):
-                calls.extend(_finished_call(fresh(call.id if number == 0 else None), call.name, part, call.extra,
-                                            executable=executable, finish=finish, fresh=fresh))
-        return calls
+                made = _finished_call(fresh(call.id if number == 0 else None), call.name, part, call.extra,
+                                      executable=executable, finish=finish)
+                received.append(made)
+                inner = unwrap_parallel(made.name, made.arguments) if made.executable else None
+                if inner is None:
+                    calls.append(made)
+                    continue
+                # OpenAI's hallucinated multi_tool_use.parallel: run the inner calls, each under a fresh id; the
+                # wrapper itself is kept for the trace and check-model.
+                expanded = True
+                calls.extend(ToolCall(fresh(None), inner_name,
+                                      json.dumps(inner_args, ensure_ascii=False, separators=(",", ":")),
+                                      inner_args, extra_content=made.extra_content)
+                             for inner_name, inner_args in inner)
+        return calls, (received if expanded else [])
+
+
+_NOT_RUN = {"length": ("ARGUMENTS_TRUNCATED", "the response was cut off by the output token limit, so this call "
+                       "may be incomplete and did not run"),
+            "content_filter": ("INVALID_ARGUMENTS", "the response was stopped by the content filter, so this call "
+                               "did not run")}
 
 
 def _finished_call(call_id: str, name: str, raw: str, extra: dict[str, Any] | None, *, executable: bool,
-                   finish: str, fresh: Any) -> list[ToolCall]:
+                   finish: str) -> ToolCall:
     parsed = parse_arguments(raw, allow_repair=executable)
     if not executable:
-        why = {"length": "was cut off by the token limit",
-               "content_filter": "was stopped by the content filter"}.get(finish, "ended with an error")
-        return [ToolCall(call_id, name, raw, parsed.arguments, f"not executed: the response {why}", False, extra)]
+        code, why = _NOT_RUN.get(finish, ("INVALID_ARGUMENTS", "the response ended with an error, so this call "
+                                          "did not run"))
+        return ToolCall(call_id, name, raw, parsed.arguments, why, False, extra, code)
     if not name:
-        return [ToolCall(call_id, name, raw, parsed.arguments, "the tool call has no function name", False, extra)]
-    inner = unwrap_parallel(name, parsed.arguments)
-    if inner is not None:
-        first = True
-        expanded: list[ToolCall] = []
-        for inner_name, inner_args in inner:
-            expanded.append(ToolCall(call_id if first else fresh(None), inner_name,
-                                     json.dumps(inner_args, ensure_ascii=False), inner_args, None, False, extra))
-            first = False
-        return expanded
-    return [ToolCall(call_id, name, raw, parsed.arguments, parsed.error, parsed.repaired, extra)]
+        return ToolCall(call_id, name, raw, parsed.arguments, "the tool call has no function name", False, extra,
+                        "INVALID_ARGUMENTS")
+    return ToolCall(call_id, name, raw, parsed.arguments, parsed.error, parsed.repaired, extra, parsed.error_code)
 
 
 def _starts_new_call(existing: _Call, call_id: str | None, name: str | None, fragment: str) -> bool:

@@ -28,8 +28,10 @@ from engine.client.errors import (
     sentence,
 )
 from engine.client.events import Completed, RetryScheduled, StreamEvent
+from engine.client.failure import classify
 from engine.client.http_body import error_text, html_title, json_completion_as_chunk
-from engine.client.retry import NEVER_RETRY_CODES, RetryPolicy, server_delay, status_is_retryable
+from engine.client.response import AssembledResponse, Usage
+from engine.client.retry import RetryPolicy, server_delay
 from engine.client.sse import SSEDecoder
 from engine.client.wire import ProviderError
 
@@ -37,20 +39,21 @@ _ERROR_BODY_LIMIT = 64 * 1024
 _JSON_BODY_LIMIT = 32 * 1024 * 1024
 _DRAIN_SECONDS = 0.5
 _DRAIN_LIMIT = 1024 * 1024
-_NOT_RETRYABLE_TYPES = frozenset({"invalid_request_error", "authentication_error", "permission_error",
-                                  "not_found_error", "BadRequestError"})
+DEFAULT_MAX_TOKENS = 8192
+DEFAULT_CONNECT_TIMEOUT = 10.0
+DEFAULT_READ_TIMEOUT = 120.0
 
 
 class _Failed(Exception):
-    """An attempt failed before any output; ``requested_delay_s`` is what the server asked us to wait."""
+    """An attempt failed before any output; the error's ``retry_after_s`` is what the server asked us to wait."""
 
-    def __init__(self, error: ModelError, requested_delay_s: float | None = None) -> None:
+    def __init__(self, error: ModelError) -> None:
         super().__init__(error.message)
         self.error = error
-        self.requested_delay_s = requested_delay_s
 
 
-def new_http_client(*, connect_timeout: float = 5.0, read_timeout: float = 120.0, tls: bool = True,
+def new_http_client(*, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, read_timeout: float = DEFAULT_READ_TIMEOUT,
+                    tls: bool = True,
                     max_connections: int = 64) -> httpx.AsyncClient:
     """The connection pool model clients use; several clients (concurrent chapters) may share one.
 
@@ -70,11 +73,15 @@ class ModelClient:
 
     def __init__(self, base_url: str, model: str, *, api_key: str | None = None, temperature: float | None = None,
                  extra_headers: Mapping[str, str] | None = None, extra_body: Mapping[str, Any] | None = None,
-                 max_retries: int = 2, connect_timeout: float = 5.0, read_timeout: float = 120.0,
-                 retry_policy: RetryPolicy | None = None, http_client: httpx.AsyncClient | None = None) -> None:
+                 max_retries: int = 2, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+                 read_timeout: float = DEFAULT_READ_TIMEOUT, max_tokens: int | None = DEFAULT_MAX_TOKENS,
+                 max_tokens_field: str = "max_tokens", retry_policy: RetryPolicy | None = None,
+                 http_client: httpx.AsyncClient | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.temperature = temperature
+        self.max_tokens = max_tokens
+        self.max_tokens_field = max_tokens_field
         self.read_timeout = read_timeout
         # Keep a query string where it belongs (Azure: ".../deployments/x?api-version=2024-10-21").
         base = httpx.URL(self.base_url)
@@ -115,6 +122,8 @@ class ModelClient:
             body["tools"] = tools
         if self.temperature is not None:
             body["temperature"] = self.temperature
+        if self.max_tokens is not None:  # every request is bounded: a degenerating model cannot run forever
+            body[self.max_tokens_field] = self.max_tokens
         body["stream"] = True
         body["stream_options"] = {"include_usage": True}
         for key, value in self._extra_body.items():
@@ -127,37 +136,56 @@ class ModelClient:
     async def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> AsyncIterator[StreamEvent]:
         """Post one chat completion and yield its deltas, any retries, and finally ``Completed``.
 
-        Raises ``ModelError`` when the request failed before any output and retrying did not help (or was not
-        allowed). Once output has started nothing is retried: a broken stream ends with ``Completed`` whose response
-        has ``finish_reason == "error"`` and an ``error`` sentence.
+        One retry budget (``max_retries``) covers the whole request: a failure before any output and a retryable
+        error inside the stream (overload, a 502 "upstream closed", a broken or truncated stream) are retried alike,
+        with backoff; a ``RetryScheduled`` tells the consumer to drop what it got so far. Raises ``ModelError`` when
+        the request failed before any output and retrying did not help or was not allowed. A stream whose last
+        attempt ended in error is returned as ``Completed`` with ``finish_reason == "error"`` and its ``failure``.
+        Tokens of failed attempts are added to the final response's usage: they were billed.
         """
         payload = json.dumps(self.request_body(messages, tools), ensure_ascii=False).encode("utf-8")
         retries = 0
+        billed: Usage | None = None
         while True:
             assembler = StreamAssembler()
             started = time.perf_counter()
+            response: AssembledResponse | None = None
             try:
-                async for event in self._attempt(payload, assembler):
+                async for event in self._attempt(payload, assembler, started):
                     yield event
             except _Failed as failed:
                 error = failed.error
-                if not error.retryable or retries >= self._policy.max_retries:
-                    raise error from None
-                delay = self._policy.delay(retries, failed.requested_delay_s)
+                failure = error.failure
+            else:
+                response = assembler.finish((time.perf_counter() - started) * 1000.0, attempts=retries + 1,
+                                            first_byte_ms=assembler.first_byte_ms)
+                if response.usage is not None:
+                    billed = response.usage if billed is None else billed + response.usage
+                if response.failure is None:
+                    yield Completed(dataclasses.replace(response, usage=billed))
+                    return
+                failure = dataclasses.replace(response.failure, message=self._clean(response.failure.message))
+                response = dataclasses.replace(response, failure=failure, usage=billed)
+            delay = None
+            if failure.retryable and retries < self._policy.max_retries:
+                delay = self._policy.delay(retries, failure.retry_after_s)
                 if delay is None:
-                    wait = failed.requested_delay_s or 0.0
-                    raise type(error)(
-                        f"{error.message.rstrip('.')} (it asks to wait {wait:.0f} s, longer than the "
-                        f"{self._policy.max_server_delay_s:.0f} s we accept).",
-                        retryable=True, status=error.status, code=error.code) from None
-                retries += 1
-                yield RetryScheduled(retries, error.message, delay)
-                await self._policy.sleep(delay)
-                continue
-            yield Completed(assembler.finish((time.perf_counter() - started) * 1000.0, attempts=retries + 1))
-            return
+                    wait = failure.retry_after_s or 0.0
+                    failure = dataclasses.replace(
+                        failure, message=f"{failure.message.rstrip('.')} (it asks to wait "
+                        f"{wait:.0f} s, longer than the {self._policy.max_server_delay_s:.0f} s we accept).")
+                    if response is not None:
+                        response = dataclasses.replace(response, failure=failure)
+            if delay is None:
+                if response is None:
+                    raise type(error).of(failure) from None
+                yield Completed(response)
+                return
+            retries += 1
+            yield RetryScheduled(retries, failure.message, delay)
+            await self._policy.sleep(delay)
 
-    async def _attempt(self, payload: bytes, assembler: StreamAssembler) -> AsyncIterator[StreamEvent]:
+    async def _attempt(self, payload: bytes, assembler: StreamAssembler, started: float) -> AsyncIterator[StreamEvent]:
         try:
             async with self._http.stream("POST", self._url, content=payload, headers=self._headers) as response:
                 if not 200 <= response.status_code < 300:
@@ -169,12 +197,15 @@ class ModelClient:
                     raise self._web_page_failure(response.status_code, page)
                 if "json" in content_type and "event-stream" not in content_type:
                     body = await _read_capped(response, _JSON_BODY_LIMIT)
+                    assembler.first_byte_ms = (time.perf_counter() - started) * 1000.0
                     async for event in self._whole_body(body, assembler):
                         yield event
                 else:
                     decoder = SSEDecoder()
                     chunks = response.aiter_bytes()
                     async for data in chunks:
+                        if assembler.first_byte_ms is None:
+                            assembler.first_byte_ms = (time.perf_counter() - started) * 1000.0
                         for sse in decoder.feed(data):
                             for event in assembler.feed(sse):
                                 yield event
@@ -187,7 +218,7 @@ class ModelClient:
                                 yield event
         except httpx.TimeoutException as exc:
             if assembler.output_started:
-                assembler.fail(f"the server sent nothing for {self.read_timeout:g} s during the response")
+                assembler.fail(f"the server sent nothing for {self.read_timeout:g} s during the response", "timeout")
                 return
             raise self._timeout_failure(exc) from None
         except httpx.TransportError as exc:
@@ -199,7 +230,8 @@ class ModelClient:
             raise self._stream_failure(assembler.early_error)
         if not assembler.output_started and assembler.finish_reason_raw is None:
             raise _Failed(ModelStreamError(
-                f"The model server at {self._shown_url} ended the stream before sending anything.", retryable=True))
+                f"The model server at {self._shown_url} ended the stream before sending anything.", retryable=True,
+                type="truncated_stream"))
 
     async def _whole_body(self, body: bytes, assembler: StreamAssembler) -> AsyncIterator[StreamEvent]:
         """A 2xx JSON body: the server ignored ``stream: true`` (or sent an error object with status 200)."""
@@ -225,44 +257,45 @@ class ModelClient:
         provider = error_text(body, response.headers.get("content-type", ""))
         said = f": {self._clean(provider.message)}" if provider and provider.message else ""
         message = sentence(f"The model server at {self._shown_url} answered HTTP {status} {phrase}".rstrip() + said)
-        retryable = status_is_retryable(status, response.headers, provider.code if provider else None,
-                                        provider.type if provider else None)
+        kind, retryable = classify(provider.message if provider else "", status=status,
+                                   code=provider.code if provider else None,
+                                   error_type=provider.type if provider else None, headers=response.headers)
         requested = server_delay(response.headers, provider.retry_delay_s if provider else None)
-        code = provider.code if provider else None
-        return _Failed(ModelHTTPError(message, retryable=retryable, status=status, code=code), requested)
+        code = (provider.code or provider.type) if provider else None
+        return _Failed(ModelHTTPError(message, retryable=retryable, status=status, code=code, type=kind,
+                                      retry_after_s=requested))
 
     def _web_page_failure(self, status: int, page: bytes) -> _Failed:
         title = html_title(page.decode("utf-8", errors="replace"))
         message = sentence(f"The model server at {self._shown_url} answered HTTP {status} with a web page "
                            f"({self._clean(title)}) instead of an event stream; check the base URL (it usually "
                            f"ends in /v1)")
-        return _Failed(ModelHTTPError(message, retryable=False, status=status))
+        kind = classify("", status=status)[0] if status >= 400 else "invalid_request"
+        return _Failed(ModelHTTPError(message, retryable=False, status=status, type=kind))
 
     def _stream_failure(self, provider: ProviderError) -> _Failed:
-        if provider.status is not None:
-            retryable = status_is_retryable(provider.status, {}, provider.code, provider.type)
-        else:
-            retryable = provider.code not in NEVER_RETRY_CODES and provider.type not in NEVER_RETRY_CODES \
-                and provider.type not in _NOT_RETRYABLE_TYPES
+        kind, retryable = classify(provider.message, status=provider.status, code=provider.code,
+                                   error_type=provider.type)
         status = f" ({provider.status})" if provider.status else ""
         message = sentence(f"The model server at {self._shown_url} sent an error instead of a response{status}: "
                            f"{self._clean(provider.message)}")
-        return _Failed(ModelStreamError(message, retryable=retryable, status=provider.status, code=provider.code),
-                       provider.retry_delay_s)
+        return _Failed(ModelStreamError(message, retryable=retryable, status=provider.status,
+                                        code=provider.code or provider.type, type=kind,
+                                        retry_after_s=provider.retry_delay_s))
 
     def _timeout_failure(self, exc: httpx.TimeoutException) -> _Failed:
         if isinstance(exc, httpx.ConnectTimeout):
             message = f"Connecting to the model server at {self._shown_url} timed out."
         else:
             message = f"The model server at {self._shown_url} sent nothing for {self.read_timeout:g} s."
-        return _Failed(ModelTimeoutError(message, retryable=True))
+        return _Failed(ModelTimeoutError(message, retryable=True, type="timeout"))
 
     def _transport_failure(self, exc: httpx.TransportError) -> _Failed:
         if isinstance(exc, httpx.ConnectError):
             message = f"Could not connect to the model server at {self._shown_url}: {self._detail(exc)}"
         else:
             message = f"The connection to the model server at {self._shown_url} failed: {self._detail(exc)}"
-        return _Failed(ModelConnectionError(sentence(message), retryable=True))
+        return _Failed(ModelConnectionError(sentence(message), retryable=True, type="connection"))
 
     def _detail(self, exc: Exception) -> str:
         return self._clean(str(exc) or type(exc).__name__)

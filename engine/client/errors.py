@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit, urlunsplit
 
+from engine.client.failure import FailureType, ModelFailure
+
 
 def public_url(url: str) -> str:
     """``url`` without user:password, query or fragment: safe to show in messages and logs.
@@ -47,18 +49,45 @@ class ModelError(Exception):
     """A request to the model failed before any output was streamed (after the retries it was allowed).
 
     ``str(error)`` is one sentence naming the server (without credentials), the HTTP status when there was one and
-    the provider's own message. ``retryable`` says whether the same request may succeed later.
+    the provider's own message. ``failure`` is its classification (``engine.client.failure``); ``retryable`` says
+    whether the same request may succeed later.
     """
 
-    def __init__(self, message: str, *, retryable: bool, status: int | None = None, code: str | None = None) -> None:
-        self.message = message
-        self.retryable = retryable
-        self.status = status
-        self.code = code
+    def __init__(self, message: str, *, retryable: bool, status: int | None = None, code: str | None = None,
+                 type: FailureType | None = None, retry_after_s: float | None = None) -> None:
+        kind: FailureType = type or ("server_error" if retryable else "invalid_request")
+        self.failure = ModelFailure(message, kind, code, retryable, retry_after_s, status)
         super().__init__(message)
 
+    @classmethod
+    def of(cls, failure: ModelFailure) -> ModelError:
+        """The error carrying ``failure``."""
+        return cls(failure.message, retryable=failure.retryable, status=failure.status, code=failure.code,
+                   type=failure.type, retry_after_s=failure.retry_after_s)
+
+    @property
+    def message(self) -> str:
+        """The one sentence."""
+        return self.failure.message
+
+    @property
+    def retryable(self) -> bool:
+        """Whether the same request may succeed later."""
+        return self.failure.retryable
+
+    @property
+    def status(self) -> int | None:
+        """The HTTP status, when there was one."""
+        return self.failure.status
+
+    @property
+    def code(self) -> str | None:
+        """The provider's error code, when it sent one."""
+        return self.failure.code
+
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.message!r}, retryable={self.retryable}, status={self.status})"
+        return f"{type(self).__name__}({self.message!r}, type={self.failure.type}, retryable={self.retryable}, " \
+               f"status={self.status})"
 
 
 class ModelHTTPError(ModelError):

@@ -6,25 +6,46 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.client.failure import ModelFailure
 from engine.client.finish import FinishReason
 
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token counts reported by the server (``total_tokens`` computed when the server left it out)."""
+    """Token counts reported by the server (``total_tokens`` computed when the server left it out).
+
+    ``cached_tokens`` (prompt tokens served from the provider's prompt cache) is None when the provider does not
+    report it.
+    """
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     total_tokens: int = 0
+    cached_tokens: int | None = None
+
+    def __add__(self, other: Usage) -> Usage:
+        cached = None if self.cached_tokens is None and other.cached_tokens is None else \
+            (self.cached_tokens or 0) + (other.cached_tokens or 0)
+        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens,
+                     self.total_tokens + other.total_tokens, cached)
+
+    def to_json(self) -> dict[str, int]:
+        """The counts as a mapping; ``cached_tokens`` only when reported."""
+        data = {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
+                "total_tokens": self.total_tokens}
+        if self.cached_tokens is not None:
+            data["cached_tokens"] = self.cached_tokens
+        return data
 
 
 @dataclass(frozen=True, slots=True)
 class ToolCall:
     """One tool call as the model made it.
 
-    ``arguments`` is the parsed JSON object, or None when it could not be used; then ``error`` says why (the loop
-    answers the model with INVALID_ARGUMENTS, or refuses to run calls of a truncated response). ``repaired`` means
-    ``arguments`` came from repairing malformed JSON (the loop adds a warning to the tool result).
+    ``arguments`` is the parsed JSON object, or None when it could not be used; then ``error`` says why and
+    ``error_code`` is what the model is answered with (``ARGUMENTS_TRUNCATED`` for text that was cut off,
+    ``INVALID_ARGUMENTS`` otherwise). ``repaired`` means ``arguments`` came from the safe repair of malformed JSON
+    (the loop adds a warning to the tool result).
     """
 
     id: str
@@ -34,6 +55,7 @@ class ToolCall:
     error: str | None = None
     repaired: bool = False
     extra_content: dict[str, Any] | None = None  # provider metadata (Gemini thought_signature) to echo back
+    error_code: str | None = None
 
     @property
     def executable(self) -> bool:
@@ -69,8 +91,10 @@ class AssembledResponse:
     """Everything one streamed response said, normalised.
 
     ``finish_reason`` is one of stop | tool_calls | length | content_filter | error (``finish_reason_raw`` is what
-    the server sent); ``error`` explains an in-stream error or a truncated stream. ``message_fields`` are provider
-    fields echoed back on the assistant message (``reasoning_content``, ``reasoning``, ``extra_content``).
+    the server sent); ``failure`` classifies an in-stream error or a truncated stream. ``tool_calls`` are the calls
+    to run; when a ``multi_tool_use.parallel`` wrapper was unpacked, ``received_calls`` are the calls as made.
+    ``message_fields`` are provider fields echoed back on the assistant message (``reasoning_content``,
+    ``reasoning``, ``extra_content``).
     """
 
     content: str
@@ -79,10 +103,27 @@ class AssembledResponse:
     finish_reason: FinishReason
     finish_reason_raw: str | None
     usage: Usage | None
-    error: str | None
+    failure: ModelFailure | None
     latency_ms: float
     attempts: int = 1
     message_fields: dict[str, Any] = field(default_factory=dict)
+    received_calls: tuple[ToolCall, ...] = ()  # the calls as the model made them, when a wrapper was expanded
+    first_byte_ms: float | None = None
+
+    @property
+    def expanded_wrappers(self) -> tuple[ToolCall, ...]:
+        """The ``multi_tool_use.parallel`` calls whose inner calls are in ``tool_calls``."""
+        return tuple(c for c in self.received_calls if c not in self.tool_calls)
+
+    @property
+    def calls_as_made(self) -> tuple[ToolCall, ...]:
+        """The tool calls as the model made them (a wrapper in place of its inner calls)."""
+        return self.received_calls or self.tool_calls
+
+    @property
+    def error(self) -> str | None:
+        """The failure's sentence, if the response ended in error."""
+        return None if self.failure is None else self.failure.message
 
     @property
     def ok(self) -> bool:

@@ -60,11 +60,23 @@ class WireChoice(_Wire):
 
 
 class WireUsage(_Wire):
-    """Token counts; any of them may be missing."""
+    """Token counts; any of them may be missing. Cached prompt tokens come as OpenAI's
+    ``prompt_tokens_details.cached_tokens`` or DeepSeek's ``prompt_cache_hit_tokens``."""
 
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     total_tokens: int | None = None
+    prompt_tokens_details: dict[str, Any] | None = None
+    prompt_cache_hit_tokens: int | None = None
+
+    def cached_tokens(self) -> int | None:
+        """Prompt tokens served from the provider's cache, or None when not reported."""
+        details = self.prompt_tokens_details
+        if details is not None:
+            cached = details.get("cached_tokens")
+            if isinstance(cached, int) and not isinstance(cached, bool):
+                return cached
+        return self.prompt_cache_hit_tokens
 
 
 class WireGroq(_Wire):

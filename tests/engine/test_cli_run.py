@@ -122,7 +122,7 @@ def test_sigint_cancels_within_a_second_and_exits_130(tmp_path: Path, model_serv
         Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2),
     )
     proc = subprocess.Popen([*proofdesk_cmd(), "run", path.name, "--task", "translate", "--base-url",
-                             model_server.base_url, "--model", "m", "--chunk-chars", "300"], cwd=tmp_path,
+                             model_server.base_url, "--model", "m", "--chunk-chars", "300", "--json"], cwd=tmp_path,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while len(model_server.requests) < 2 and time.monotonic() < deadline:
@@ -131,8 +131,12 @@ def test_sigint_cancels_within_a_second_and_exits_130(tmp_path: Path, model_serv
     committed = path.read_bytes()
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=10)
+    out, err = proc.communicate(timeout=10)
     assert proc.returncode == 130, err
+    # --json consumers still learn how the run ended, with the chunk in progress and its tokens
+    last = json.loads(out.splitlines()[-1])
+    assert last["kind"] == "run_finished" and last["status"] == "cancelled"
+    assert last["summary"]["chunks"][-1]["status"] == "cancelled" and last["summary"]["usage"]["total_tokens"] > 0
     assert time.monotonic() - sent < 5  # far below the hung stream's lifetime; the latency itself is benchmarked
     assert "Traceback" not in err and "cancelled" in err
     assert path.read_bytes() == committed and selected_texts(path)[A6] == "Six"

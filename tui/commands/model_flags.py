@@ -4,18 +4,30 @@ from __future__ import annotations
 
 import argparse
 
-from engine.config import Config, ConfigError, ModelSettings, load_config, resolve_model
+from engine.config import MAX_TOKENS_LIMIT, Config, ConfigError, ModelSettings, load_config, resolve_model
 from tui.cli_errors import UsageError
 
 
+def _max_tokens(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number of tokens, not {text!r}") from None
+    if not 1 <= value <= MAX_TOKENS_LIMIT:
+        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_TOKENS_LIMIT}")
+    return value
+
+
 def add_model_flags(parser: argparse.ArgumentParser) -> None:
-    """Add ``--profile --base-url --model --api-key-env``."""
+    """Add ``--profile --base-url --model --api-key-env --max-tokens``."""
     group = parser.add_argument_group("model")
     group.add_argument("--profile", help="a model profile from the config file")
     group.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:11434/v1")
     group.add_argument("--model", help="model name ('demo' = the offline demo model)")
     group.add_argument("--api-key-env", metavar="VAR",
                        help="environment variable holding the API key (default: the profile's, else OPENAI_API_KEY)")
+    group.add_argument("--max-tokens", type=_max_tokens, metavar="N",
+                       help="output limit of every request (default: the profile's max_tokens, else 8192)")
 
 
 def model_settings(args: argparse.Namespace) -> tuple[Config, ModelSettings]:
@@ -23,6 +35,6 @@ def model_settings(args: argparse.Namespace) -> tuple[Config, ModelSettings]:
     try:
         config = load_config()
         return config, resolve_model(config, profile=args.profile, base_url=args.base_url, model=args.model,
-                                     api_key_env=args.api_key_env)
+                                     api_key_env=args.api_key_env, max_tokens=getattr(args, "max_tokens", None))
     except ConfigError as exc:
         raise UsageError(str(exc)) from None

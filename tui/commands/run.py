@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -62,16 +64,35 @@ def _json_line(event: EngineEvent) -> str | None:
     return json_text(data, default=str)  # C1 and bidi controls escaped too: stdout may be a terminal
 
 
-async def _consume(requests: list[RunRequest], jobs: int, view: ProgressView, as_json: bool) -> list[dict[str, Any]]:
+async def _consume(requests: list[RunRequest], jobs: int, view: ProgressView,
+                   as_json: bool) -> tuple[list[dict[str, Any]], bool]:
+    """Show the events as they come; Ctrl+C stops the runs, which still report how they ended.
+
+    The first Ctrl+C asks the runs to stop (within a second) and the events go on until every run has emitted
+    ``run_finished``; a second Ctrl+C interrupts at once.
+    """
     summaries: list[dict[str, Any]] = []
-    async for event in run_chapters(requests, jobs=jobs):
-        view.update(event)
-        if as_json and (line := _json_line(event)) is not None:
-            sys.stdout.write(line + "\n")
-            sys.stdout.flush()
-        if isinstance(event, RunFinished):
-            summaries.append(event.summary)
-    return summaries
+    events = run_chapters(requests, jobs=jobs)
+    loop = asyncio.get_running_loop()
+
+    def on_interrupt() -> None:
+        events.cancel()
+        loop.remove_signal_handler(signal.SIGINT)  # the next Ctrl+C raises KeyboardInterrupt as usual
+
+    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no signals
+        loop.add_signal_handler(signal.SIGINT, on_interrupt)
+    try:
+        async for event in events:
+            view.update(event)
+            if as_json and (line := _json_line(event)) is not None:
+                sys.stdout.write(line + "\n")
+                sys.stdout.flush()
+            if isinstance(event, RunFinished):
+                summaries.append(event.summary)
+    finally:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.remove_signal_handler(signal.SIGINT)
+    return summaries, events.cancelled
 
 
 def run(args: argparse.Namespace) -> int:
@@ -104,14 +125,15 @@ def run(args: argparse.Namespace) -> int:
     view: ProgressView = RichProgress() if sys.stderr.isatty() else PlainProgress(sys.stderr)
     try:
         with view:
-            summaries = asyncio.run(_consume(requests, args.jobs, view, args.json))
+            summaries, cancelled = asyncio.run(_consume(requests, args.jobs, view, args.json))
     except KeyboardInterrupt:
         print("proofdesk: cancelled; committed batches are kept", file=sys.stderr)
         return EXIT_CANCELLED
     for line in summary_lines(summaries):
         print(line, file=sys.stderr)
     statuses = {s.get("status") for s in summaries}
-    if "cancelled" in statuses:
+    if cancelled or "cancelled" in statuses:
+        print("proofdesk: cancelled; committed batches are kept", file=sys.stderr)
         return EXIT_CANCELLED
     if "bad_input" in statuses or any(s.get("model_unusable") for s in summaries):
         return EXIT_BAD_INPUT  # the chapter or the model configuration needs fixing, not a retry

@@ -231,28 +231,45 @@ async def test_silence_after_headers_before_output_is_retried(model_server: Mode
     assert isinstance(events[-1], Completed) and events[-1].response.content == "second"
 
 
-async def test_read_timeout_mid_stream_is_an_error_result_not_retried(model_server: ModelServer) -> None:
+async def test_read_timeout_mid_stream_without_budget_is_an_error_result(model_server: ModelServer) -> None:
     body = sse(text_chunks("Half of it then silence", piece=5))
     model_server.add(Scripted(200, SSE_HEADERS, body, split=40, hang_after=body.index(b"then")))
     model_server.add_text("must not be requested")
-    async with ModelClient(model_server.base_url, "m", read_timeout=0.3, retry_policy=policy()) as client:
+    async with ModelClient(model_server.base_url, "m", read_timeout=0.3, retry_policy=policy(max_retries=0)) as client:
         events = await collect(client)
     final = events[-1]
     assert isinstance(final, Completed)
     assert final.response.finish_reason == "error" and "sent nothing for 0.3 s" in (final.response.error or "")
+    assert final.response.failure is not None and final.response.failure.type == "timeout"
     assert final.response.content.startswith("Half")
     assert not any(isinstance(e, RetryScheduled) for e in events)
     assert len(model_server.requests) == 1 and model_server.pending == 1
 
 
+async def test_read_timeout_mid_stream_is_reissued_with_backoff(model_server: ModelServer) -> None:
+    body = sse(text_chunks("Half of it then silence", piece=5))
+    model_server.add(Scripted(200, SSE_HEADERS, body, split=40, hang_after=body.index(b"then")))
+    model_server.add_text("whole answer")
+    retry_policy = policy()
+    async with ModelClient(model_server.base_url, "m", read_timeout=0.3, retry_policy=retry_policy) as client:
+        events = await collect(client)
+    retries = [e for e in events if isinstance(e, RetryScheduled)]
+    assert len(retries) == 1 and "sent nothing for 0.3 s" in retries[0].reason
+    assert len(retry_policy.slept) == 1 and 0.37 <= retry_policy.slept[0] <= 0.5  # backoff, not an instant re-issue
+    final = events[-1]
+    assert isinstance(final, Completed) and final.response.content == "whole answer"
+    assert final.response.attempts == 2 and len(model_server.requests) == 2
+
+
 async def test_connection_closed_mid_stream_is_an_error_result(model_server: ModelServer) -> None:
     body = sse(text_chunks("Broken stream here", piece=4))
     model_server.add(Scripted(200, SSE_HEADERS, body, split=30, close_after=body.index(b"trea")))
-    async with ModelClient(model_server.base_url, "m", retry_policy=policy()) as client:
+    async with ModelClient(model_server.base_url, "m", retry_policy=policy(max_retries=0)) as client:
         events = await collect(client)
     final = events[-1]
     assert isinstance(final, Completed) and final.response.finish_reason == "error"
     assert "connection broke" in (final.response.error or "")
+    assert final.response.failure is not None and final.response.failure.type == "truncated_stream"
     assert [e.text for e in events if isinstance(e, TextDelta)]
     assert len(model_server.requests) == 1
 
@@ -269,7 +286,7 @@ async def test_connection_closed_before_output_is_retried(model_server: ModelSer
 
 async def test_stream_ending_cleanly_without_finish_reason_after_output(model_server: ModelServer) -> None:
     model_server.add(Scripted(200, SSE_HEADERS, sse([chunk({"content": "cut"})], done=False)))
-    async with ModelClient(model_server.base_url, "m", retry_policy=policy()) as client:
+    async with ModelClient(model_server.base_url, "m", retry_policy=policy(max_retries=0)) as client:
         events = await collect(client)
     final = events[-1]
     assert isinstance(final, Completed) and final.response.error == "the stream ended without a finish reason"
@@ -423,3 +440,103 @@ async def test_a_web_page_with_status_200_names_the_likely_mistake(model_server:
     assert isinstance(error, ModelHTTPError) and not error.retryable
     assert "web page (Open WebUI)" in str(error) and "base URL" in str(error)
     assert len(model_server.requests) == 1
+
+
+# -- one classification for HTTP and in-stream errors ---------------------------------------------------------------
+
+LLAMA_OVERFLOW = {"error": {"code": 400, "message": "request (8244 tokens) exceeds the available context size "
+                                                    "(8192 tokens), try increasing it.",
+                            "type": "exceed_context_size_error"}}
+OPENAI_OVERFLOW = {"error": {"message": "This model's maximum context length is 128000 tokens. However, your messages "
+                                        "resulted in 130512 tokens. Please reduce the length of the messages.",
+                             "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
+
+
+@pytest.mark.parametrize("body", [LLAMA_OVERFLOW, OPENAI_OVERFLOW], ids=["llama.cpp", "openai"])
+async def test_context_overflow_is_classified_alike_over_http_and_in_stream(model_server: ModelServer,
+                                                                           body: dict) -> None:
+    model_server.add(Scripted(400, {"content-type": "application/json"}, json.dumps(body).encode(),
+                              framing="length"))
+    model_server.add(Scripted(200, SSE_HEADERS, sse([body], done=False)))
+    async with ModelClient(model_server.base_url, "m", retry_policy=policy()) as client:
+        over_http, _ = await fails(client)
+        in_stream, _ = await fails(client)
+    for error in (over_http, in_stream):
+        assert error.failure.type == "context_overflow" and not error.retryable, error
+        assert error.failure.to_json()["type"] == "context_overflow"
+    assert isinstance(over_http, ModelHTTPError) and over_http.status == 400
+    assert len(model_server.requests) == 2  # neither was retried
+
+
+@pytest.mark.parametrize(("status", "body", "kind", "retryable"), [
+    (429, {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
+                     "code": "insufficient_quota"}}, "quota", False),
+    (401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
+                     "code": "invalid_api_key"}}, "authentication", False),
+    (404, {"error": {"message": "The model `gpt-9` does not exist", "type": "invalid_request_error",
+                     "code": "model_not_found"}}, "unknown_model", False),
+    (403, {"error": {"message": "Country not supported", "type": "permission_error"}}, "permission", False),
+    (400, {"error": {"message": "Invalid schema", "type": "invalid_request_error"}}, "invalid_request", False),
+    (429, {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}},
+     "rate_limit", True),
+    (503, {"error": {"message": "The engine is currently overloaded", "type": "server_error"}}, "overloaded", True),
+    (502, {"error": {"message": "upstream connect error", "type": "upstream_error"}}, "upstream_closed", True),
+    (500, {"error": {"message": "The server had an error", "type": "server_error"}}, "server_error", True),
+], ids=["quota", "auth", "model", "permission", "invalid", "rate", "overload", "upstream", "server"])
+async def test_http_and_in_stream_errors_share_one_classification(model_server: ModelServer, status: int, body: dict,
+                                                                  kind: str, retryable: bool) -> None:
+    in_stream = {"error": {**body["error"], "code": body["error"].get("code") or status}}
+    model_server.add(Scripted(status, {"content-type": "application/json"}, json.dumps(body).encode(),
+                              framing="length"))
+    model_server.add(Scripted(200, SSE_HEADERS, sse([chunk({"role": "assistant", "content": "Half"}), in_stream])))
+    async with ModelClient(model_server.base_url, "m", retry_policy=policy(max_retries=0)) as client:
+        error, _ = await fails(client)
+        events = await collect(client)
+    final = events[-1]
+    assert isinstance(final, Completed) and final.response.failure is not None
+    assert (error.failure.type, error.retryable) == (kind, retryable)
+    assert (final.response.failure.type, final.response.failure.retryable) == (kind, retryable)
+
+
+async def test_insufficient_quota_after_output_is_not_reissued(model_server: ModelServer) -> None:
+    quota = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
+                       "code": "insufficient_quota"}}
+    model_server.add(Scripted(200, SSE_HEADERS, sse([chunk({"role": "assistant", "content": "Half"}), quota])))
+    model_server.add_text("must not be requested")
+    async with ModelClient(model_server.base_url, "m", retry_policy=policy()) as client:
+        events = await collect(client)
+    assert not any(isinstance(e, RetryScheduled) for e in events)
+    final = events[-1]
+    assert isinstance(final, Completed) and final.response.failure is not None
+    assert final.response.failure.type == "quota" and len(model_server.requests) == 1
+
+
+async def test_502_after_output_is_reissued_with_backoff_within_one_budget(model_server: ModelServer) -> None:
+    upstream = {"error": {"message": "upstream closed the connection", "code": 502, "type": "upstream_error"}}
+    for _ in range(3):
+        model_server.add(Scripted(200, SSE_HEADERS, sse([chunk({"role": "assistant", "content": "Half"}), upstream])))
+    model_server.add_text("must not be requested")
+    retry_policy = policy(max_retries=2)
+    async with ModelClient(model_server.base_url, "m", retry_policy=retry_policy) as client:
+        events = await collect(client)
+    assert [e.attempt for e in events if isinstance(e, RetryScheduled)] == [1, 2]
+    assert len(retry_policy.slept) == 2 and retry_policy.slept[1] > retry_policy.slept[0] * 1.1  # growing backoff
+    final = events[-1]
+    assert isinstance(final, Completed) and final.response.failure is not None
+    assert final.response.failure.type == "upstream_closed" and final.response.attempts == 3
+    assert len(model_server.requests) == 3 and model_server.pending == 1
+
+
+async def test_max_tokens_is_sent_on_every_request(model_server: ModelServer) -> None:
+    model_server.add_text("a", ).add_text("b").add_text("c")
+    async with ModelClient(model_server.base_url, "m") as client:
+        await collect(client)
+    async with ModelClient(model_server.base_url, "m", max_tokens=512,
+                           max_tokens_field="max_completion_tokens") as client:
+        await collect(client)
+    async with ModelClient(model_server.base_url, "m", extra_body={"max_tokens": 77}) as client:
+        await collect(client)
+    first, second, third = (r.json for r in model_server.requests)
+    assert first["max_tokens"] == 8192 and "max_completion_tokens" not in first
+    assert second["max_completion_tokens"] == 512 and "max_tokens" not in second
+    assert third["max_tokens"] == 77  # the profile's body has the last word

@@ -37,8 +37,12 @@ def test_finish_reason_normalisation(raw: str | None, tools: bool, want: str) ->
 
 @pytest.mark.parametrize(("raw", "arguments", "repaired"), [
     ('{"a": 1}', {"a": 1}, False), ("", {}, False), ("  ", {}, False), ('{"a":"x \\u0026 y"}', {"a": "x & y"}, False),
-    ('```json\n{"a": 1}\n```', {"a": 1}, True), ('{"a": 1} trailing', {"a": 1}, True), ('{"a": 1', {"a": 1}, True),
+    ('```json\n{"a": 1}\n```', {"a": 1}, True), ('{"a": 1} trailing', {"a": 1}, True),
     ("{'a': 1}", {"a": 1}, True), ('"{\\"a\\": 1}"', {"a": 1}, True), ("{}", {}, False),
+    # syntax around complete values: trailing commas, a Python literal, a missing final brace after a closed string
+    ('{"a": [1, 2,],}', {"a": [1, 2]}, True), ("{'a': True, 'b': None}", {"a": True, "b": None}, True),
+    ('{"a": "x"', {"a": "x"}, True), ('{"p": [{"id": "x", "t": "done"}', {"p": [{"id": "x", "t": "done"}]}, True),
+    ('{"a": {"b": true}', {"a": {"b": True}}, True), ('```json\n{"a": "x"}', {"a": "x"}, True),
 ])
 def test_arguments_parsed_or_repaired(raw: str, arguments: dict, repaired: bool) -> None:
     parsed = parse_arguments(raw)
@@ -55,9 +59,39 @@ def test_arguments_refused(raw: str, error: str) -> None:
 
 
 def test_no_repair_when_not_allowed() -> None:
-    parsed = parse_arguments('{"text": "Once upon', allow_repair=False)
+    parsed = parse_arguments("{'text': 'Once'}", allow_repair=False)
     assert parsed.arguments is None and parsed.error == "the arguments are not valid JSON"
+    assert parsed.error_code == "INVALID_ARGUMENTS"
     assert parse_arguments('{"a": 1}', allow_repair=False).arguments == {"a": 1}
+
+
+@pytest.mark.parametrize("raw", [
+    # cut inside a string: never closed, whatever the finish reason said
+    '{"paragraphs":[{"paragraph_id":"p-0712","translated_text":"The rain gathered the sound from far a',
+    '{"paragraph_id": "p-0600", "cou',  # cut inside a key: the key would be lost
+    '{"paragraph_id": "p-0600", "count"',  # cut after a key: the key would be lost or get an invented value
+    '{"paragraph_id": "p-0600", "count":',  # cut after the colon
+    '{"paragraph_id": "p-0600",',  # cut after a comma
+    '{"a": 1', '{"ids": [1, 2',  # a number at the very end may itself be cut ("1" of "12")
+    "{'text': 'single quoted and cut",
+    '{"a": "escaped quote \\" still open',
+    '```json\n{"a": "cut inside a fence',
+])
+def test_cut_off_arguments_are_truncated_never_repaired(raw: str) -> None:
+    for allow in (True, False):
+        parsed = parse_arguments(raw, allow_repair=allow)
+        assert parsed.arguments is None and parsed.error_code == "ARGUMENTS_TRUNCATED", (raw, parsed)
+
+
+def test_repair_that_would_change_the_keys_is_refused() -> None:
+    # json_repair turns a colon inside an unquoted value into structure: the key count no longer matches.
+    parsed = parse_arguments("{a: http://x, b: 2}")
+    assert parsed.arguments is None and parsed.error_code == "INVALID_ARGUMENTS"
+
+
+def test_prose_before_the_object_is_not_repaired() -> None:
+    parsed = parse_arguments('Here you go: {"a": "x"}')
+    assert parsed.arguments is None and parsed.error_code == "INVALID_ARGUMENTS"
 
 
 def test_split_concatenated_objects() -> None:

@@ -18,9 +18,10 @@ from engine.client.sse import SSEDecoder
 from tests.engine.client.transcript_kit import Expect, Transcript
 from tests.engine.client.transcripts_stream import STREAM_TRANSCRIPTS
 from tests.engine.client.transcripts_tools import TOOL_TRANSCRIPTS
+from tests.engine.client.transcripts_trust import ARGS_AS_OBJECT_COMPACT, TRUST_TRANSCRIPTS
 from tests.support.model_server import ModelServer, Scripted
 
-ALL = TOOL_TRANSCRIPTS + STREAM_TRANSCRIPTS
+ALL = TOOL_TRANSCRIPTS + STREAM_TRANSCRIPTS + TRUST_TRANSCRIPTS
 SPLITS = [None, 1, 2, 3, 7]
 GENERATED_ID = re.compile(r"[A-Za-z0-9]{9}")
 MESSAGES = [{"role": "system", "content": "You translate."}, {"role": "user", "content": "Go."}]
@@ -41,6 +42,10 @@ def check(response: AssembledResponse, expect: Expect) -> None:
     else:
         assert response.error is not None and expect.error in response.error
     assert response.message_fields == expect.message_fields
+    if expect.failure is not None:
+        assert response.failure is not None
+        assert (response.failure.type, response.failure.retryable) == expect.failure, response.failure
+    assert tuple(w.id for w in response.expanded_wrappers) == expect.wrappers
     assert [c.name for c in response.tool_calls] == [c.name for c in expect.calls]
     ids = [c.id for c in response.tool_calls]
     assert len(set(ids)) == len(ids), "tool call ids must be unique"
@@ -53,6 +58,8 @@ def check(response: AssembledResponse, expect: Expect) -> None:
         else:
             assert got.error is not None and want.error in got.error, got
             assert not got.executable
+        if want.error_code is not None:
+            assert got.error_code == want.error_code, got
         if want.id is None:
             assert GENERATED_ID.fullmatch(got.id), got.id
         else:
@@ -64,7 +71,7 @@ def comparable(response: AssembledResponse, expect: Expect) -> AssembledResponse
     """The response with run-dependent parts (latency, generated ids) blanked, to compare across splits."""
     calls = tuple(dataclasses.replace(c, id="<generated>") if w.id is None else c
                   for c, w in zip(response.tool_calls, expect.calls, strict=True))
-    return dataclasses.replace(response, latency_ms=0.0, tool_calls=calls)
+    return dataclasses.replace(response, latency_ms=0.0, first_byte_ms=None, tool_calls=calls)
 
 
 @pytest.mark.parametrize("transcript", ALL, ids=lambda t: t.name)
@@ -118,3 +125,8 @@ def test_transcript_every_cut_offline(transcript: Transcript) -> None:
     plans += [sorted(rng.sample(range(1, len(body)), min(len(body) - 1, rng.randint(1, 40)))) for _ in range(20)]
     for cuts in plans:
         check(_offline(body, cuts), transcript.expect)
+
+
+def test_arguments_sent_as_an_object_are_reported_compact() -> None:
+    response = _offline(ARGS_AS_OBJECT_COMPACT.body, [])
+    assert response.tool_calls[0].arguments_raw == '{"paragraph_id":"e58ed763","note":"雨"}'

@@ -21,6 +21,7 @@ class Call:
     repaired: bool = False
     error: str | None = None  # a substring of ToolCall.error; None means no error
     extra_content: dict[str, Any] | None = None
+    error_code: str | None = None  # ARGUMENTS_TRUNCATED / INVALID_ARGUMENTS when the call cannot run
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,8 @@ class Expect:
     usage: tuple[int, int, int] | None = None
     error: str | None = None  # a substring of AssembledResponse.error
     message_fields: dict[str, Any] = field(default_factory=dict)
+    failure: tuple[str, bool] | None = None  # (type, retryable) of the failure, checked when given
+    wrappers: tuple[str, ...] = ()  # ids of multi_tool_use.parallel calls that were expanded
 
 
 @dataclass(frozen=True)

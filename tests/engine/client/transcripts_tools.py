@@ -283,8 +283,8 @@ MULTI_TOOL_USE_WRAPPER = Transcript(
         ev(oa({}, "tool_calls")),
         DONE,
     ]).encode(),
-    Expect(calls=(Call("read_file", {"path": "a"}, "call_par"), Call("lookup", {"ids": ["p2"]})),
-           finish="tool_calls", finish_raw="tool_calls"),
+    Expect(calls=(Call("read_file", {"path": "a"}), Call("lookup", {"ids": ["p2"]})),
+           finish="tool_calls", finish_raw="tool_calls", wrappers=("call_par",)),
 )
 
 

@@ -1,0 +1,216 @@
+"""The loop with real, weak and failing models: cut-off arguments, context overflow, output limits, repeats,
+errors after output, and cancelled runs — against the real scripted server, checking the chapter file on disk."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from engine.run import RunRequest, run_chapter
+from engine.trace import read_trace
+from tests.engine.loop_support import IDS, collect, kinds, selected_texts, settings_for, write_chapter
+from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, chunk, sse, text_reply, tool_reply
+
+A1, A2, A3, A4, A5, A6, A7, A8 = IDS
+BATCH = "add_translation_batch"
+CHUNK_1 = (A1, A3, A4, A6)  # with chunk_chars=300 the chapter's work set is two chunks
+CHUNK_2 = (A7, A8)
+LLAMA_OVERFLOW = {"error": {"code": 400, "message": "request (8244 tokens) exceeds the available context size "
+                                                    "(8192 tokens), try increasing it.",
+                            "type": "exceed_context_size_error"}}
+
+
+def batch(*pairs: tuple[str, str]) -> dict:
+    return {"paragraphs": [{"paragraph_id": pid, "translated_text": text} for pid, text in pairs]}
+
+
+def whole(*ids: str) -> dict:
+    return batch(*((pid, f"T-{pid}") for pid in ids))
+
+
+def request(path: Path, server: ModelServer, **kw: object) -> RunRequest:
+    return RunRequest(chapter_path=path, task=kw.pop("task", "translate"), settings=settings_for(server.base_url),
+                      chunk_chars=int(kw.pop("chunk_chars", 300)), **kw)  # type: ignore[arg-type]
+
+
+def overflow() -> Scripted:
+    return Scripted(400, {"content-type": "application/json"}, json.dumps(LLAMA_OVERFLOW).encode(), framing="length")
+
+
+def tool_messages(body: dict) -> list[dict]:
+    return [json.loads(m["content"]) for m in body["messages"] if m["role"] == "tool"]
+
+
+async def test_cut_off_translation_is_never_committed(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    before = path.read_bytes()
+    cut = json.dumps(whole(*CHUNK_1))[:-40]  # stops inside the last translated_text
+    model_server.add(tool_reply([(BATCH, cut)]))  # finish_reason "tool_calls", as Ollama used to send
+    model_server.add(tool_reply([(BATCH, cut)], finish="stop"))
+    events = await collect(request(path, model_server, only_chunk=1, max_turns=2))
+    assert path.read_bytes() == before  # nothing of a cut-off call reached the file
+    assert [r.error_code for r in kinds(events, "tool_result")] == ["ARGUMENTS_TRUNCATED"] * 2
+    assert not kinds(events, "batch_committed")
+    told = tool_messages(model_server.requests[1].json)
+    assert told[0]["error_code"] == "ARGUMENTS_TRUNCATED" and "fewer paragraphs" in told[0]["hint"]
+    (finished,) = kinds(events, "chunk_finished")
+    assert finished.status == "incomplete" and set(finished.missing) == set(CHUNK_1)
+
+
+async def test_cut_off_call_then_a_whole_one_completes(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(tool_reply([("get_next_paragraphs", '{"paragraph_id": "' + A1 + '", "cou')]),
+                     tool_reply([(BATCH, whole(*CHUNK_1))]))
+    events = await collect(request(path, model_server, only_chunk=1))
+    assert [r.error_code for r in kinds(events, "tool_result")] == ["ARGUMENTS_TRUNCATED", None]
+    assert kinds(events, "chunk_finished")[0].status == "complete"
+    assert selected_texts(path)[A6] == f"T-{A6}"
+
+
+async def test_context_overflow_on_the_first_turn_splits_the_chunk(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(overflow(), tool_reply([(BATCH, whole(A1, A3))]), tool_reply([(BATCH, whole(A4, A6))]),
+                     tool_reply([(BATCH, whole(*CHUNK_2))]))
+    events = await collect(request(path, model_server))
+    started = [(e.chunk, e.part, e.paragraph_ids) for e in kinds(events, "chunk_started")]
+    assert started == [(1, None, CHUNK_1), (1, "1.1", (A1, A3)), (1, "1.2", (A4, A6)), (2, None, CHUNK_2)]
+    finished = [(e.chunk, e.part, e.status) for e in kinds(events, "chunk_finished")]
+    assert finished == [(1, None, "split"), (1, "1.1", "complete"), (1, "1.2", "complete"), (2, None, "complete")]
+    halves = [r.json["messages"][1]["content"] for r in model_server.requests[1:3]]
+    assert "part 1.1 of 2" in halves[0] and A1 in halves[0] and A4 not in halves[0]
+    assert "part 1.2 of 2" in halves[1] and A4 in halves[1] and A1 not in halves[1]
+    run = kinds(events, "run_finished")[0]
+    assert run.status == "complete" and run.summary["paragraphs_done"] == 6
+    assert all(selected_texts(path)[pid] == f"T-{pid}" for pid in CHUNK_1 + CHUNK_2)
+
+
+async def test_context_overflow_fails_only_that_chunk(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    # chunk 1 overflows on its first turn, and so does each of its halves and quarters (single paragraphs);
+    # chunk 2 then runs as usual: one chunk's problem is not the run's.
+    model_server.add(*(overflow() for _ in range(7)), tool_reply([(BATCH, whole(*CHUNK_2))]))
+    events = await collect(request(path, model_server))
+    parts = [(e.part, e.status, e.end_code) for e in kinds(events, "chunk_finished") if e.chunk == 1]
+    assert [p for p, status, _ in parts if status == "split"] == [None, "1.1", "1.2"]
+    assert {(status, code) for _, status, code in parts if status != "split"} == {("failed", "CONTEXT_OVERFLOW")}
+    assert len([p for p in parts if p[1] == "failed"]) == 4
+    assert kinds(events, "chunk_finished")[-1].status == "complete"
+    run = kinds(events, "run_finished")[0]
+    assert run.status == "incomplete" and not run.summary["model_unusable"]
+    assert run.summary["end_codes"] == {"CONTEXT_OVERFLOW": 4}
+    assert "lower --chunk-chars" in run.summary["advice"][0] and "context size" in run.summary["advice"][0]
+    assert selected_texts(path)[A7] == f"T-{A7}" and selected_texts(path)[A1] is None
+
+
+async def test_context_overflow_later_in_a_chunk_fails_it_and_the_run_goes_on(tmp_path: Path,
+                                                                               model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(tool_reply([("get_paragraph_info", {"paragraph_id": A1})]), overflow(),
+                     tool_reply([(BATCH, whole(*CHUNK_2))]))
+    events = await collect(request(path, model_server))
+    finished = [(e.chunk, e.status, e.end_code) for e in kinds(events, "chunk_finished")]
+    assert finished == [(1, "failed", "CONTEXT_OVERFLOW"), (2, "complete", None)]
+    errors = [e for e in kinds(events, "error") if e.code == "CONTEXT_OVERFLOW"]
+    assert errors and errors[0].error["type"] == "context_overflow" and not errors[0].fatal
+
+
+async def test_cli_context_overflow_exits_1_with_advice(tmp_path: Path, model_server: ModelServer) -> None:
+    from tests.engine.test_cli_run import run_cli
+
+    write_chapter(tmp_path)
+    model_server.add(*(overflow() for _ in range(7)), tool_reply([(BATCH, whole(*CHUNK_2))]))
+    done = run_cli("run", "ch01.json", "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
+                   "--chunk-chars", "300", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "CONTEXT_OVERFLOW" in done.stderr and "lower --chunk-chars (now 300)" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+async def test_two_text_answers_cut_by_the_output_limit_end_the_chunk(tmp_path: Path,
+                                                                      model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    before = path.read_bytes()
+    model_server.add(text_reply("the rain " * 40, finish="length"), text_reply("the rain " * 40, finish="length"),
+                     tool_reply([(BATCH, whole(*CHUNK_2))]))
+    events = await collect(request(path, model_server))
+    first = kinds(events, "chunk_finished")[0]
+    assert (first.status, first.end_code) == ("incomplete", "OUTPUT_LIMIT")
+    told = model_server.requests[1].json["messages"][-1]
+    assert told["role"] == "user" and "output token limit before it made any tool call" in told["content"]
+    assert "smaller batches" not in told["content"]
+    assert len(model_server.requests) == 3  # chunk 1 stopped after two cut answers; chunk 2 ran
+    assert path.read_bytes() != before and selected_texts(path)[A1] is None
+    assert "raise --max-tokens (now 8192)" in kinds(events, "run_finished")[0].summary["advice"][0]
+
+
+async def test_a_model_resending_the_same_batch_stops_with_no_progress(tmp_path: Path,
+                                                                       model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    same = (BATCH, whole(A1, A3))
+    model_server.add(tool_reply([same]), tool_reply([same]), tool_reply([same]), text_reply("never asked"))
+    events = await collect(request(path, model_server, only_chunk=1))
+    assert len(model_server.requests) == 3
+    assert [e.paragraph_ids for e in kinds(events, "batch_committed")] == [(A1, A3)]  # only what was written
+    finished = kinds(events, "chunk_finished")[0]
+    assert (finished.status, finished.end_code) == ("incomplete", "NO_PROGRESS")
+    assert set(finished.missing) == {A4, A6}
+    note = tool_messages(model_server.requests[2].json)[-1]
+    assert "identical to one you already made" in note["note"]
+
+
+async def test_unchanged_resubmissions_count_as_no_progress(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    model_server.add(tool_reply([(BATCH, whole(A1))]), tool_reply([(BATCH, batch((A1, f"T-{A1}"), (A3, "x")))]),
+                     tool_reply([(BATCH, batch((A3, "x")))]), tool_reply([(BATCH, batch((A1, f"T-{A1}")))]),
+                     text_reply("never asked"))
+    events = await collect(request(path, model_server, only_chunk=1, task="translate", include_all=False))
+    # turn 2 wrote A3; turns 3 and 4 only resent texts that were already there
+    assert [e.paragraph_ids for e in kinds(events, "batch_committed")] == [(A1,), (A3,)]
+    assert kinds(events, "chunk_finished")[0].end_code == "NO_PROGRESS" and len(model_server.requests) == 4
+    assert "Nothing was written" in tool_messages(model_server.requests[3].json)[-1]["note"]
+
+
+async def test_insufficient_quota_after_output_stops_the_run_at_once(tmp_path: Path,
+                                                                     model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    before = path.read_bytes()
+    quota = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
+                       "code": "insufficient_quota"}}
+    model_server.add(Scripted(200, SSE_HEADERS, sse([chunk({"role": "assistant", "content": "Sure"}), quota])))
+    model_server.add(*(text_reply("never asked") for _ in range(5)))
+    events = await collect(request(path, model_server))
+    assert len(model_server.requests) == 1  # not re-issued, and no later chunk asked
+    assert path.read_bytes() == before
+    run = kinds(events, "run_finished")[0]
+    assert run.status == "failed" and [c["status"] for c in run.summary["chunks"]] == ["failed", "failed"]
+    assert run.summary["chunks"][0]["failure"]["type"] == "quota"
+    assert not run.summary["model_unusable"]  # the account, not the configuration: exit 1, not 2
+    (error,) = [e for e in kinds(events, "error") if e.error]
+    assert error.fatal and error.error == {"message": error.message, "type": "quota", "code": "insufficient_quota",
+                                           "retryable": False, "retry_after_s": None}
+
+
+async def test_a_cancelled_run_still_reports_how_it_ended(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    hanging = tool_reply([(BATCH, whole(A4, A6))], usage=(50, 20))
+    model_server.add(tool_reply([(BATCH, whole(A1, A3))], usage=(1000, 200)),
+                     Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2))
+    events = run_chapter(request(path, model_server))
+    seen = []
+    async for event in events:
+        seen.append(event)
+        if event.kind == "batch_committed":
+            while len(model_server.requests) < 2:  # the second request is on the wire, its answer hangs
+                await asyncio.sleep(0.01)
+            events.cancel()
+    assert seen[-1].kind == "run_finished" and seen[-1].status == "cancelled"
+    summary = seen[-1].summary
+    (current,) = summary["chunks"]
+    assert current["status"] == "cancelled" and set(current["missing"]) == {A4, A6}
+    assert current["turns"] == 2 and current["usage"]["total_tokens"] == 1200
+    assert summary["usage"]["total_tokens"] == 1200 and summary["paragraphs_done"] == 2
+    assert kinds(seen, "chunk_finished")[-1].status == "cancelled"
+    trace = list(read_trace(Path(summary["trace"])))
+    assert trace[-1]["kind"] == "run_finished" and trace[-1]["summary"]["usage"]["total_tokens"] == 1200
+    assert selected_texts(path)[A3] == f"T-{A3}" and selected_texts(path)[A4] is None
