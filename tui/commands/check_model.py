@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import sys
+import time
 from typing import Any
 
-from engine.client.client import ModelClient
-from engine.client.errors import ModelError
+from engine.client.arguments import parse_arguments
+from engine.client.errors import ModelError, public_url
 from engine.client.events import Completed, RetryScheduled
-from engine.client.response import AssembledResponse
+from engine.client.failure import ModelFailure
+from engine.client.response import AssembledResponse, ToolCall
 from engine.config import ModelSettings
+from engine.run import open_client
 from engine.tools import default_registry
 from tui.cli_errors import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK
 from tui.commands.model_flags import add_model_flags, model_settings
+from tui.terminal_text import json_text, visible
 
 PROBE_ID = "e58ed763"
 MESSAGES = [
@@ -40,87 +43,128 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
-def _report(settings: ModelSettings, response: AssembledResponse | None, retries: list[str],
-            error: str | None) -> dict[str, Any]:
-    calls = [] if response is None else [
-        {"id": c.id, "name": c.name, "arguments": c.arguments, "raw_arguments": c.arguments_raw,
-         "error": c.error, "repaired": c.repaired} for c in response.tool_calls]
-    well_formed = bool(response and response.ok and calls and all(
-        c["error"] is None and not c["repaired"] and c["arguments"] is not None for c in calls))
-    usage = dataclasses.asdict(response.usage) if response is not None and response.usage is not None else None
-    return {
-        "base_url": settings.base_url, "model": settings.model, "ok": well_formed,
-        "content": response.content if response else None, "reasoning": response.reasoning if response else None,
-        "tool_calls": calls, "finish_reason": response.finish_reason if response else None,
-        "finish_reason_raw": response.finish_reason_raw if response else None, "usage": usage,
-        "latency_ms": round(response.latency_ms, 1) if response else None, "retries": retries,
-        "error": error or (response.error if response else None),
+def _call_json(call: ToolCall) -> dict[str, Any]:
+    """One tool call as the contract shows it: the strict parse, the raw text, whether it may run, and the safe
+    repair only when the strict parse failed and the repair gives an object."""
+    strict = parse_arguments(call.arguments_raw, allow_repair=False)
+    entry: dict[str, Any] = {"id": call.id, "name": call.name, "arguments": strict.arguments,
+                             "raw_arguments": call.arguments_raw, "executable": call.executable}
+    if strict.arguments is None:
+        repaired = parse_arguments(call.arguments_raw)
+        if repaired.arguments is not None:
+            entry["arguments_repaired"] = repaired.arguments
+    if call.error:
+        entry["problem"] = call.error
+        entry["error_code"] = call.error_code
+    return entry
+
+
+def _report(response: AssembledResponse | None, retries: list[dict[str, Any]],
+            failure: ModelFailure | None, latency_ms: float) -> dict[str, Any]:
+    """The ``--json`` object of the contract; a request that failed before any response has ``error``."""
+    if response is None:
+        return {"content": "", "reasoning_content": None, "tool_calls": [], "finish_reason": "error",
+                "finish_reason_raw": None, "usage": None,
+                "error": None if failure is None else failure.to_json(), "retries": retries,
+                "first_byte_ms": None, "latency_ms": round(latency_ms, 1)}
+    report: dict[str, Any] = {
+        "content": response.content, "reasoning_content": response.reasoning or None,
+        "tool_calls": [_call_json(c) for c in response.calls_as_made],
+        "finish_reason": response.finish_reason, "finish_reason_raw": response.finish_reason_raw,
+        "usage": None if response.usage is None else response.usage.to_json(),
+        "error": None if response.failure is None else response.failure.to_json(),
+        "retries": retries,
+        "first_byte_ms": None if response.first_byte_ms is None else round(response.first_byte_ms, 1),
+        "latency_ms": round(latency_ms, 1),
     }
+    if response.received_calls:
+        report["expanded_tool_calls"] = [_call_json(c) for c in response.tool_calls]
+    return report
+
+
+def well_formed(report: dict[str, Any]) -> bool:
+    """Exit 0 only for a response that ended normally with tool calls whose arguments parsed strictly."""
+    calls = report.get("expanded_tool_calls") or report["tool_calls"]
+    return report["error"] is None and report["finish_reason"] == "tool_calls" and bool(calls) and all(
+        c["executable"] and c["arguments"] is not None for c in calls)
 
 
 async def _check(settings: ModelSettings) -> dict[str, Any]:
     tools = default_registry().definitions()
-    client = ModelClient(settings.base_url, settings.model, api_key=settings.api_key.reveal() if settings.api_key
-                         else None, temperature=settings.temperature, extra_headers=settings.headers,
-                         extra_body=settings.body)
-    retries: list[str] = []
+    client = open_client(settings)
+    retries: list[dict[str, Any]] = []
     response = None
+    started = time.perf_counter()
     try:
         async for event in client.stream(MESSAGES, tools):
             if isinstance(event, RetryScheduled):
-                retries.append(f"attempt {event.attempt} after {event.delay_s:.1f} s: {event.reason}")
+                retries.append({"attempt": event.attempt, "delay_s": round(event.delay_s, 2), "reason": event.reason})
             elif isinstance(event, Completed):
                 response = event.response
     except ModelError as exc:
-        return _report(settings, None, retries, str(exc))
+        return _report(None, retries, exc.failure, (time.perf_counter() - started) * 1000.0)
     finally:
         await client.aclose()
-    return _report(settings, response, retries, None)
+    return _report(response, retries, None, (time.perf_counter() - started) * 1000.0)
 
 
-def _print_text(report: dict[str, Any]) -> None:
+def _print_text(settings: ModelSettings, report: dict[str, Any]) -> None:
     out = sys.stdout
-    out.write(f"model:         {report['model']} at {report['base_url']}\n")
-    if report["error"]:
-        out.write(f"error:         {report['error']}\n")
+    say = visible
+    out.write(f"model:         {say(settings.model)} at {say(public_url(settings.base_url))}\n")
+    error = report["error"]
+    if error:
+        out.write(f"error:         {say(error['message'])} ({error['type']}"
+                  + (", retryable" if error["retryable"] else ", not retryable") + ")\n")
     for retry in report["retries"]:
-        out.write(f"retry:         {retry}\n")
-    if report["reasoning"]:
-        out.write(f"reasoning:     {report['reasoning'][:500]}\n")
+        out.write(f"retry:         attempt {retry['attempt']} after {retry['delay_s']:.1f} s: "
+                  f"{say(retry['reason'])}\n")
+    if report["reasoning_content"]:
+        out.write(f"reasoning:     {say(report['reasoning_content'][:500])}\n")
     if report["content"]:
-        out.write(f"content:       {report['content'][:500]}\n")
-    for call in report["tool_calls"]:
-        out.write(f"tool call:     {call['name']} (id {call['id']})\n")
-        out.write(f"  arguments:   {json.dumps(call['arguments'], ensure_ascii=False)}\n")
-        out.write(f"  raw:         {call['raw_arguments']}\n")
-        if call["error"] or call["repaired"]:
-            out.write(f"  problem:     {call['error'] or 'malformed JSON, repaired'}\n")
-    if report["finish_reason"]:
-        raw = report["finish_reason_raw"]
-        out.write(f"finish:        {report['finish_reason']}" + (f" (sent as {raw!r})" if raw != report[
-            "finish_reason"] else "") + "\n")
+        out.write(f"content:       {say(report['content'][:500])}\n")
+    for title, calls in (("tool call:", report["tool_calls"]), ("expanded to:", report.get("expanded_tool_calls", []))):
+        for call in calls:
+            out.write(f"{title:<15}{say(call['name'])} (id {say(call['id'])})\n")
+            shown = call["arguments"] if call["arguments"] is not None else call.get("arguments_repaired")
+            out.write(f"  arguments:   {say(json.dumps(shown, ensure_ascii=False))}\n")
+            out.write(f"  raw:         {say(call['raw_arguments'])}\n")
+            if "arguments_repaired" in call:
+                out.write("  problem:     malformed JSON; only a safe repair reads it\n")
+            elif call.get("problem"):
+                out.write(f"  problem:     {say(call['problem'])}\n")
+    raw = report["finish_reason_raw"]
+    out.write(f"finish:        {report['finish_reason']}"
+              + (f" (sent as {say(repr(raw))})" if raw and raw != report["finish_reason"] else "") + "\n")
     if report["usage"]:
         u = report["usage"]
-        out.write(f"usage:         {u['prompt_tokens']} prompt + {u['completion_tokens']} completion tokens\n")
-    if report["latency_ms"] is not None:
-        out.write(f"latency:       {report['latency_ms']:.0f} ms\n")
-    out.write("result:        " + ("a well-formed tool call" if report["ok"] else "NO well-formed tool call") + "\n")
+        cached = f" ({u['cached_tokens']} cached)" if u.get("cached_tokens") is not None else ""
+        out.write(f"usage:         {u['prompt_tokens']} prompt{cached} + {u['completion_tokens']} completion tokens\n")
+    first = report["first_byte_ms"]
+    out.write("latency:       " + (f"first byte {first:.0f} ms, " if first is not None else "")
+              + f"total {report['latency_ms']:.0f} ms\n")
+    out.write("result:        " + ("a well-formed tool call" if well_formed(report) else "NO well-formed tool call")
+              + "\n")
 
 
 def run(args: argparse.Namespace) -> int:
     """Check the configured model."""
     _, settings = model_settings(args)
     if settings.is_demo:
-        report = {"base_url": "demo://offline", "model": "demo", "ok": True, "content": "The demo model is "
-                  "built in and offline; it needs no check.", "tool_calls": [], "error": None}
-        print(json.dumps(report) if args.json else report["content"])
+        note = "The demo model is built in and offline; it needs no check."
+        if args.json:
+            print(json_text({"content": note, "reasoning_content": None, "tool_calls": [], "finish_reason": "stop",
+                             "finish_reason_raw": None, "usage": None, "error": None, "retries": [],
+                             "first_byte_ms": None, "latency_ms": 0.0}))
+        else:
+            print(note)
         return EXIT_OK
     try:
         report = asyncio.run(_check(settings))
     except KeyboardInterrupt:
         return EXIT_CANCELLED
     if args.json:
-        print(json.dumps(report, ensure_ascii=False))
+        print(json_text(report))
     else:
-        _print_text(report)
-    return EXIT_OK if report["ok"] else EXIT_FAILED
+        _print_text(settings, report)
+    return EXIT_OK if well_formed(report) else EXIT_FAILED
