@@ -38,6 +38,7 @@ from tui.widgets.paragraph_rows import RowModel, find_target, search
 from tui.widgets.paragraph_table import ParagraphTable
 
 if TYPE_CHECKING:
+    from engine.run import RunEvents
     from tui.app import ProofdeskApp
 
 log = logging.getLogger(__name__)
@@ -91,6 +92,7 @@ class ChapterScreen(Screen[None]):
         self.viewed_version: int | None = None
         self.last_query = ""
         self.run_label: str | None = None
+        self._run_events: RunEvents | None = None  # the run in progress, to cancel it gracefully
         self._reload_wanted = False
         self._reloading = False
 
@@ -279,8 +281,12 @@ class ChapterScreen(Screen[None]):
         from engine.run import run_chapter
 
         request = self.workspace.run_request(self.session, task, only_chunk, demo_delay=self.proofdesk.demo_delay)
-        async for event in run_chapter(request, workspace=self.workspace.workspace):
-            self.post_message(EngineEventReceived(event, self.session.path))
+        self._run_events = events = run_chapter(request, workspace=self.workspace.workspace)
+        try:
+            async for event in events:
+                self.post_message(EngineEventReceived(event, self.session.path))
+        finally:
+            self._run_events = None
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "run":
@@ -299,7 +305,14 @@ class ChapterScreen(Screen[None]):
         if not self.run_in_progress:
             self.notify("No run in progress.", severity="warning")
             return
-        self.workers.cancel_group(self, "run")
+        events = self._run_events
+        if events is None or events.cancelled:  # not started yet, or x pressed twice: stop the worker now
+            self.workers.cancel_group(self, "run")
+            return
+        # The run stops within a second and still reports how it ended (run_finished, cancelled) in the log.
+        events.cancel()
+        self.run_label = "cancelling…"
+        self._update_status()
 
     # -- review ----------------------------------------------------------------------------------------------
 
