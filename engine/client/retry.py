@@ -1,7 +1,8 @@
-"""When to retry a failed request and how long to wait (wire.md §4, the policy of openai-python).
+"""How long to wait before retrying a failed request (the policy of openai-python); which failures are retried at
+all is ``engine.client.failure.classify``'s decision.
 
-Retries happen only before any output: a stream that broke after output started is returned as an error result
-and the caller re-issues the whole request (so tools never run twice).
+A retried request is re-issued whole, and tools only run after a whole response arrived, so a retry never runs a
+tool twice.
 """
 
 from __future__ import annotations
@@ -12,27 +13,6 @@ import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-
-RETRYABLE_STATUSES = frozenset({408, 409, 429})
-NEVER_RETRY_CODES = frozenset({"insufficient_quota", "billing_hard_limit_reached", "invalid_api_key",
-                               "account_deactivated", "insufficient_balance"})
-
-
-def status_is_retryable(status: int, headers: Mapping[str, str], code: str | None = None,
-                        error_type: str | None = None) -> bool:
-    """408, 409, 429 and ≥ 500 are worth retrying, unless the server says otherwise or the quota is gone.
-
-    ``x-should-retry: true|false`` (OpenAI) overrides the status; ``insufficient_quota`` comes with a 429 but can
-    never succeed, so it is not retried.
-    """
-    if code in NEVER_RETRY_CODES or error_type in NEVER_RETRY_CODES:
-        return False
-    hint = headers.get("x-should-retry", "").strip().lower()
-    if hint == "true":
-        return True
-    if hint == "false":
-        return False
-    return status in RETRYABLE_STATUSES or status >= 500
 
 
 def server_delay(headers: Mapping[str, str], body_delay_s: float | None = None,

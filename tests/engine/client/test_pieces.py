@@ -10,9 +10,10 @@ import pytest
 from engine.client.arguments import parse_arguments, split_concatenated, unwrap_parallel
 from engine.client.assembly import StreamAssembler, fix_surrogates, new_tool_call_id
 from engine.client.errors import public_url, redact, sentence
+from engine.client.failure import classify
 from engine.client.finish import normalise_finish_reason
 from engine.client.response import AssembledResponse, ToolCall
-from engine.client.retry import RetryPolicy, server_delay, status_is_retryable
+from engine.client.retry import RetryPolicy, server_delay
 from engine.client.sse import SSEEvent
 from engine.client.think import ThinkSplitter
 
@@ -142,7 +143,25 @@ def test_think_tags_split_at_every_position() -> None:
     (503, {"x-should-retry": "false"}, None, False), (400, {"x-should-retry": "true"}, None, True),
 ])
 def test_status_retryable(status: int, headers: dict, code: str | None, want: bool) -> None:
-    assert status_is_retryable(status, headers, code) is want
+    assert classify("", status=status, code=code, headers=headers)[1] is want
+
+
+@pytest.mark.parametrize(("message", "code", "error_type", "want"), [
+    ("request (8244 tokens) exceeds the available context size (8192 tokens)", None, None, "context_overflow"),
+    ("This model's maximum context length is 8192 tokens", None, "invalid_request_error", "context_overflow"),
+    ("too many tokens in the prompt", None, None, "context_overflow"),
+    ("anything", "context_length_exceeded", None, "context_overflow"),
+    ("You exceeded your current quota", None, None, "quota"),
+    ("model runner has unexpectedly stopped", None, None, "server_error"),
+    ("upstream closed the connection", None, None, "upstream_closed"),
+    ("The engine is overloaded", None, "InternalServerError", "overloaded"),
+    ("bad", None, "BadRequestError", "invalid_request"),
+    ("slow down", "rate_limit_exceeded", None, "rate_limit"),
+])
+def test_in_stream_errors_without_status_are_classified_by_code_and_words(message: str, code: str | None,
+                                                                          error_type: str | None,
+                                                                          want: str) -> None:
+    assert classify(message, code=code, error_type=error_type)[0] == want
 
 
 def test_server_delay_sources_in_order() -> None:
