@@ -60,6 +60,10 @@ def test_api_key_env_flag_must_name_a_set_variable() -> None:
         ("default_profile = 'zz'\n", "default_profile: no profile named 'zz'"),
         ("[run]\nchunk_chars = 10\n", "run.chunk_chars: Input should be greater than or equal to 200"),
         ("x = = 1\n", "invalid TOML"),
+        ("[profiles.a]\nmodel = 'x'\nmax_tokens = 0\n", "profiles.a.max_tokens: Input should be greater than"),
+        ("[profiles.a]\nmodel = 'x'\nmax_tokens_field = 'tokens'\n", "profiles.a.max_tokens_field: Input should be"),
+        ("[profiles.a]\nmodel = 'x'\nread_timeout = -1\n", "profiles.a.read_timeout: Input should be greater"),
+        ("[profiles.a]\nmodel = 'x'\nconnect_timeout = 'soon'\n", "profiles.a.connect_timeout: Input should be"),
     ],
 )
 def test_bad_config_names_file_and_key(text: str, expected: str) -> None:
@@ -68,3 +72,13 @@ def test_bad_config_names_file_and_key(text: str, expected: str) -> None:
         load_config()
     assert str(info.value).startswith(f"{path}: ")
     assert expected in str(info.value)
+
+
+def test_output_limit_and_timeouts_from_profile_and_flag() -> None:
+    write(config_path(), "[profiles.cpu]\nmodel = 'gemma'\nbase_url = 'http://127.0.0.1:8080/v1'\nmax_tokens = 512\n"
+          "max_tokens_field = 'max_completion_tokens'\nread_timeout = 900\n")
+    s = resolve_model(load_config(), profile="cpu", environ={})
+    assert (s.max_tokens, s.max_tokens_field, s.read_timeout, s.connect_timeout) == (
+        512, "max_completion_tokens", 900, 10)
+    assert resolve_model(load_config(), profile="cpu", max_tokens=64, environ={}).max_tokens == 64
+    assert resolve_model(load_config(), model="m", environ={}).max_tokens == 8192  # bounded without a profile too
