@@ -115,15 +115,17 @@ async def test_chapter_list_shows_file_names_and_titles_escaped(folder: Path) ->
     app = make_app(folder)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, ChapterListScreen)
-        await wait_for(pilot, lambda: not app.seeding, what="the first scan")
-        await pilot.pause()
+        await wait_for(pilot, lambda: "PWNED" in screen_output(app) and "✗" in screen_output(app),
+                       what="both files listed after the first scan")
         text = assert_screen_safe(app)
         assert "x\\x1b]0;PWNED" in text and "y\\x1b]52;c;SGVsbG8=" in text
         await pilot.press("down", "enter")  # the invalid file: its message as a notification
-        await wait_for(pilot, lambda: bool(app._notifications), what="the notification")
+        await wait_for(pilot, lambda: bool(list(app._notifications)), what="the notification")
         await pilot.pause()
-        text = assert_screen_safe(app)
-        assert "y\\x1b]52;c;" in text
+        assert_screen_safe(app)
+        [note] = list(app._notifications)
+        assert RAW_CONTROL.search(note.message) is None and not note.markup
+        assert "y\\x1b]52;c;SGVsbG8=\\x07-bad.json" in note.message
 
 
 async def test_chapter_view_shows_title_ids_texts_and_versions_escaped(folder: Path) -> None:
