@@ -16,6 +16,7 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widget import Widget
+from textual.widgets import TextArea
 
 from engine.events import ModelDelta, ModelRequest
 from store.conflicts import ConflictRecord, write_conflicts
@@ -154,6 +155,8 @@ async def test_chapter_view_shows_title_ids_texts_and_versions_escaped(folder: P
         await pilot.pause()
         text = assert_screen_safe(app)
         assert "b\\x9b31m\\u202e" in text and "二 \\x1b]52" in text
+        assert "EN2 new ␛]52;c;SGVsbG8=" in text and "␛[2J" in text  # the editor: one symbol per control
+        assert app.screen.query_one(TextArea).text == f"EN2 new {PAYLOAD}"  # and edits the text as it is
         await pilot.press("escape")
 
 

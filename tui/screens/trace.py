@@ -156,7 +156,7 @@ class TraceScreen(Screen[None]):
         heading = self.get_component_rich_style("trace-screen--heading", partial=True)
         error = self.get_component_rich_style("trace-screen--error", partial=True)
         text = _Escaped(end="")
-        text.append(f"Step {step.number}/{len(self.steps)} · {visible(step.kind, newlines=False)}\n", heading)
+        text.append(f"Step {step.number}/{len(self.steps)} · {step.kind}\n", heading)
         if step.is_error:
             text.append(step.title + "\n", error)
         text.append("Chunk boundaries\n", heading)
