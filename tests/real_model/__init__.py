@@ -1,0 +1,1 @@
+"""Opt-in tests against a real OpenAI-compatible server running a real small model (see serve.py)."""
