@@ -189,9 +189,10 @@ def server_params(model: Path, *, port: int, ctx_size: int, threads: int, max_to
 def wait_healthy(url: str, timeout_s: float = HEALTH_TIMEOUT_S) -> None:
     """Poll ``/health`` until it answers 200 (the model is loaded)."""
     deadline = time.monotonic() + timeout_s
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
     while True:
         try:
-            with urllib.request.urlopen(url, timeout=5) as response:
+            with direct.open(url, timeout=5) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, OSError):

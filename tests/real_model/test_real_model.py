@@ -60,7 +60,8 @@ def _served_model() -> str:
     if MODEL_ENV:
         return MODEL_ENV
     try:
-        with urllib.request.urlopen(BASE_URL.rstrip("/") + "/models", timeout=10) as response:
+        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        with direct.open(BASE_URL.rstrip("/") + "/models", timeout=10) as response:
             listed = json.load(response).get("data") or []
         return str(listed[0]["id"]) if listed else DEFAULT_MODEL
     except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
