@@ -55,22 +55,23 @@ def _proofdesk() -> str:
     return found
 
 
-def _served_model() -> str:
-    """``PROOFDESK_REAL_MODEL``, else the first model the server lists, else the harness's model name."""
-    if MODEL_ENV:
-        return MODEL_ENV
+def _served_models() -> list[str]:
+    """The model IDs the server lists at ``/models``; the test fails when the server does not answer."""
+    direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))  # loopback: never through a proxy
     try:
-        direct = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         with direct.open(BASE_URL.rstrip("/") + "/models", timeout=10) as response:
             listed = json.load(response).get("data") or []
-        return str(listed[0]["id"]) if listed else DEFAULT_MODEL
-    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError):
-        return DEFAULT_MODEL
+    except (OSError, ValueError, AttributeError) as exc:
+        pytest.fail(f"PROOFDESK_REAL_BASE_URL={BASE_URL}: the server does not answer GET /models ({exc}); is "
+                    f"`python -m tests.real_model.serve` running?")
+    return [str(item["id"]) for item in listed if isinstance(item, dict) and "id" in item]
 
 
 @pytest.fixture(scope="module")
 def model_name() -> str:
-    return _served_model()
+    """``PROOFDESK_REAL_MODEL``, else the first model the server lists, else the harness's model name."""
+    served = _served_models()
+    return MODEL_ENV or (served[0] if served else DEFAULT_MODEL)
 
 
 @pytest.fixture
