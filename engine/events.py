@@ -103,7 +103,8 @@ class ModelResponse(EngineEvent):
 
 @dataclass(frozen=True, kw_only=True)
 class ToolCalled(EngineEvent):
-    """A tool is about to run with these (parsed) arguments."""
+    """The model called a tool: its parsed arguments, or the raw text when they could not be read (then the
+    call does not run, and its ``tool_result`` says why)."""
 
     kind: ClassVar[str] = "tool_called"
     turn: int

@@ -7,9 +7,10 @@ paragraph has an accepted submission — no extra turn. Polish/proofread chunks 
 answer. A text-only answer while paragraphs are missing gets a reminder naming them (at most two),
 then the chunk ends incomplete; so does reaching ``max_turns``.
 
-Turns that cannot move the chunk forward are bounded: two responses cut off by the output token limit end
-the chunk ``OUTPUT_LIMIT``; two turns whose only submissions changed nothing (every text already there) or
-repeated an earlier call end it ``NO_PROGRESS``. The model is always told what actually happened. A model
+Turns that cannot move the chunk forward are bounded: two responses cut off by the token limit (finish
+reason ``length``: the request's output limit, or the model's context filling up) end the chunk
+``OUTPUT_LIMIT``; two turns whose only submissions changed nothing (every text already saved) or repeated
+an earlier call end it ``NO_PROGRESS``. The model is always told what actually happened. A model
 failure (classified by the client, retries already spent) ends the chunk ``failed``; a context overflow is
 reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
 """
@@ -44,7 +45,7 @@ from engine.tools.args import invalid_arguments
 from engine.tools.registry import ToolRegistry
 
 MAX_REMINDERS = 2
-MAX_STALLED_TURNS = 2  # turns cut off by the output limit, or turns that only resent what was already there
+MAX_STALLED_TURNS = 2  # of turns cut off by the token limit; of turns that only repeated or resent saved texts
 BATCH_TOOL = "add_translation_batch"
 TOOL_PROGRESS_STEP = 256
 
@@ -81,6 +82,7 @@ class ChunkOutcome:
     failure: ModelFailure | None = None
     error: str | None = None
     end_code: str | None = None
+    cut_completion_tokens: list[int] = field(default_factory=list)  # of responses that ended with length
 
     @property
     def fatal(self) -> bool:
@@ -100,7 +102,7 @@ def reminder_text(missing: list[str]) -> str:
             "add_translation_batch, using each paragraph_id exactly as shown in [ID: …].")
 
 
-OUTPUT_LIMIT_TEXT = ("Your last response was cut off by the output token limit before it made any tool call, so "
+OUTPUT_LIMIT_TEXT = ("Your last response was cut off (it reached the token limit) before it made any tool call, so "
                      "nothing was submitted. Do not write explanations or repeat the text: call "
                      "add_translation_batch right away, with a few paragraphs per call.")
 CUT_CALL_TEXT = ("The response was cut off by the output token limit while this call was being written, so it did "
@@ -160,7 +162,7 @@ class ToolCallLoop:
         outcome = self.outcome
         outcome.status, outcome.end_code = "incomplete", None
         history = cfg.initial_messages()
-        reminders = stalled = 0
+        reminders = cut_turns = idle_turns = 0
         while True:
             if outcome.turns >= cfg.max_turns:
                 outcome.end_code = "MAX_TURNS"
@@ -181,16 +183,18 @@ class ToolCallLoop:
                 self._fail(outcome, failure, "STREAM_ERROR")
                 break
             if response.finish_reason == "length":
-                stalled += 1
+                cut_turns += 1
+                if response.usage is not None:
+                    outcome.cut_completion_tokens.append(response.usage.completion_tokens)
                 if response.tool_calls:
                     history.append(response.assistant_message())
                     self._answer_cut_calls(response.tool_calls, history, turn, outcome)
                 else:
-                    self._event(ErrorEvent, message="the response was cut off by the output token limit before it "
-                                "made any tool call", code="OUTPUT_LIMIT")
+                    self._event(ErrorEvent, message="the response was cut off (finish reason length) before it made "
+                                "any tool call", code="OUTPUT_LIMIT")
                     history.append({"role": "assistant", "content": response.content or ""})
                     history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
-                if stalled >= MAX_STALLED_TURNS:
+                if cut_turns >= MAX_STALLED_TURNS:
                     outcome.end_code = "OUTPUT_LIMIT"
                     break
                 continue
@@ -201,8 +205,8 @@ class ToolCallLoop:
                     outcome.status = "complete"
                     break
                 if progress is False:
-                    stalled += 1
-                    if stalled >= MAX_STALLED_TURNS:
+                    idle_turns += 1
+                    if idle_turns >= MAX_STALLED_TURNS:
                         outcome.end_code = "NO_PROGRESS"
                         break
                 continue
@@ -220,8 +224,9 @@ class ToolCallLoop:
             self._event(Reminder, turn=turn, missing=tuple(missing), number=reminders)
             history.append({"role": "user", "content": reminder_text(missing)})
         if outcome.end_code in ("OUTPUT_LIMIT", "NO_PROGRESS"):
-            what = ("two responses were cut off by the output token limit" if outcome.end_code == "OUTPUT_LIMIT"
-                    else "the model twice resent results that were already there")
+            what = ("two responses were cut off before they ended (finish reason length)"
+                    if outcome.end_code == "OUTPUT_LIMIT"
+                    else "in two turns the model only repeated earlier calls or resent texts that were already saved")
             self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {what}", code=outcome.end_code)
         if cfg.task == "translate":
             outcome.missing = tuple(self._missing())

@@ -85,7 +85,10 @@ ADVICE = {
                         "{chunk_chars}) or raise the server's context size (llama.cpp: --ctx-size).",
     "OUTPUT_LIMIT": "{n} chunk(s) stopped because responses were cut off by the output limit: raise --max-tokens "
                     "(now {max_tokens}) or lower --max-batch (now {max_batch}).",
-    "NO_PROGRESS": "{n} chunk(s) stopped because the model kept resending results that were already there; "
+    "CONTEXT_FULL": "{n} chunk(s) stopped because responses were cut off before the output limit ({max_tokens}), "
+                    "where the model's context filled up: lower --chunk-chars (now {chunk_chars}) or raise the "
+                    "server's context size (llama.cpp: --ctx-size).",
+    "NO_PROGRESS": "{n} chunk(s) stopped because the model only repeated earlier calls or resent saved texts; "
                    "run them again, or try another model.",
 }
 
@@ -129,6 +132,7 @@ class _Run:
         usage: Counter[str] = Counter()
         errors: Counter[str] = Counter()
         endings: Counter[str] = Counter()
+        advised: Counter[str] = Counter()
         chunks = []
         total = done = 0
         for config, outcome in self.outcomes:
@@ -138,6 +142,11 @@ class _Run:
             errors.update(outcome.tool_errors)
             if outcome.end_code and outcome.status != "complete":
                 endings[outcome.end_code] += 1
+                if outcome.end_code == "OUTPUT_LIMIT" and outcome.cut_completion_tokens and max(
+                        outcome.cut_completion_tokens) < self.request.settings.max_tokens:
+                    advised["CONTEXT_FULL"] += 1  # cut below our own limit: the server's context was full
+                elif outcome.end_code in ADVICE:
+                    advised[outcome.end_code] += 1
             total += len(config.paragraph_ids)
             done += len(config.paragraph_ids) - len(outcome.missing) if outcome.status != "failed" else 0
             chunks.append({"index": config.chunk_index, "part": config.part, "status": outcome.status,
@@ -147,7 +156,7 @@ class _Run:
                            "failure": None if outcome.failure is None else outcome.failure.to_json()})
         req = self.request
         values = {"chunk_chars": req.chunk_chars, "max_batch": req.max_batch, "max_tokens": req.settings.max_tokens}
-        advice = [ADVICE[code].format(n=n, **values) for code, n in sorted(endings.items()) if code in ADVICE]
+        advice = [ADVICE[code].format(n=n, **values) for code, n in sorted(advised.items())]
         return {
             "chapter": str(req.chapter_path), "task": req.task,
             "model": req.settings.model, "status": status, "error": error,

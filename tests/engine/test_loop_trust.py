@@ -131,17 +131,41 @@ async def test_two_text_answers_cut_by_the_output_limit_end_the_chunk(tmp_path: 
                                                                       model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     before = path.read_bytes()
-    model_server.add(text_reply("the rain " * 40, finish="length"), text_reply("the rain " * 40, finish="length"),
+    cut = {"finish": "length", "usage": (900, 8192)}  # the whole output limit was used
+    model_server.add(text_reply("the rain " * 40, **cut), text_reply("the rain " * 40, **cut),
                      tool_reply([(BATCH, whole(*CHUNK_2))]))
     events = await collect(request(path, model_server))
     first = kinds(events, "chunk_finished")[0]
     assert (first.status, first.end_code) == ("incomplete", "OUTPUT_LIMIT")
     told = model_server.requests[1].json["messages"][-1]
-    assert told["role"] == "user" and "output token limit before it made any tool call" in told["content"]
+    assert told["role"] == "user" and "cut off (it reached the token limit) before it made any tool call" in \
+        told["content"]
     assert "smaller batches" not in told["content"]
     assert len(model_server.requests) == 3  # chunk 1 stopped after two cut answers; chunk 2 ran
     assert path.read_bytes() != before and selected_texts(path)[A1] is None
     assert "raise --max-tokens (now 8192)" in kinds(events, "run_finished")[0].summary["advice"][0]
+
+
+async def test_answers_cut_below_the_output_limit_point_at_the_context(tmp_path: Path,
+                                                                       model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    # llama.cpp ends with "length" when prompt + output fill its context: 7,705 + 487 = 8,192, far below max_tokens
+    cut = {"finish": "length", "usage": (7705, 487)}
+    model_server.add(text_reply("the rain " * 40, **cut), text_reply("the rain " * 40, **cut))
+    events = await collect(request(path, model_server, only_chunk=1))
+    assert kinds(events, "chunk_finished")[0].end_code == "OUTPUT_LIMIT"
+    (advice,) = kinds(events, "run_finished")[0].summary["advice"]
+    assert "context filled up" in advice and "lower --chunk-chars (now 300)" in advice
+
+
+async def test_a_repeat_and_a_cut_answer_are_counted_apart(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    same = (BATCH, whole(A1, A3))
+    model_server.add(tool_reply([same]), tool_reply([same]), text_reply("the rain " * 9, finish="length"),
+                     tool_reply([(BATCH, whole(A4, A6))]))
+    events = await collect(request(path, model_server, only_chunk=1))
+    assert kinds(events, "chunk_finished")[0].status == "complete"  # one repeat and one cut: neither limit reached
+    assert len(model_server.requests) == 4
 
 
 async def test_a_model_resending_the_same_batch_stops_with_no_progress(tmp_path: Path,
