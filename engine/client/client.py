@@ -47,9 +47,10 @@ DEFAULT_READ_TIMEOUT = 120.0
 class _Failed(Exception):
     """An attempt failed before any output; the error's ``retry_after_s`` is what the server asked us to wait."""
 
-    def __init__(self, error: ModelError) -> None:
+    def __init__(self, error: ModelError, *, stale_connection: bool = False) -> None:
         super().__init__(error.message)
         self.error = error
+        self.stale_connection = stale_connection
 
 
 def new_http_client(*, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, read_timeout: float = DEFAULT_READ_TIMEOUT,
@@ -145,6 +146,7 @@ class ModelClient:
         """
         payload = json.dumps(self.request_body(messages, tools), ensure_ascii=False).encode("utf-8")
         retries = 0
+        reconnected = False
         billed: Usage | None = None
         while True:
             assembler = StreamAssembler()
@@ -156,6 +158,11 @@ class ModelClient:
             except _Failed as failed:
                 error = failed.error
                 failure = error.failure
+                if failed.stale_connection and not reconnected:
+                    # A kept-alive connection the server had already closed (llama.cpp, uvicorn close idle ones
+                    # after ~5 s): nothing reached the server, so send again at once, outside the retry budget.
+                    reconnected = True
+                    continue
             else:
                 response = assembler.finish((time.perf_counter() - started) * 1000.0, attempts=retries + 1,
                                             first_byte_ms=assembler.first_byte_ms)
@@ -295,7 +302,8 @@ class ModelClient:
             message = f"Could not connect to the model server at {self._shown_url}: {self._detail(exc)}"
         else:
             message = f"The connection to the model server at {self._shown_url} failed: {self._detail(exc)}"
-        return _Failed(ModelConnectionError(sentence(message), retryable=True, type="connection"))
+        return _Failed(ModelConnectionError(sentence(message), retryable=True, type="connection"),
+                       stale_connection=isinstance(exc, httpx.RemoteProtocolError))
 
     def _detail(self, exc: Exception) -> str:
         return self._clean(str(exc) or type(exc).__name__)

@@ -35,6 +35,7 @@ from typing import Any, Literal
 import pytest
 
 Framing = Literal["chunked", "length", "close"]
+DROP = 0  # a Scripted status: read the request, then close the connection without answering
 
 
 @dataclass(frozen=True)
@@ -312,6 +313,8 @@ class ModelServer:
         """Send one response; False when the connection must be closed afterwards."""
         if scripted.delay_s:
             await asyncio.sleep(scripted.delay_s)
+        if scripted.status == DROP:
+            return False  # close without a byte, as a server does with a kept-alive connection it timed out
         body = scripted.body
         headers = {k.lower(): v for k, v in scripted.headers.items()}
         if scripted.framing == "chunked":

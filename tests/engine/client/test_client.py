@@ -24,6 +24,7 @@ from engine.client import (
 )
 from engine.client.events import StreamEvent
 from tests.support.model_server import (
+    DROP,
     SSE_HEADERS,
     ModelServer,
     Scripted,
@@ -540,3 +541,22 @@ async def test_max_tokens_is_sent_on_every_request(model_server: ModelServer) ->
     assert first["max_tokens"] == 8192 and "max_completion_tokens" not in first
     assert second["max_completion_tokens"] == 512 and "max_tokens" not in second
     assert third["max_tokens"] == 77  # the profile's body has the last word
+
+
+async def test_a_dropped_kept_alive_connection_is_resent_outside_the_budget(model_server: ModelServer) -> None:
+    model_server.add_text("first").add(Scripted(DROP)).add_text("second")
+    retry_policy = policy(max_retries=0)
+    async with ModelClient(model_server.base_url, "m", retry_policy=retry_policy) as client:
+        await collect(client)
+        events = await collect(client)
+    assert not any(isinstance(e, RetryScheduled) for e in events) and retry_policy.slept == []
+    assert isinstance(events[-1], Completed) and events[-1].response.content == "second"
+    assert len(model_server.requests) == 3
+
+
+async def test_a_server_that_keeps_dropping_connections_uses_the_budget(model_server: ModelServer) -> None:
+    model_server.add(Scripted(DROP), Scripted(DROP), Scripted(DROP))
+    async with ModelClient(model_server.base_url, "m", retry_policy=policy(max_retries=1)) as client:
+        error, events = await fails(client)
+    assert isinstance(error, ModelConnectionError) and error.failure.type == "connection"
+    assert len([e for e in events if isinstance(e, RetryScheduled)]) == 1 and len(model_server.requests) == 3
