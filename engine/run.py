@@ -81,8 +81,9 @@ def needs_tls(settings: Sequence[ModelSettings]) -> bool:
 
 
 ADVICE = {
-    "CONTEXT_OVERFLOW": "{n} chunk(s) did not fit the model's context even when split: lower --chunk-chars (now "
-                        "{chunk_chars}) or raise the server's context size (llama.cpp: --ctx-size).",
+    "CONTEXT_OVERFLOW": "{n} chunk(s) outgrew the model's context (chunks too large on their first request are split "
+                        "down to single paragraphs first): lower --chunk-chars (now {chunk_chars}) or raise the "
+                        "server's context size (llama.cpp: --ctx-size).",
     "OUTPUT_LIMIT": "{n} chunk(s) stopped because responses were cut off by the output limit: raise --max-tokens "
                     "(now {max_tokens}) or lower --max-batch (now {max_batch}).",
     "CONTEXT_FULL": "{n} chunk(s) stopped because responses were cut off before the output limit ({max_tokens}), "
@@ -148,7 +149,7 @@ class _Run:
                 elif outcome.end_code in ADVICE:
                     advised[outcome.end_code] += 1
             total += len(config.paragraph_ids)
-            done += len(config.paragraph_ids) - len(outcome.missing) if outcome.status != "failed" else 0
+            done += len(config.paragraph_ids) - len(outcome.missing)  # a failed chunk may have committed some
             chunks.append({"index": config.chunk_index, "part": config.part, "status": outcome.status,
                            "missing": list(outcome.missing), "turns": outcome.turns,
                            "tool_calls": outcome.tool_calls, "tool_errors": dict(outcome.tool_errors),

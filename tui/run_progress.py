@@ -88,7 +88,7 @@ class PlainProgress(ProgressView):
         """Chunk results, retries, reminders and errors as lines."""
         if isinstance(event, ChunkFinished):
             missing = f" · missing {', '.join(event.missing)}" if event.missing else ""
-            self._say(f"{state.name}: chunk {event.chunk}/{state.chunks} {event.status} · "
+            self._say(f"{state.name}: chunk {event.part or event.chunk}/{state.chunks} {event.status} · "
                       f"{len(state.done)}/{state.total} paragraphs · {state.tokens} tokens · "
                       f"{state.errors} tool errors{missing}")
         elif isinstance(event, Retry):

@@ -106,11 +106,12 @@ async def test_context_overflow_fails_only_that_chunk(tmp_path: Path, model_serv
 async def test_context_overflow_later_in_a_chunk_fails_it_and_the_run_goes_on(tmp_path: Path,
                                                                                model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
-    model_server.add(tool_reply([("get_paragraph_info", {"paragraph_id": A1})]), overflow(),
-                     tool_reply([(BATCH, whole(*CHUNK_2))]))
+    model_server.add(tool_reply([(BATCH, whole(A1, A3))]), overflow(), tool_reply([(BATCH, whole(*CHUNK_2))]))
     events = await collect(request(path, model_server))
     finished = [(e.chunk, e.status, e.end_code) for e in kinds(events, "chunk_finished")]
     assert finished == [(1, "failed", "CONTEXT_OVERFLOW"), (2, "complete", None)]
+    summary = kinds(events, "run_finished")[0].summary
+    assert summary["paragraphs_done"] == 4 and summary["chunks"][0]["missing"] == [A4, A6]  # A1, A3 were saved
     errors = [e for e in kinds(events, "error") if e.code == "CONTEXT_OVERFLOW"]
     assert errors and errors[0].error["type"] == "context_overflow" and not errors[0].fatal
 
