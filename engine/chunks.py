@@ -13,15 +13,13 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from engine.settings import CHUNK_CHARS, DEFAULT_CHUNK_CHARS, SettingError
 from store.model import Chapter, Origin, Paragraph, is_empty_text
 
 TaskType = Literal["translate", "polish", "proofread"]
 TASKS: tuple[TaskType, ...] = ("translate", "polish", "proofread")
 TASK_ORIGIN: dict[str, Origin] = {"translate": "translation", "polish": "polish", "proofread": "proofreading"}
 
-DEFAULT_CHUNK_CHARS = 4000
-MIN_CHUNK_CHARS = 200
-MAX_CHUNK_CHARS = 50000
 SEPARATOR = "\n\n"
 
 
@@ -113,12 +111,11 @@ class Chunk:
 
 
 def check_chunk_chars(chunk_chars: int) -> int:
-    """Return ``chunk_chars`` if it lies in 200–50000, else raise :class:`ChunkSizeError`."""
-    if not MIN_CHUNK_CHARS <= chunk_chars <= MAX_CHUNK_CHARS:
-        raise ChunkSizeError(
-            f"chunk size must be between {MIN_CHUNK_CHARS} and {MAX_CHUNK_CHARS} characters, got {chunk_chars}"
-        )
-    return chunk_chars
+    """Return ``chunk_chars`` if the chunk budget allows it, else raise :class:`ChunkSizeError`."""
+    try:
+        return CHUNK_CHARS.check(chunk_chars)
+    except SettingError as exc:
+        raise ChunkSizeError(f"chunk_chars {exc}") from None
 
 
 def in_work_set(para: Paragraph, task: TaskType, *, include_all: bool = False) -> bool:

@@ -14,23 +14,25 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+
+from engine import settings
 
 DEMO_MODEL = "demo"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
-# Every request carries an output limit, so a model that degenerates cannot run for minutes on one answer.
-DEFAULT_MAX_TOKENS = 8192
-MAX_TOKENS_LIMIT = 1_000_000
-DEFAULT_CONNECT_TIMEOUT = 10.0
-DEFAULT_READ_TIMEOUT = 120.0  # seconds of silence inside a response; a local CPU server may need more
 MaxTokensField = Literal["max_tokens", "max_completion_tokens"]
 
 
 class ConfigError(Exception):
     """A configuration problem, as one sentence naming the file and the key."""
+
+
+def _checked(setting: settings.Setting) -> BeforeValidator:
+    """Validate a config value through its setting, so the file and the flag are refused in the same words."""
+    return BeforeValidator(setting.check)
 
 
 class Profile(BaseModel):
@@ -44,21 +46,22 @@ class Profile(BaseModel):
     temperature: float | None = Field(default=None, ge=0, le=2)
     headers: dict[str, str] = Field(default_factory=dict)
     body: dict[str, Any] = Field(default_factory=dict)
-    max_tokens: int = Field(default=DEFAULT_MAX_TOKENS, ge=1, le=MAX_TOKENS_LIMIT)
+    max_tokens: Annotated[int, _checked(settings.MAX_TOKENS)] = settings.DEFAULT_MAX_TOKENS
     max_tokens_field: MaxTokensField = "max_tokens"
-    connect_timeout: float = Field(default=DEFAULT_CONNECT_TIMEOUT, gt=0, le=600)
-    read_timeout: float = Field(default=DEFAULT_READ_TIMEOUT, gt=0, le=3600)
+    connect_timeout: Annotated[float, _checked(settings.CONNECT_TIMEOUT)] = settings.DEFAULT_CONNECT_TIMEOUT
+    read_timeout: Annotated[float, _checked(settings.READ_TIMEOUT)] = settings.DEFAULT_READ_TIMEOUT
 
 
 class RunDefaults(BaseModel):
-    """Defaults for runs, overridden by flags."""
+    """Defaults for runs, overridden by flags (bounds and defaults: ``engine.settings``)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    chunk_chars: int = Field(default=4000, ge=200, le=50000)
-    max_batch: int = Field(default=20, ge=1, le=200)
-    max_turns: int = Field(default=24, ge=1, le=500)
-    keep_versions: int = Field(default=20, ge=1, le=1000)
+    chunk_chars: Annotated[int, _checked(settings.CHUNK_CHARS)] = settings.DEFAULT_CHUNK_CHARS
+    max_batch: Annotated[int, _checked(settings.MAX_BATCH)] = settings.DEFAULT_MAX_BATCH
+    max_turns: Annotated[int, _checked(settings.MAX_TURNS)] = settings.DEFAULT_MAX_TURNS
+    keep_versions: Annotated[int, _checked(settings.KEEP_VERSIONS)] = settings.KEEP_VERSIONS.default
+    jobs: Annotated[int, _checked(settings.JOBS)] = int(settings.JOBS.default)
     source_language: str | None = None
     target_language: str | None = None
 
@@ -103,7 +106,8 @@ def load_config(path: Path | None = None) -> Config:
     except ValidationError as exc:
         first = exc.errors(include_url=False)[0]
         key = ".".join(str(p) for p in first["loc"])
-        raise ConfigError(f"{path}: {key}: {first['msg']}") from None
+        said = first["msg"].removeprefix("Value error, ")  # a setting's own sentence
+        raise ConfigError(f"{path}: {key}: {said}") from None
     if config.default_profile and config.default_profile not in config.profiles:
         raise ConfigError(f"{path}: default_profile: no profile named {config.default_profile!r}")
     return config
@@ -139,10 +143,10 @@ class ModelSettings:
     headers: dict[str, str] = field(default_factory=dict)
     body: dict[str, Any] = field(default_factory=dict)
     profile: str | None = None
-    max_tokens: int = DEFAULT_MAX_TOKENS
+    max_tokens: int = settings.DEFAULT_MAX_TOKENS
     max_tokens_field: MaxTokensField = "max_tokens"
-    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT
-    read_timeout: float = DEFAULT_READ_TIMEOUT
+    connect_timeout: float = settings.DEFAULT_CONNECT_TIMEOUT
+    read_timeout: float = settings.DEFAULT_READ_TIMEOUT
 
     @property
     def is_demo(self) -> bool:
@@ -183,8 +187,8 @@ def resolve_model(
         headers=dict(chosen.headers) if chosen else {},
         body=dict(chosen.body) if chosen else {},
         profile=name,
-        max_tokens=max_tokens or (chosen.max_tokens if chosen else DEFAULT_MAX_TOKENS),
+        max_tokens=max_tokens or (chosen.max_tokens if chosen else settings.DEFAULT_MAX_TOKENS),
         max_tokens_field=chosen.max_tokens_field if chosen else "max_tokens",
-        connect_timeout=chosen.connect_timeout if chosen else DEFAULT_CONNECT_TIMEOUT,
-        read_timeout=chosen.read_timeout if chosen else DEFAULT_READ_TIMEOUT,
+        connect_timeout=chosen.connect_timeout if chosen else settings.DEFAULT_CONNECT_TIMEOUT,
+        read_timeout=chosen.read_timeout if chosen else settings.DEFAULT_READ_TIMEOUT,
     )

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.settings import DEFAULT_MAX_BATCH
 from store.model import Chapter, Origin
 
 if TYPE_CHECKING:
@@ -20,7 +21,6 @@ if TYPE_CHECKING:
     from engine.tools.submissions import SubmissionTracker
     from store.merge import BatchItem
 
-DEFAULT_MAX_BATCH = 20
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,11 +12,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.chunks import BaseState, Chunk, TaskType
-from engine.context import DEFAULT_MAX_BATCH, ChunkBoundaries
+from engine.context import ChunkBoundaries
+from engine.settings import DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
 from engine.tools.submissions import SubmissionTracker
 from store.model import Origin
-
-DEFAULT_MAX_TURNS = 24
 
 
 class ToolCallLoopConfig(BaseModel):

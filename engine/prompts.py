@@ -16,6 +16,7 @@ from string import Template
 import platformdirs
 
 from engine.chunks import Chunk, TaskType
+from engine.settings import DEFAULT_MAX_BATCH
 
 PACKAGED_DIR = Path(__file__).parent / "prompts"
 SYSTEM_TEMPLATES: dict[str, str] = {
@@ -86,7 +87,7 @@ class PromptSet:
         return cls(templates, sources)
 
     def system_prompt(self, task: TaskType, *, source_language: str | None, target_language: str | None,
-                      max_batch: int = 20) -> str:
+                      max_batch: int = DEFAULT_MAX_BATCH) -> str:
         """The task's system prompt for a language pair (identical for every chunk of a run)."""
         name = SYSTEM_TEMPLATES[task]
         return Template(self.templates[name]).safe_substitute(

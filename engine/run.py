@@ -21,19 +21,20 @@ from typing import Any
 
 import httpx
 
-from engine.chunks import DEFAULT_CHUNK_CHARS, TaskType
+from engine.chunks import TaskType
 from engine.client.client import ModelClient, new_http_client
 from engine.client.failure import ModelFailure
-from engine.config import ModelSettings
-from engine.context import DEFAULT_MAX_BATCH
+from engine.config import ModelSettings, RunDefaults
 from engine.demo_model import DEMO_BASE_URL, DemoModel
 from engine.events import ChunkFinished, ChunkStarted, EngineEvent, ErrorEvent, RunFinished, RunStarted
 from engine.loop import ChatModel, ChunkOutcome, execute_tool_call_loop
-from engine.loop_config import DEFAULT_MAX_TURNS, ToolCallLoopConfig
+from engine.loop_config import ToolCallLoopConfig
 from engine.services import TaskService, TaskSetupError, service_for
+from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
 from engine.trace import TraceWriter, default_trace_path
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
+from store.merge import DEFAULT_KEEP_VERSIONS
 from store.workspace import Workspace
 
 _END = object()
@@ -53,10 +54,26 @@ class RunRequest:
     include_all: bool = False
     only_chunk: int | None = None  # 1-based: run just this chunk (the TUI's "chunk under the cursor")
     trace_path: Path | None = None
-    keep_versions: int = 20
+    keep_versions: int = DEFAULT_KEEP_VERSIONS
     source_language: str | None = None
     target_language: str | None = None
     demo_delay: float = 0.0  # seconds between the demo model's streamed words (TUI demo)
+
+    @classmethod
+    def configured(cls, chapter_path: Path, task: TaskType, settings: ModelSettings, run: RunDefaults, *,
+                   chunk_chars: int | None = None, max_batch: int | None = None, max_turns: int | None = None,
+                   **options: Any) -> RunRequest:
+        """The run as configured: each flag given (not None) over the config file's ``[run]`` value.
+
+        The one builder of run requests (the CLI and the workstation both use it); the values were validated
+        where they were read (``engine.settings``).
+        """
+        return cls(chapter_path=chapter_path, task=task, settings=settings,
+                   chunk_chars=run.chunk_chars if chunk_chars is None else chunk_chars,
+                   max_batch=run.max_batch if max_batch is None else max_batch,
+                   max_turns=run.max_turns if max_turns is None else max_turns,
+                   keep_versions=run.keep_versions, source_language=run.source_language,
+                   target_language=run.target_language, **options)
 
 
 def _open_model(request: RunRequest, target_language: str | None, http: httpx.AsyncClient | None) -> ChatModel:

@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, TypeVar
 
-from engine.chunks import DEFAULT_CHUNK_CHARS, TASK_ORIGIN, Chunk, TaskType, build_chunks
-from engine.context import DEFAULT_MAX_BATCH
-from engine.loop_config import DEFAULT_MAX_TURNS, ToolCallLoopConfig
+from engine.chunks import TASK_ORIGIN, Chunk, TaskType, build_chunks
+from engine.loop_config import ToolCallLoopConfig
 from engine.prompts import PromptSet
+from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
 from engine.tools import default_registry
 from engine.tools.registry import ToolRegistry
 from store.model import Chapter

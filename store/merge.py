@@ -15,6 +15,17 @@ from dataclasses import dataclass
 from store.model import Chapter, Origin, Paragraph, append_version, prune_versions, utc_now
 
 DEFAULT_KEEP_VERSIONS = 20
+KEEP_VERSIONS_MAX = 1000
+
+
+def check_keep_versions(keep_versions: int) -> int:
+    """``keep_versions`` if it is a usable cap: 0 (no cap) or 2 to ``KEEP_VERSIONS_MAX``.
+
+    With a cap of 1 a version appended unselected (a person's selection kept) would be pruned at once: lost.
+    """
+    if keep_versions != 0 and not 2 <= keep_versions <= KEEP_VERSIONS_MAX:
+        raise ValueError(f"keep_versions must be 0 (no cap) or 2 to {KEEP_VERSIONS_MAX}, got {keep_versions}")
+    return keep_versions
 
 
 @dataclass(frozen=True)
@@ -93,9 +104,7 @@ def merge_batch(
     created_at: str | None = None,
 ) -> MergeOutcome:
     """Apply ``items`` onto ``chapter`` under the merge rules; see :class:`MergeOutcome`."""
-    if 0 < keep_versions < 2:
-        # With a cap of 1 a version appended unselected would be pruned at once: silently lost.
-        raise ValueError(f"keep_versions must be 0 (no cap) or at least 2, got {keep_versions}")
+    check_keep_versions(keep_versions)
     seen: set[str] = set()
     for item in items:
         if item.paragraph_id in seen:

@@ -23,6 +23,7 @@ from store.atomic import CommitError
 from store.commit import ChapterStore
 from store.conflicts import Resolution, StoredConflict, list_conflicts, resolve
 from store.errors import ChapterLoadError, StoreError
+from store.merge import DEFAULT_KEEP_VERSIONS
 from store.model import Chapter, Paragraph, append_version
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent
 from store.workspace import Workspace
@@ -64,7 +65,7 @@ def needs_review(para: Paragraph, conflict_ids: frozenset[str]) -> bool:
 class ChapterSession:
     """The last good state of one chapter and the editor's changes to it (see the module docstring)."""
 
-    def __init__(self, path: Path, workspace: Workspace, *, keep_versions: int = 20) -> None:
+    def __init__(self, path: Path, workspace: Workspace, *, keep_versions: int = DEFAULT_KEEP_VERSIONS) -> None:
         self.path = path
         self.workspace = workspace
         self.store = ChapterStore(path, workspace, keep_versions)
@@ -254,14 +255,10 @@ class WorkspaceSession:
         """The run of ``task`` on a chapter (``only_chunk``: just that 1-based chunk), as configured."""
         from engine.run import RunRequest  # the model client stack loads with the first run, not at start-up
 
-        run = self.config.run
         chapter_id = chapter.chapter.id if chapter.chapter is not None else chapter.path.stem
-        return RunRequest(
-            chapter_path=chapter.path, task=task, settings=self.settings, chunk_chars=run.chunk_chars,
-            max_batch=run.max_batch, max_turns=run.max_turns, only_chunk=only_chunk,
-            trace_path=default_trace_path(self.workspace.traces_dir, chapter_id, task),
-            keep_versions=run.keep_versions, source_language=run.source_language,
-            target_language=run.target_language, demo_delay=demo_delay)
+        return RunRequest.configured(
+            chapter.path, task, self.settings, self.config.run, only_chunk=only_chunk,
+            trace_path=default_trace_path(self.workspace.traces_dir, chapter_id, task), demo_delay=demo_delay)
 
     def chapter_paths(self) -> list[Path]:
         """The chapter files of the workspace now on disk, plus any we know of that were deleted."""

@@ -34,14 +34,12 @@ from engine.client.response import AssembledResponse, Usage
 from engine.client.retry import RetryPolicy, server_delay
 from engine.client.sse import SSEDecoder
 from engine.client.wire import ProviderError
+from engine.settings import DEFAULT_CONNECT_TIMEOUT, DEFAULT_MAX_TOKENS, DEFAULT_READ_TIMEOUT
 
 _ERROR_BODY_LIMIT = 64 * 1024
 _JSON_BODY_LIMIT = 32 * 1024 * 1024
 _DRAIN_SECONDS = 0.5
 _DRAIN_LIMIT = 1024 * 1024
-DEFAULT_MAX_TOKENS = 8192
-DEFAULT_CONNECT_TIMEOUT = 10.0
-DEFAULT_READ_TIMEOUT = 120.0
 
 
 class _Failed(Exception):

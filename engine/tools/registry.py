@@ -19,7 +19,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from engine.chunks import TASK_ORIGIN, TaskType
-from engine.context import DEFAULT_MAX_BATCH, ChapterSource, ChunkBoundaries, StaticChapter, ToolContext
+from engine.context import ChapterSource, ChunkBoundaries, StaticChapter, ToolContext
+from engine.settings import DEFAULT_MAX_BATCH
 from engine.tools.args import BadArguments, decode_arguments, parameters_schema, validation_failure
 from engine.tools.results import ErrorCode, failure
 from engine.tools.submissions import SubmissionTracker

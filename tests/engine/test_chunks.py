@@ -80,7 +80,7 @@ def test_oversized_paragraph_is_a_chunk_of_its_own_never_split() -> None:
 def test_chunk_size_bounds() -> None:
     chapter = chapter_of(["A"])
     for bad in (0, 199, 50001):
-        with pytest.raises(ChunkSizeError, match="between 200 and 50000"):
+        with pytest.raises(ChunkSizeError, match="from 200 to 50000"):
             build_chunks(chapter, "translate", chunk_chars=bad)
     assert build_chunks(chapter, "translate", chunk_chars=200)
     assert build_chunks(chapter, "translate", chunk_chars=50000)

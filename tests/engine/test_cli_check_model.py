@@ -114,7 +114,7 @@ def test_text_cut_by_the_output_limit(tmp_path: Path, model_server: ModelServer)
 
 def test_bad_max_tokens_flag_is_one_line_and_exit_2(tmp_path: Path) -> None:
     done = run_cli("check-model", "--model", "m", "--max-tokens", "lots", cwd=tmp_path)
-    assert done.returncode == 2 and "--max-tokens: must be a whole number of tokens" in done.stderr
+    assert done.returncode == 2 and "--max-tokens: must be a whole number from 1 to 1000000, not 'lots'" in done.stderr
     assert len(done.stderr.strip().splitlines()) <= 2 and "Traceback" not in done.stderr
 
 

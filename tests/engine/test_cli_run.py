@@ -148,7 +148,7 @@ def test_sigint_cancels_within_a_second_and_exits_130(tmp_path: Path, model_serv
     [
         (["run", "broken.json", "--task", "translate", "--model", "demo"], "broken.json:1:"),
         (["run", "ch01.json", "--task", "translate", "--chunk-chars", "10"],
-         "argument --chunk-chars: must be between 200 and 50000"),
+         "argument --chunk-chars: must be a whole number from 200 to 50000, not 10"),
         (["run", "ch01.json", "--task", "summarise"], "invalid choice: 'summarise'"),
         (["run", "ch01.json", "--task", "translate", "--api-key-env", "PROOFDESK_NO_SUCH_VAR"],
          "--api-key-env PROOFDESK_NO_SUCH_VAR: that environment variable is not set"),

@@ -6,31 +6,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.chunks import MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, TASKS, Chunk, TaskType, build_chunks
+from engine.chunks import TASKS, Chunk, TaskType, build_chunks
 from engine.config import Config, ConfigError, load_config
+from engine.settings import CHUNK_CHARS
 from store.loader import load_chapter
 from tui.cli_errors import EXIT_OK, UsageError
+from tui.commands.setting_flags import add_setting_flag
 from tui.terminal_text import json_text, visible
-
-
-def chunk_chars_arg(text: str) -> int:
-    """argparse type for ``--chunk-chars``: an integer in 200–50000."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not MIN_CHUNK_CHARS <= value <= MAX_CHUNK_CHARS:
-        raise argparse.ArgumentTypeError(f"must be between {MIN_CHUNK_CHARS} and {MAX_CHUNK_CHARS}, got {value}")
-    return value
 
 
 def add_chunk_flags(parser: argparse.ArgumentParser, *, task_required: bool) -> None:
     """``--task``, ``--chunk-chars`` and ``--all``, shared by ``chunks`` and ``tool``."""
     parser.add_argument("--task", choices=TASKS, required=task_required,
                         help="which work set the chunks are built from")
-    parser.add_argument("--chunk-chars", type=chunk_chars_arg, metavar="N",
-                        help=f"chunk budget in characters, {MIN_CHUNK_CHARS}–{MAX_CHUNK_CHARS} (default: the "
-                        "config file's, else 4000)")
+    add_setting_flag(parser, CHUNK_CHARS, "chunk budget in characters")
     parser.add_argument("--all", action="store_true", dest="include_all",
                         help="translate: also paragraphs that already have a translation")
 

@@ -4,18 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from engine.config import MAX_TOKENS_LIMIT, Config, ConfigError, ModelSettings, load_config, resolve_model
+from engine import settings as run_settings
+from engine.config import Config, ConfigError, ModelSettings, load_config, resolve_model
 from tui.cli_errors import UsageError
-
-
-def _max_tokens(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a whole number of tokens, not {text!r}") from None
-    if not 1 <= value <= MAX_TOKENS_LIMIT:
-        raise argparse.ArgumentTypeError(f"must be between 1 and {MAX_TOKENS_LIMIT}")
-    return value
+from tui.commands.setting_flags import add_setting_flag
 
 
 def add_model_flags(parser: argparse.ArgumentParser) -> None:
@@ -26,8 +18,7 @@ def add_model_flags(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--model", help="model name ('demo' = the offline demo model)")
     group.add_argument("--api-key-env", metavar="VAR",
                        help="environment variable holding the API key (default: the profile's, else OPENAI_API_KEY)")
-    group.add_argument("--max-tokens", type=_max_tokens, metavar="N",
-                       help="output limit of every request (default: the profile's max_tokens, else 8192)")
+    add_setting_flag(group, run_settings.MAX_TOKENS, "output limit of every request (the profile's max_tokens)")
 
 
 def model_settings(args: argparse.Namespace) -> tuple[Config, ModelSettings]:

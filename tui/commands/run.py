@@ -10,27 +10,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.chunks import MAX_CHUNK_CHARS, MIN_CHUNK_CHARS, TASKS
+from engine import settings
+from engine.chunks import TASKS
 from engine.events import EngineEvent, ModelDelta, RunFinished
 from engine.run import RunRequest, run_chapters
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.model_flags import add_model_flags, model_settings
+from tui.commands.setting_flags import add_setting_flag
 from tui.run_progress import PlainProgress, ProgressView, RichProgress, summary_lines
 from tui.terminal_text import json_text
-
-
-def _chunk_chars(text: str) -> int:
-    value = int(text)
-    if not MIN_CHUNK_CHARS <= value <= MAX_CHUNK_CHARS:
-        raise argparse.ArgumentTypeError(f"must be between {MIN_CHUNK_CHARS} and {MAX_CHUNK_CHARS}")
-    return value
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -45,13 +33,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("chapters", metavar="CHAPTER", nargs="+", type=Path, help="chapter files")
     p.add_argument("--task", required=True, choices=TASKS)
     add_model_flags(p)
-    p.add_argument("--chunk-chars", type=_chunk_chars, metavar="N", help="chunk budget in characters (default 4000)")
-    p.add_argument("--max-batch", type=_positive, metavar="N", help="most items per add_translation_batch (default 20)")
-    p.add_argument("--max-turns", type=_positive, metavar="N", help="most model turns per chunk (default 24)")
+    add_setting_flag(p, settings.CHUNK_CHARS, "chunk budget in characters")
+    add_setting_flag(p, settings.MAX_BATCH, "most items per add_translation_batch")
+    add_setting_flag(p, settings.MAX_TURNS, "most model turns per chunk")
     p.add_argument("--all", action="store_true", dest="include_all",
                    help="translate: also paragraphs that already have a translation")
     p.add_argument("--trace", type=Path, metavar="PATH", help="write the trace here (one chapter only)")
-    p.add_argument("--jobs", type=_positive, default=1, metavar="N", help="chapters run concurrently (default 1)")
+    add_setting_flag(p, settings.JOBS, "chapters run at once")
     p.add_argument("--json", action="store_true", help="print the events as JSON Lines on stdout")
     p.set_defaults(handler=run)
 
@@ -97,7 +85,7 @@ async def _consume(requests: list[RunRequest], jobs: int, view: ProgressView,
 
 def run(args: argparse.Namespace) -> int:
     """Validate everything first (exit 2), then run and report."""
-    config, settings = model_settings(args)
+    config, model = model_settings(args)
     if args.trace and len(args.chapters) > 1:
         raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")
     seen: set[Path] = set()
@@ -105,27 +93,15 @@ def run(args: argparse.Namespace) -> int:
         if path.resolve() in seen:
             raise UsageError(f"{path}: given twice")
         seen.add(path.resolve())
-    defaults = config.run
-    requests = [
-        RunRequest(
-            chapter_path=path,
-            task=args.task,
-            settings=settings,
-            chunk_chars=args.chunk_chars or defaults.chunk_chars,
-            max_batch=args.max_batch or defaults.max_batch,
-            max_turns=args.max_turns or defaults.max_turns,
-            include_all=args.include_all,
-            trace_path=args.trace,
-            keep_versions=defaults.keep_versions,
-            source_language=defaults.source_language,
-            target_language=defaults.target_language,
-        )
-        for path in args.chapters
-    ]
+    requests = [RunRequest.configured(path, args.task, model, config.run, chunk_chars=args.chunk_chars,
+                                      max_batch=args.max_batch, max_turns=args.max_turns,
+                                      include_all=args.include_all, trace_path=args.trace)
+                for path in args.chapters]
+    jobs = config.run.jobs if args.jobs is None else args.jobs
     view: ProgressView = RichProgress() if sys.stderr.isatty() else PlainProgress(sys.stderr)
     try:
         with view:
-            summaries, cancelled = asyncio.run(_consume(requests, args.jobs, view, args.json))
+            summaries, cancelled = asyncio.run(_consume(requests, jobs, view, args.json))
     except KeyboardInterrupt:
         print("proofdesk: cancelled; committed batches are kept", file=sys.stderr)
         return EXIT_CANCELLED

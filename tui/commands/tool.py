@@ -13,23 +13,15 @@ import asyncio
 import sys
 from pathlib import Path
 
+from engine.settings import CHUNK_NUMBER, MAX_BATCH
 from engine.tools import SubmissionTracker, default_registry
 from store.atomic import CommitError
 from store.commit import ChapterStore
 from store.model import ORIGINS
 from tui.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.chunks import add_chunk_flags, chunks_for, user_config
+from tui.commands.setting_flags import add_setting_flag, setting_type
 from tui.terminal_text import json_text
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,12 +38,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("name", metavar="NAME", help="the tool's name")
     p.add_argument("arguments", metavar="ARGS", nargs="?", default="{}",
                    help="the arguments as one JSON object (default {}); '-' reads them from stdin")
-    p.add_argument("--chunk", type=_positive, metavar="K", help="apply chunk K's boundaries (1-based; needs --task)")
+    p.add_argument("--chunk", type=setting_type(CHUNK_NUMBER), metavar="K",
+                   help="apply chunk K's boundaries (1-based; needs --task)")
     add_chunk_flags(p, task_required=False)
     p.add_argument("--origin", choices=ORIGINS, default="manual",
                    help="origin of versions add_translation_batch creates (default manual)")
-    p.add_argument("--max-batch", type=_positive, metavar="N",
-                   help="most items per add_translation_batch (default: the config file's, else 20)")
+    add_setting_flag(p, MAX_BATCH, "most items per add_translation_batch")
     p.set_defaults(handler=run)
 
 

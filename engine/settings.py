@@ -1,0 +1,84 @@
+"""Run settings, each defined once: its default, its bounds and the one sentence that refuses a bad value.
+
+The config file (``[run]`` and model profiles) and the command-line flags validate through the same
+``Setting``, so ``--chunk-chars abc`` and ``chunk_chars = 10`` are refused in the same words, before any
+request is sent (exit 2). Everything else — chunking, the tools' batch limit, the loop, the store's
+version cap, the TUI — reads the defaults from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from store.merge import DEFAULT_KEEP_VERSIONS, KEEP_VERSIONS_MAX, check_keep_versions
+
+
+class SettingError(ValueError):
+    """A value a setting refuses; ``str()`` is the sentence without the setting's name."""
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One numeric setting: its config key, its flag (if any), default and bounds."""
+
+    key: str
+    flag: str | None
+    default: float
+    minimum: float
+    maximum: float
+    whole: bool = True  # an integer setting; otherwise seconds, and the minimum itself is excluded
+    note: str = ""  # what an unusual value means, added to the refusal ("0 means no cap")
+
+    def describe(self) -> str:
+        """The accepted values, as said in help texts and refusals."""
+        if self.whole:
+            return f"a whole number from {int(self.minimum)} to {int(self.maximum)}{self.note}"
+        return f"a number of seconds above {self.minimum:g}, at most {self.maximum:g}"
+
+    def check(self, value: Any) -> Any:
+        """``value`` if it is allowed; otherwise ``SettingError`` with the sentence."""
+        ok = (isinstance(value, int) and not isinstance(value, bool)) if self.whole else \
+            (isinstance(value, int | float) and not isinstance(value, bool))
+        if ok:
+            low_ok = value >= self.minimum if self.whole else value > self.minimum
+            if low_ok and value <= self.maximum:
+                return value
+        raise SettingError(f"must be {self.describe()}, not {value!r}")
+
+    def parse(self, text: str) -> Any:
+        """A flag's text as a value, or ``SettingError`` (the same sentence as :meth:`check`)."""
+        try:
+            value: Any = int(text) if self.whole else float(text)
+        except ValueError:
+            raise SettingError(f"must be {self.describe()}, not {text!r}") from None
+        return self.check(value)
+
+
+class _KeepVersions(Setting):
+    def check(self, value: Any) -> Any:
+        super().check(value)
+        try:
+            return check_keep_versions(value)  # the store's own rule (1 would prune a new version at once)
+        except ValueError:
+            raise SettingError(f"must be {self.describe()}, not {value!r}") from None
+
+
+CHUNK_CHARS = Setting("chunk_chars", "--chunk-chars", 4000, 200, 50000)
+MAX_BATCH = Setting("max_batch", "--max-batch", 20, 1, 200)
+MAX_TURNS = Setting("max_turns", "--max-turns", 24, 1, 500)
+JOBS = Setting("jobs", "--jobs", 1, 1, 64)
+KEEP_VERSIONS = _KeepVersions("keep_versions", None, DEFAULT_KEEP_VERSIONS, 0, KEEP_VERSIONS_MAX,
+                              note=" (0 keeps every version; 1 is refused: a new unselected version would be "
+                                   "pruned at once)")
+MAX_TOKENS = Setting("max_tokens", "--max-tokens", 8192, 1, 1_000_000)
+CONNECT_TIMEOUT = Setting("connect_timeout", None, 10.0, 0, 600, whole=False)
+READ_TIMEOUT = Setting("read_timeout", None, 120.0, 0, 3600, whole=False)  # a local CPU server may need more
+CHUNK_NUMBER = Setting("chunk", "--chunk", 1, 1, 1_000_000)  # 1-based; its upper end is the chapter's
+
+DEFAULT_CHUNK_CHARS = int(CHUNK_CHARS.default)
+DEFAULT_MAX_BATCH = int(MAX_BATCH.default)
+DEFAULT_MAX_TURNS = int(MAX_TURNS.default)
+DEFAULT_MAX_TOKENS = int(MAX_TOKENS.default)
+DEFAULT_CONNECT_TIMEOUT = float(CONNECT_TIMEOUT.default)
+DEFAULT_READ_TIMEOUT = float(READ_TIMEOUT.default)
