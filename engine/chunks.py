@@ -14,7 +14,7 @@ from functools import cached_property
 from typing import Any, Literal
 
 from engine.settings import CHUNK_CHARS, DEFAULT_CHUNK_CHARS, SettingError
-from store.model import Chapter, Origin, Paragraph, is_empty_text
+from store.model import Chapter, Origin, Paragraph
 
 TaskType = Literal["translate", "polish", "proofread"]
 TASKS: tuple[TaskType, ...] = ("translate", "polish", "proofread")
@@ -116,15 +116,6 @@ def check_chunk_chars(chunk_chars: int) -> int:
         return CHUNK_CHARS.check(chunk_chars)
     except SettingError as exc:
         raise ChunkSizeError(f"chunk_chars {exc}") from None
-
-
-def in_work_set(para: Paragraph, task: TaskType, *, include_all: bool = False) -> bool:
-    """Whether ``para`` belongs to the task's work set (design section 2)."""
-    if is_empty_text(para.text):
-        return False
-    if task == "translate":
-        return include_all or para.selected_translation_id is None
-    return para.selected_translation_id is not None
 
 
 def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> list[int]:

@@ -46,7 +46,6 @@ from engine.tools.registry import ToolRegistry
 
 MAX_REMINDERS = 2
 MAX_STALLED_TURNS = 2  # of turns cut off by the token limit; of turns that only repeated or resent saved texts
-BATCH_TOOL = "add_translation_batch"
 TOOL_PROGRESS_STEP = 256
 
 Emit = Callable[[EngineEvent], None]
@@ -303,23 +302,25 @@ class ToolCallLoop:
             outcome.tool_calls += 1
             self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name,
                         arguments=call.arguments if call.arguments is not None else call.arguments_raw)
-            is_batch = call.name == BATCH_TOOL
+            is_batch = self.registry.writes(call.name)
             repeated = False
+            committed = None
             if not call.executable:
                 result = _unusable_call(call)
             else:
                 key = _call_key(call)
                 repeated = key in self._calls_made
                 self._calls_made.add(key)
-                # The chunk's paragraph IDs travel with every call: the registry builds the handler's
-                # ToolContext.chunk_boundaries from them (config.tool_call_options carries paragraph_ids).
-                result = await self.registry.handle_tool_call(
+                # The chunk's tracker travels with every call: the registry gives the handler's
+                # ToolContext.chunk_boundaries from it (config.tool_call_options also names the paragraph_ids).
+                reply = await self.registry.call(
                     call.name, call.arguments, source=self.source, **cfg.tool_call_options(self.submissions))
+                result, committed = reply.result, reply.committed
                 if call.repaired:
                     result = {**result, "warning": "Your arguments were not valid JSON and were repaired "
                               "automatically; check that they say what you meant."}
             ok = bool(result.get("success"))
-            accepted = tuple(result.get("accepted", ())) if ok and is_batch else ()
+            accepted = committed.accepted if committed is not None else ()
             if is_batch and call.executable:
                 submitted = True
                 if repeated:
@@ -333,10 +334,9 @@ class ToolCallLoop:
                 outcome.tool_errors[code] += 1
             self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code,
                         result=result)
-            if accepted:  # only when something reached the disk
+            if committed is not None and accepted:  # only when something reached the disk
                 self._event(BatchCommitted, paragraph_ids=accepted, file=self.file_name,
-                            unchanged=tuple(result.get("unchanged", ())),
-                            kept_selection=tuple(result.get("kept_selection", ())))
+                            unchanged=committed.unchanged, kept_selection=committed.kept_selection)
             history.append(_tool_message(call, result))
             if cfg.task == "translate" and ok and is_batch:
                 outcome.missing = tuple(self._missing())

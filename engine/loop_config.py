@@ -12,7 +12,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from engine.chunks import BaseState, Chunk, TaskType
-from engine.context import ChunkBoundaries
 from engine.settings import DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
 from engine.tools.submissions import SubmissionTracker
 from store.model import Origin
@@ -61,10 +60,6 @@ class ToolCallLoopConfig(BaseModel):
     def initial_messages(self) -> list[dict[str, Any]]:
         """A fresh history for the chunk: ``[system, user(chunk message)]``."""
         return [{"role": "system", "content": self.system_prompt}, {"role": "user", "content": self.user_message}]
-
-    def chunk_boundaries(self) -> ChunkBoundaries:
-        """The boundaries the registry builds from ``paragraph_ids``."""
-        return ChunkBoundaries.from_paragraph_ids(self.paragraph_ids)
 
     def new_submissions(self) -> SubmissionTracker:
         """A fresh tracker of this chunk's submissions (bases and what is still missing)."""

@@ -109,15 +109,3 @@ class PromptSet:
             task_verb=chunk.task,
             chunk_text=chunk.text,
         )
-
-
-def system_prompt(task: TaskType, *, source_language: str | None, target_language: str | None,
-                  max_batch: int = 20) -> str:
-    """Convenience: the system prompt from freshly loaded templates."""
-    return PromptSet.load().system_prompt(task, source_language=source_language,
-                                          target_language=target_language, max_batch=max_batch)
-
-
-def chunk_message(chunk: Chunk) -> str:
-    """Convenience: the chunk user message from freshly loaded templates."""
-    return PromptSet.load().chunk_message(chunk)

@@ -67,7 +67,7 @@ def default_tools() -> list[Tool]:
             "complete new text in translated_text. Several paragraphs per call, up to the maxItems limit. "
             "All or nothing: if any item is invalid, nothing is saved and the error lists the items to fix. "
             "The result lists the accepted IDs and the chunk's remaining IDs.",
-            BatchArgs, add_translation_batch, raw_arguments=True, batch_limit_field="paragraphs",
+            BatchArgs, add_translation_batch, raw_arguments=True, batch_limit_field="paragraphs", writes=True,
         ),
     ]
 

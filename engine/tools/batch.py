@@ -20,7 +20,7 @@ from engine.context import ReadOnlyChapterError, ToolContext
 from engine.tools.args import MAX_TEXT_CHARS, invalid_arguments, normalise_paragraph_id
 from engine.tools.boundaries import focus_hint, range_text
 from engine.tools.lookup import chapter_index
-from engine.tools.results import ErrorCode, failure, looks_like_index, ok
+from engine.tools.results import Committed, ErrorCode, ToolReply, failure, looks_like_index, ok
 from store.errors import ChapterLoadError, StoreError
 from store.merge import BatchItem
 
@@ -323,7 +323,7 @@ def _commit_failure(ctx: ToolContext, exc: BaseException) -> dict[str, Any]:
                    "Try the same batch again later; if it keeps failing, stop and report the problem.")
 
 
-async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[str, Any]:
+async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[str, Any] | ToolReply:
     """Validate (steps 1–5) and commit (step 6) one batch; the whole batch or nothing."""
     valid = validate_batch(ctx, raw)
     if isinstance(valid, dict):
@@ -335,20 +335,16 @@ async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[s
         result = await asyncio.to_thread(ctx.source.commit_batch, items, origin=ctx.origin, model=ctx.model)
     except Exception as exc:
         return _commit_failure(ctx, exc)
-    accepted = list(result.accepted)
-    unchanged = list(result.unchanged)
-    kept = list(getattr(result, "kept_selection", ()))
+    committed = Committed(tuple(result.accepted), tuple(result.unchanged),
+                          tuple(getattr(result, "kept_selection", ())))
     if ctx.submissions is not None:
-        ctx.submissions.record(result.chapter, accepted, unchanged, kept)
-    out = ok(accepted=accepted, unchanged=unchanged)
-    if kept:
-        out["kept_selection"] = kept
-        out["note"] = ("A person chose a different version of " + ", ".join(repr(i) for i in kept)
+        ctx.submissions.record(result.chapter, committed.accepted, committed.unchanged, committed.kept_selection)
+    out = ok(accepted=list(committed.accepted), unchanged=list(committed.unchanged))
+    if committed.kept_selection:
+        out["kept_selection"] = list(committed.kept_selection)
+        out["note"] = ("A person chose a different version of "
+                       + ", ".join(repr(i) for i in committed.kept_selection)
                        + " meanwhile; your text was saved as a new version but did not replace their choice.")
-    if ctx.chunk_boundaries is not None:
-        if ctx.submissions is not None:
-            out["remaining"] = list(ctx.submissions.remaining)
-        else:
-            done = set(accepted) | set(unchanged)
-            out["remaining"] = [pid for pid in ctx.chunk_boundaries.order if pid not in done]
-    return out
+    if ctx.submissions is not None:  # during a chunk (the tracker carries its boundaries)
+        out["remaining"] = list(ctx.submissions.remaining)
+    return ToolReply(out, committed)

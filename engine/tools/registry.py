@@ -19,17 +19,17 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from engine.chunks import TASK_ORIGIN, TaskType
-from engine.context import ChapterSource, ChunkBoundaries, StaticChapter, ToolContext
+from engine.context import ChapterSource, StaticChapter, ToolContext
 from engine.settings import DEFAULT_MAX_BATCH
 from engine.tools.args import BadArguments, decode_arguments, parameters_schema, validation_failure
-from engine.tools.results import ErrorCode, failure
+from engine.tools.results import ErrorCode, ToolReply, failure
 from engine.tools.submissions import SubmissionTracker
 from store.errors import ChapterLoadError
 from store.model import Chapter, Origin
 
 log = logging.getLogger(__name__)
 
-Handler = Callable[[ToolContext, Any], dict[str, Any] | Awaitable[dict[str, Any]]]
+Handler = Callable[[ToolContext, Any], dict[str, Any] | ToolReply | Awaitable[dict[str, Any] | ToolReply]]
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,8 @@ class Tool:
 
     With ``raw_arguments`` the handler gets the decoded JSON object and validates it itself (the batch
     tool, whose specific error codes win over schema errors); ``args_model`` then only gives the schema.
-    ``batch_limit_field`` names a list field whose ``maxItems`` is the run's ``max_batch``.
+    ``batch_limit_field`` names a list field whose ``maxItems`` is the run's ``max_batch``. ``writes`` marks
+    the tool that commits to the chapter file (its reply says what it wrote, see ``ToolReply.committed``).
     """
 
     name: str
@@ -47,6 +48,7 @@ class Tool:
     handler: Handler
     raw_arguments: bool = False
     batch_limit_field: str | None = None
+    writes: bool = False
 
     def definition(self, max_batch: int = DEFAULT_MAX_BATCH) -> dict[str, Any]:
         """The OpenAI-style ``{"type": "function", "function": {...}}`` definition."""
@@ -67,7 +69,6 @@ class ToolRegistry:
     def __init__(self, tools: Sequence[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         self._definitions: dict[int, list[dict[str, Any]]] = {}
-        self._boundaries: tuple[tuple[str, ...], ChunkBoundaries] | None = None
         self._guard = threading.Lock()
         for tool in tools:
             self.register(tool)
@@ -96,19 +97,16 @@ class ToolRegistry:
                 self._definitions[max_batch] = cached
             return cached
 
-    def boundaries_for(self, paragraph_ids: Sequence[str]) -> ChunkBoundaries:
-        """Boundaries for the chunk's IDs, built once per chunk rather than once per call."""
-        key = tuple(paragraph_ids)
-        with self._guard:
-            cached = self._boundaries
-            if cached is not None and (cached[0] is paragraph_ids or cached[0] == key):
-                return cached[1]
-        built = ChunkBoundaries.from_paragraph_ids(key)
-        with self._guard:
-            self._boundaries = (key, built)
-        return built
+    def writes(self, name: str) -> bool:
+        """Whether the tool called ``name`` commits to the chapter file."""
+        tool = self._tools.get(name)
+        return tool is not None and tool.writes
 
-    async def handle_tool_call(
+    async def handle_tool_call(self, name: str, arguments: object, **options: Any) -> dict[str, Any]:
+        """Run one tool call and return its JSON result; never raises (see :meth:`call` for the options)."""
+        return (await self.call(name, arguments, **options)).result
+
+    async def call(
         self,
         name: str,
         arguments: object,
@@ -120,57 +118,62 @@ class ToolRegistry:
         origin: Origin | None = None,
         model: str | None = None,
         max_batch: int = DEFAULT_MAX_BATCH,
-    ) -> dict[str, Any]:
-        """Run one tool call and return its JSON result; never raises.
+    ) -> ToolReply:
+        """Run one tool call; never raises. The reply's ``result`` is what the model receives.
 
-        ``arguments`` is the raw JSON string from the model (or an already decoded dict). ``paragraph_ids``
-        are the current chunk's IDs: given, the handler's context carries ``chunk_boundaries`` built from
-        them; ``None`` means standalone use without restrictions. ``origin`` defaults to the task's
-        (``translation`` / ``polish`` / ``proofreading``), or ``manual`` without a task.
+        ``arguments`` is the raw JSON string from the model (or an already decoded dict). During a run the loop
+        passes the chunk's ``submissions`` tracker, which carries the chunk's boundaries; ``paragraph_ids``
+        alone (standalone ``--chunk`` use, tests) gives the same boundaries with a fresh tracker; neither means
+        standalone use without restrictions. ``origin`` defaults to the task's (``translation`` / ``polish`` /
+        ``proofreading``), or ``manual`` without a task.
         """
         try:
             return await self._handle(name, arguments, source=source, task=task, paragraph_ids=paragraph_ids,
                                       submissions=submissions, origin=origin, model=model, max_batch=max_batch)
         except Exception as exc:  # the loop must never see an exception from a tool
             log.exception("tool %s failed", name)
-            return failure(ErrorCode.INTERNAL_ERROR, f"The tool {name} failed unexpectedly ({type(exc).__name__}).",
-                           "This is a bug in proofdesk, not in your call; continue with other work.")
+            return ToolReply(failure(
+                ErrorCode.INTERNAL_ERROR, f"The tool {name} failed unexpectedly ({type(exc).__name__}).",
+                "This is a bug in proofdesk, not in your call; continue with other work."))
 
     async def _handle(self, name: str, arguments: object, *, source: ChapterSource | Chapter,
                       task: TaskType | None, paragraph_ids: Sequence[str] | None,
                       submissions: SubmissionTracker | None, origin: Origin | None, model: str | None,
-                      max_batch: int) -> dict[str, Any]:
+                      max_batch: int) -> ToolReply:
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(self._tools)
-            return failure(ErrorCode.UNKNOWN_TOOL, f"There is no tool called '{name}'.",
-                           f"Use one of the available tools: {known}.", tool=name, available_tools=list(self._tools))
+            return ToolReply(failure(ErrorCode.UNKNOWN_TOOL, f"There is no tool called '{name}'.",
+                                     f"Use one of the available tools: {known}.", tool=name,
+                                     available_tools=list(self._tools)))
         try:
             raw = decode_arguments(name, arguments)
         except BadArguments as bad:
-            return bad.result
+            return ToolReply(bad.result)
         if tool.raw_arguments:
             args: Any = raw
         else:
             try:
                 args = tool.args_model.model_validate(raw)
             except ValidationError as exc:
-                return validation_failure(name, exc)
+                return ToolReply(validation_failure(name, exc))
         if isinstance(source, Chapter):
             source = StaticChapter(source)
         try:
             chapter = source.load()
         except ChapterLoadError as exc:
-            return failure(ErrorCode.CHAPTER_UNAVAILABLE, f"The chapter file cannot be read right now: {exc.line}",
-                           "Wait a moment and try again; the editor may be saving the file.")
+            return ToolReply(failure(ErrorCode.CHAPTER_UNAVAILABLE,
+                                     f"The chapter file cannot be read right now: {exc.line}",
+                                     "Wait a moment and try again; the editor may be saving the file."))
         except OSError as exc:
-            return failure(ErrorCode.CHAPTER_UNAVAILABLE, f"The chapter file cannot be read right now: {exc}",
-                           "Wait a moment and try again.")
-        boundaries = self.boundaries_for(paragraph_ids) if paragraph_ids is not None else None
+            return ToolReply(failure(ErrorCode.CHAPTER_UNAVAILABLE, f"The chapter file cannot be read right now: {exc}",
+                                     "Wait a moment and try again."))
+        if submissions is None and paragraph_ids is not None:
+            submissions = SubmissionTracker(paragraph_ids, {})
         ctx = ToolContext(
             chapter=chapter,
             task=task,
-            chunk_boundaries=boundaries,
+            chunk_boundaries=None if submissions is None else submissions.boundaries,
             source=source,
             submissions=submissions,
             origin=origin or (TASK_ORIGIN[task] if task else "manual"),
@@ -180,4 +183,4 @@ class ToolRegistry:
         result = tool.handler(ctx, args)
         if inspect.isawaitable(result):
             result = await result
-        return result
+        return result if isinstance(result, ToolReply) else ToolReply(result)

@@ -8,6 +8,7 @@ dicts because they go back to the model verbatim as the ``tool`` message.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -50,9 +51,28 @@ def failure(code: ErrorCode, error: str, hint: str, **extra: Any) -> dict[str, A
     return {"success": False, "error": error, "error_code": str(code), "hint": hint, **extra}
 
 
-def is_failure(result: dict[str, Any]) -> bool:
-    """Whether ``result`` is a failure result."""
-    return result.get("success") is not True
+@dataclass(frozen=True, slots=True)
+class Committed:
+    """What a writing tool wrote: accepted IDs (a new version each), unchanged ones, and the paragraphs whose
+    selection a person had changed, so the new version was kept unselected."""
+
+    accepted: tuple[str, ...]
+    unchanged: tuple[str, ...] = ()
+    kept_selection: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolReply:
+    """A tool's answer: ``result`` is the JSON object the model receives; ``committed`` is set when the call
+    wrote to the chapter file (only a writing tool's reply carries it)."""
+
+    result: dict[str, Any]
+    committed: Committed | None = None
+
+    @property
+    def success(self) -> bool:
+        """Whether the tool succeeded."""
+        return self.result.get("success") is True
 
 
 def paragraph_item(para: Paragraph, position: int) -> dict[str, Any]:
