@@ -1,4 +1,4 @@
-"""Chunks: the units of work sent to the model (design section 2).
+"""Chunks: the units of work sent to the model.
 
 A chunk is a run of consecutive paragraphs of the task's work set, in chapter order, packed greedily
 by formatted characters. Each entry shows the paragraph's *original* 1-based index (empty paragraphs

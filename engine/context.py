@@ -1,6 +1,6 @@
 """What a tool handler sees: the chapter, the task and, during a task run, the chunk's boundaries.
 
-Boundaries are paragraph-ID based (seed 000/001): ``allowed_paragraph_ids`` for O(1) membership,
+Boundaries are paragraph-ID based: ``allowed_paragraph_ids`` for O(1) membership,
 ``first_paragraph_id`` / ``last_paragraph_id`` for error messages, and the chunk's own order so that
 neighbour tools walk the chunk's paragraphs without ever scanning the chapter. The IDs flow
 service -> :class:`engine.loop_config.ToolCallLoopConfig` -> ``ToolRegistry.handle_tool_call`` ->

@@ -2,7 +2,7 @@
 
 It carries the chunk's ``paragraph_ids`` (chapter order) so the loop can hand them to
 ``ToolRegistry.handle_tool_call(..., paragraph_ids=config.paragraph_ids)``, which builds the handler's
-``ToolContext.chunk_boundaries`` from them (seeds 000/001: service -> loop config -> registry -> handler).
+``ToolContext.chunk_boundaries`` from them: service -> loop config -> registry -> handler.
 """
 
 from __future__ import annotations

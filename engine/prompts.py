@@ -1,4 +1,4 @@
-"""Prompt texts: one system prompt per task and the chunk user message (design sections 2 and 6).
+"""Prompt texts: one system prompt per task and the chunk user message.
 
 The texts live in ``engine/prompts/*.md`` as ``string.Template`` files (``$name`` placeholders, ``$$`` for
 a literal dollar). A user overrides any of them by putting a file of the same name in

@@ -1,4 +1,4 @@
-"""Runs: one task over one chapter, as a stream of engine events (design section 6).
+"""Runs: one task over one chapter, as a stream of engine events.
 
 ``run_chapter`` builds the chunks once through the task's service (``TranslationService.translate``,
 ``PolishService.polish``, ``ProofreadingService.proofread``), runs the tool-call loop on each chunk,
@@ -273,7 +273,7 @@ class _Run:
             return outcome
 
         try:
-            # The seed's call chain, by name: service.translate()/polish()/proofread() -> loop config -> loop
+            # The call chain, by name: service.translate()/polish()/proofread() -> loop config -> loop
             # -> ToolRegistry.handle_tool_call(paragraph_ids=...) -> the handler's ToolContext.
             await getattr(service, req.task)(one_chunk)
         except asyncio.CancelledError:

@@ -3,7 +3,7 @@
 A service builds the chunks once, at its start, and one :class:`ToolCallLoopConfig` per chunk that
 carries the chunk's paragraph IDs. It then hands each config to the tool-call loop it is given (the loop
 itself lives elsewhere); the loop passes ``config.paragraph_ids`` to ``ToolRegistry.handle_tool_call``,
-which gives the tool handlers ``ToolContext.chunk_boundaries`` (seed 000, "Chunk boundaries
+which gives the tool handlers ``ToolContext.chunk_boundaries`` ("Chunk boundaries
 propagation"): ``TranslationService.translate()`` -> ``ToolCallLoopConfig.paragraph_ids`` ->
 ``execute_tool_call_loop(config)`` -> ``handle_tool_call(..., paragraph_ids=...)`` -> handler context.
 """

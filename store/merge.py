@@ -1,6 +1,6 @@
 """Merging a batch of AI results onto the chapter as it is on disk now (pure: no I/O).
 
-Rules (design section 7): if any paragraph's source text changed, or the paragraph is gone, the whole
+Rules: if any paragraph's source text changed, or the paragraph is gone, the whole
 batch is stale and nothing is applied. A text equal to the selected version's text is ``unchanged``. If
 the selection on disk differs from the one the run saw, a person selected or wrote a version since: the AI
 version is appended but does not take the selection (manual work wins). Otherwise the version is appended

@@ -25,7 +25,7 @@ _CHUNK_NOTE = (" While you work on a chunk, only the paragraphs of the current c
 
 
 def default_tools() -> list[Tool]:
-    """The six tools of the design, in a fixed order."""
+    """The six paragraph tools, in a fixed order (the tool list is byte-identical for every chunk)."""
     return [
         Tool(
             "get_previous_paragraphs",

@@ -1,6 +1,6 @@
-"""``add_translation_batch``: submit results by ``paragraph_id``, atomically (design section 5, seed 003).
+"""``add_translation_batch``: submit results by ``paragraph_id``, atomically (an ``index`` is refused).
 
-Validation runs in the design's order and the first failing step rejects the whole batch, with nothing
+Validation runs in this order and the first failing step rejects the whole batch, with nothing
 written: (1) a non-empty list of at most ``max_batch`` items; (2) every item has a non-blank string
 ``paragraph_id`` (index-only items -> ``INDEX_NOT_ACCEPTED``) and a non-blank ``translated_text``;
 (3) no ID twice; (4) every ID is in the chunk (with boundaries) or in the chapter, and not an empty

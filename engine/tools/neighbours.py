@@ -2,7 +2,8 @@
 
 Without boundaries they return the nearest non-empty paragraphs of the chapter (fewer at its ends, with
 success). With boundaries they walk the chunk's own paragraphs, and a request the chunk cannot fully
-satisfy is a ``CHUNK_BOUNDARY`` error with nothing returned (seed 001: an error, not a shortened list).
+satisfy is a ``CHUNK_BOUNDARY`` error with nothing returned (an error, not a silently shortened list: the
+model must know it hit the edge).
 """
 
 from __future__ import annotations

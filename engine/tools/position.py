@@ -1,7 +1,7 @@
 """``get_paragraph_position``: where a paragraph sits in the chapter, optionally with its neighbours.
 
-With boundaries the neighbour lists are *clipped* to the chunk (no error, seed 001); an anchor outside
-the chunk is ``OUT_OF_CHUNK``.
+With boundaries the neighbour lists are *clipped* to the chunk (no error: a position is still useful at the
+edge); an anchor outside the chunk is ``OUT_OF_CHUNK``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The uniform shape of tool results and every error code (design sections 4 and 5).
+"""The uniform shape of tool results and every error code.
 
 Success: ``{"success": true, ...}``. Failure: ``{"success": false, "error": "<one sentence>",
 "error_code": "<CODE>", "hint": "<what to do next>", ...}``. Results are plain JSON-serialisable
@@ -35,7 +35,7 @@ class ErrorCode(StrEnum):
     PREFIX_MISMATCH = "PREFIX_MISMATCH"
     STALE_PARAGRAPH = "STALE_PARAGRAPH"
     COMMIT_FAILED = "COMMIT_FAILED"
-    # Not in the design's table: the chapter file cannot be read right now (e.g. it turned invalid).
+    # The chapter file cannot be read right now (e.g. it turned invalid on disk): not the model's mistake.
     CHAPTER_UNAVAILABLE = "CHAPTER_UNAVAILABLE"
     # Last resort only: a bug in a handler, reported instead of raised into the loop.
     INTERNAL_ERROR = "INTERNAL_ERROR"
