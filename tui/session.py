@@ -19,12 +19,13 @@ from typing import TYPE_CHECKING
 from engine.chunks import TaskType
 from engine.config import Config, ModelSettings
 from engine.trace import default_trace_path
+from store import edits
 from store.atomic import CommitError
 from store.commit import ChapterStore
 from store.conflicts import Resolution, StoredConflict, list_conflicts, resolve
 from store.errors import ChapterLoadError, StoreError
 from store.merge import DEFAULT_KEEP_VERSIONS
-from store.model import Chapter, Paragraph, append_version
+from store.model import Chapter, Paragraph
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent
 from store.workspace import Workspace
 
@@ -53,13 +54,6 @@ class ChapterSummary:
     conflicts: int
     invalid: str | None
     deleted: bool
-
-
-def needs_review(para: Paragraph, conflict_ids: frozenset[str]) -> bool:
-    """A paragraph the editor still has to look at: a conflict, or a translation not yet marked reviewed."""
-    if para.is_empty:
-        return False
-    return para.id in conflict_ids or (para.selected_translation_id is not None and not para.reviewed)
 
 
 class ChapterSession:
@@ -162,7 +156,10 @@ class ChapterSession:
             pos = chapter.positions.get(paragraph_id)
             if pos is None:
                 raise EditRefused(f"paragraph {paragraph_id} is no longer in {self.path.name}")
-            new = fn(chapter.paragraphs[pos])
+            try:
+                new = fn(chapter.paragraphs[pos])
+            except edits.EditError as exc:
+                raise EditRefused(str(exc)) from None
             return chapter if new is chapter.paragraphs[pos] else chapter.with_paragraphs({pos: new})
 
         try:
@@ -172,33 +169,15 @@ class ChapterSession:
 
     def edit_translation(self, paragraph_id: str, text: str) -> Chapter:
         """Append ``text`` as a ``manual`` version and select it (nothing happens if it equals the selection)."""
-
-        def edit(para: Paragraph) -> Paragraph:
-            if para.selected_text == text:
-                return para
-            return append_version(para, text, origin="manual", model=None)[0]
-
-        return self._change(paragraph_id, edit)
+        return self._change(paragraph_id, lambda para: edits.edit_translation(para, text))
 
     def select_version(self, paragraph_id: str, version_id: str) -> Chapter:
         """Select an existing version of the paragraph."""
-
-        def select(para: Paragraph) -> Paragraph:
-            if all(v.id != version_id for v in para.translations):
-                raise EditRefused(f"version {version_id} of paragraph {paragraph_id} no longer exists")
-            if para.selected_translation_id == version_id:
-                return para
-            return para.replace(selected_translation_id=version_id)
-
-        return self._change(paragraph_id, select)
+        return self._change(paragraph_id, lambda para: edits.select_version(para, version_id))
 
     def set_reviewed(self, paragraph_id: str, reviewed: bool) -> Chapter:
         """Mark the paragraph reviewed (or not)."""
-
-        def mark(para: Paragraph) -> Paragraph:
-            return para if para.reviewed == reviewed else para.replace(reviewed=reviewed)
-
-        chapter = self._change(paragraph_id, mark)
+        chapter = self._change(paragraph_id, lambda para: edits.set_reviewed(para, reviewed))
         if reviewed:
             self.run_changed.discard(paragraph_id)
         return chapter
@@ -208,14 +187,8 @@ class ChapterSession:
         record = conflict.record
         chapter = self.chapter
         if resolution == "keep_ours":
-            if record.our_version_id is not None and chapter is not None:
-                para = chapter.paragraph(record.paragraph_id)
-                if para is not None and any(v.id == record.our_version_id for v in para.translations):
-                    chapter = self.select_version(record.paragraph_id, record.our_version_id)
-                else:
-                    chapter = self.edit_translation(record.paragraph_id, record.our_text)
-            else:
-                chapter = self.edit_translation(record.paragraph_id, record.our_text)
+            chapter = self._change(record.paragraph_id,
+                                   lambda para: edits.keep_ours(para, record.our_version_id, record.our_text))
         elif resolution == "edited":
             if text is None:
                 raise ValueError("an edited resolution needs the text")

@@ -24,13 +24,14 @@ from textual.worker import Worker, WorkerState
 from engine.chunks import TASKS, TaskType
 from engine.events import BatchCommitted, RunFinished, ToolResult
 from engine.trace import safe_name
+from store.edits import needs_review
 from store.errors import ChapterLoadError, StoreError
 from store.model import Chapter, Paragraph
 from tui.messages import EngineEventReceived, WorkspaceChanged
 from tui.screens.edit import EditorFailed, EditScreen, edit_in_editor
 from tui.screens.prompt import PromptScreen
 from tui.screens.text_view import TextViewScreen
-from tui.session import ChapterSession, EditRefused, WorkspaceSession, needs_review
+from tui.session import ChapterSession, EditRefused, WorkspaceSession
 from tui.terminal_text import visible
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane

@@ -1,0 +1,53 @@
+"""A person's edits to one paragraph, as pure functions, and what still needs their review.
+
+Each edit returns the paragraph itself when nothing would change, so the caller can skip the write (the
+file keeps its bytes). The workstation applies them through ``ChapterStore.update`` (locked, merged onto
+the file as it is on disk now); they are tested here without any UI.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from store.model import Paragraph, append_version
+
+ConflictChoice = Literal["keep_theirs", "keep_ours", "edited"]
+
+
+class EditError(ValueError):
+    """An edit that no longer applies (the version is gone); one sentence."""
+
+
+def edit_translation(para: Paragraph, text: str) -> Paragraph:
+    """``text`` appended as a ``manual`` version and selected; unchanged if it equals the selected text."""
+    if para.selected_text == text:
+        return para
+    return append_version(para, text, origin="manual", model=None)[0]
+
+
+def select_version(para: Paragraph, version_id: str) -> Paragraph:
+    """The paragraph with ``version_id`` selected; ``EditError`` when that version no longer exists."""
+    if all(v.id != version_id for v in para.translations):
+        raise EditError(f"version {version_id} of paragraph {para.id} no longer exists")
+    if para.selected_translation_id == version_id:
+        return para
+    return para.replace(selected_translation_id=version_id)
+
+
+def set_reviewed(para: Paragraph, reviewed: bool) -> Paragraph:
+    """The paragraph marked reviewed (or not)."""
+    return para if para.reviewed == reviewed else para.replace(reviewed=reviewed)
+
+
+def keep_ours(para: Paragraph, our_version_id: str | None, our_text: str) -> Paragraph:
+    """Resolve a conflict for the run's text: select our version if it is still there, else add our text."""
+    if our_version_id is not None and any(v.id == our_version_id for v in para.translations):
+        return select_version(para, our_version_id)
+    return edit_translation(para, our_text)
+
+
+def needs_review(para: Paragraph, conflict_ids: frozenset[str]) -> bool:
+    """A paragraph the editor still has to look at: a conflict, or a translation not yet marked reviewed."""
+    if para.is_empty:
+        return False
+    return para.id in conflict_ids or (para.selected_translation_id is not None and not para.reviewed)
