@@ -24,18 +24,11 @@ from tui.messages import WorkspaceChanged
 from tui.palette import ActionsProvider
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
-from tui.screens.conflicts import ConflictsScreen
-from tui.screens.edit import EditScreen
 from tui.screens.help import HelpScreen
-from tui.screens.prompt import PromptScreen
-from tui.screens.text_view import TextViewScreen
-from tui.screens.trace import TraceScreen, TraceStepList
+from tui.screens.trace import TraceScreen
 from tui.session import ChapterSession, WorkspaceSession
 from tui.terminal_text import visible
 from tui.theme import PROOFDESK_THEME
-from tui.widgets.detail_pane import DetailPane
-from tui.widgets.log_pane import LogPane
-from tui.widgets.paragraph_table import ParagraphTable
 
 log = logging.getLogger(__name__)
 
@@ -77,9 +70,25 @@ class ProofdeskApp(App[int]):
 
     @classmethod
     def binding_classes(cls) -> list[type[DOMNode]]:
-        """Every class that declares bindings (for keymap validation)."""
-        return [cls, ChapterScreen, ChapterListScreen, TraceScreen, HelpScreen, EditScreen, PromptScreen,
-                TextViewScreen, ConflictsScreen, ParagraphTable, DetailPane, LogPane, TraceStepList]
+        """Every class of ours that declares bindings (for keymap validation): the app and each screen or
+        widget class defined under ``tui``, found by walking the subclasses, so a new screen's bindings are
+        remappable without being listed anywhere."""
+        import importlib
+        import pkgutil
+
+        from tui import screens, widgets
+
+        for package in (screens, widgets):  # a screen is known once its module is imported
+            for module in pkgutil.iter_modules(package.__path__):
+                importlib.import_module(f"{package.__name__}.{module.name}")
+        found: list[type[DOMNode]] = [cls]
+        pending = list(DOMNode.__subclasses__())
+        while pending:
+            klass = pending.pop()
+            pending.extend(klass.__subclasses__())
+            if klass.__module__.startswith("tui.") and "BINDINGS" in klass.__dict__ and klass not in found:
+                found.append(klass)
+        return found
 
     @classmethod
     def check_config(cls, keymap: dict[str, str], theme: str | None) -> list[str]:
