@@ -81,8 +81,6 @@ class TaskService:
 
     def halves(self, config: ToolCallLoopConfig) -> tuple[ToolCallLoopConfig, ToolCallLoopConfig]:
         """The configs of the two halves of ``config``'s chunk (same prompts and tools, each its own message)."""
-        if config.chunk is None:
-            raise ValueError("this loop config was not built from a chunk")
         first, second = config.chunk.halves()
         return self._config(first, config.system_prompt, config.tools), \
             self._config(second, config.system_prompt, config.tools)
