@@ -9,14 +9,16 @@ errors in a non-standard ``error:`` field that spec parsers silently drop.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 _BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True, slots=True)
-class SSEEvent:
-    """One dispatched event: its type (``message`` by default), data lines joined by LF, last id, legacy error."""
+class SSEEvent(NamedTuple):
+    """One dispatched event: its type (``message`` by default), data lines joined by LF, last id, legacy error.
+
+    A named tuple: one is made per streamed chunk, and a tuple is the cheapest immutable record to make.
+    """
 
     event: str
     data: str
@@ -31,8 +33,7 @@ class SSEDecoder:
         self._pending = bytearray()  # an incomplete line carried over from earlier reads
         self._skip_lf = False  # the previous read ended in CR: an LF opening the next read belongs to it
         self._bom_checked = False
-        self._data: list[str] = []
-        self._has_data = False
+        self._data: list[str] = []  # the data lines of the event being read
         self._event = ""
         self._last_id: str | None = None
         self._error: str | None = None
@@ -60,16 +61,25 @@ class SSEDecoder:
             chunk = bytes(self._pending) + chunk
             self._pending.clear()
         # bytes.splitlines breaks at CR, LF and CRLF only (never at VT/FF/FS/NEL or U+2028, unlike str.splitlines)
-        lines = chunk.splitlines(keepends=True)
-        if lines[-1][-1:] not in (b"\n", b"\r"):
-            self._pending += lines.pop()
-        elif chunk[-1:] == b"\r":
+        lines = chunk.splitlines()
+        last = chunk[-1]
+        if last == 13:  # CR: an LF opening the next read belongs to it
             self._skip_lf = True
+        elif last != 10:
+            self._pending += lines.pop()  # an incomplete line
         events: list[SSEEvent] = []
-        for line in lines:
-            event = self._line(line[:-2] if line[-2:] == b"\r\n" else line[:-1])
-            if event is not None:
-                events.append(event)
+        data = self._data
+        for raw in lines:
+            # The hot path inline: one "data: {...}" line and one blank line per streamed chunk.
+            if not raw:
+                if data or self._error is not None:
+                    events.append(self._dispatch())
+                else:
+                    self._event = ""
+            elif raw[:6] == b"data: ":
+                data.append(raw[6:].decode("utf-8", "replace"))
+            else:
+                self._line(raw)
         return events
 
     def close(self) -> list[SSEEvent]:
@@ -81,26 +91,22 @@ class SSEDecoder:
             self._pending.clear()
             if line.startswith(_BOM):
                 line = line[len(_BOM):]
-            event = self._line(line)
-            if event is not None:
-                events.append(event)
-        event = self._dispatch()
-        if event is not None:
-            events.append(event)
+            if line:
+                self._line(line)
+        if self._data or self._error is not None:
+            events.append(self._dispatch())
         return events
 
-    def _line(self, raw: bytes) -> SSEEvent | None:
-        if not raw:
-            return self._dispatch()
+    def _line(self, raw: bytes) -> None:
+        """A non-empty line other than ``data: ...``."""
         if raw[:1] == b":":
-            return None  # comment, e.g. ": keep-alive" or ": OPENROUTER PROCESSING"
+            return  # comment, e.g. ": keep-alive" or ": OPENROUTER PROCESSING"
         line = raw.decode("utf-8", errors="replace")
         name, colon, value = line.partition(":")
         if colon and value.startswith(" "):
             value = value[1:]
         if name == "data":
             self._data.append(value)
-            self._has_data = True
         elif name == "event":
             self._event = value
         elif name == "id":
@@ -109,15 +115,13 @@ class SSEDecoder:
         elif name == "error":
             self._error = value if self._error is None else f"{self._error}\n{value}"
         # "retry" and unknown fields are ignored, as the spec says
-        return None
 
-    def _dispatch(self) -> SSEEvent | None:
-        if not self._has_data and self._error is None:
-            self._event = ""
-            return None
-        event = SSEEvent(self._event or "message", "\n".join(self._data), self._last_id, self._error)
-        self._data = []
-        self._has_data = False
+    def _dispatch(self) -> SSEEvent:
+        """The pending event (there is data or a legacy error); the buffers start over."""
+        data = self._data
+        event = SSEEvent(self._event or "message", data[0] if len(data) == 1 else "\n".join(data), self._last_id,
+                         self._error)
+        data.clear()
         self._event = ""
         self._error = None
         return event
