@@ -15,8 +15,6 @@ import secrets
 import string
 from typing import Any
 
-from pydantic import ValidationError
-
 from engine.client.arguments import parse_arguments, split_concatenated, unwrap_parallel
 from engine.client.events import ReasoningDelta, StreamEvent, TextDelta, ToolCallProgress
 from engine.client.failure import FailureType, ModelFailure, classify
@@ -25,13 +23,15 @@ from engine.client.response import AssembledResponse, ToolCall, Usage
 from engine.client.sse import SSEEvent
 from engine.client.think import ThinkSplitter, split_orphan_close
 from engine.client.wire import (
+    MalformedChunk,
     ProviderError,
     WireChunk,
     WireDelta,
-    WireFunction,
     WireToolCall,
     WireUsage,
+    decode_chunk,
     parse_error_payload,
+    validate_chunk,
 )
 
 _ID_ALPHABET = string.ascii_letters + string.digits
@@ -48,7 +48,7 @@ def fix_surrogates(text: str) -> str:
 
     JavaScript gateways slice strings by UTF-16 units, so an emoji can arrive as ``\\ud83d`` then ``\\ude00``.
     """
-    if not _SURROGATE.search(text):
+    if text.isascii() or not _SURROGATE.search(text):  # isascii() is O(1): CPython knows it per string
         return text
     return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
 
@@ -126,26 +126,24 @@ class StreamAssembler:
         """Apply one SSE event; return the deltas it produced."""
         if self.stopped:
             return []
-        if event.error is not None:  # llama-server before PR #16109: "error: {...}" outside any data line
-            self._fail_with_payload(event.error)
+        kind, data, _, error = event
+        if error is not None:  # llama-server before PR #16109: "error: {...}" outside any data line
+            self._fail_with_payload(error)
             return []
-        data = event.data
-        if event.event == "error":
+        if kind == "error":
             self._fail_with_payload(data or "the server sent an error event")
             return []
-        if not data.strip():
+        if data[:1] == "{":
+            # Fast path: decode and type-check in one pass (msgspec). Lone surrogate escapes, odd field types and
+            # error objects take the slow path below.
+            chunk = decode_chunk(data)
+            if chunk is not None and not chunk.looks_like_error():
+                return self._apply(chunk, None)
+        elif not data.strip():
             return []  # "data:" with an empty value, or a retry-only block
-        if data.startswith("[DONE]"):
+        elif data.startswith("[DONE]"):
             self.stopped = True
             return []
-        try:
-            # Fast path: parse and validate in one pass (pydantic-core). Lone surrogate escapes, non-object
-            # payloads and odd field types take the slow path below.
-            chunk = WireChunk.model_validate_json(data)
-        except ValidationError:
-            chunk = None
-        if chunk is not None and not chunk.looks_like_error():
-            return self._apply(chunk, None)
         try:
             payload = json.loads(data)
         except ValueError:
@@ -160,23 +158,24 @@ class StreamAssembler:
             self._on_error(provider_error or ProviderError(message="the server sent a chunk that is not an object"))
             return []
         try:
-            chunk = WireChunk.model_validate(payload)
-        except ValidationError as exc:
-            where = ".".join(str(part) for part in exc.errors()[0]["loc"])
-            self._on_error(provider_error or ProviderError(message=f"the server sent a malformed chunk ({where})"))
+            chunk = validate_chunk(payload)
+        except MalformedChunk as exc:
+            self._on_error(provider_error or ProviderError(message=f"the server sent a malformed chunk ({exc.where})"))
             return []
         return self._apply(chunk, provider_error)
 
     def _apply(self, chunk: WireChunk, provider_error: ProviderError | None) -> list[StreamEvent]:
-        usage = chunk.usage or (chunk.x_groq.usage if chunk.x_groq else None)
+        usage = chunk.usage
+        if usage is None and chunk.x_groq is not None:
+            usage = chunk.x_groq.usage
         if usage is not None:
             self._set_usage(usage)
         events: list[StreamEvent] = []
         for choice in chunk.choices or ():
-            if choice.index not in (0, None):
-                continue  # we ask for one choice; ignore any other
+            if choice.index:
+                continue  # we ask for one choice; ignore any other (None and 0 are the first)
             if choice.delta is not None and provider_error is None:
-                events.extend(self._delta(choice.delta))
+                self._delta(choice.delta, events)
             if choice.finish_reason:
                 self._finish_raw = choice.finish_reason
         if provider_error is not None:
@@ -196,37 +195,42 @@ class StreamAssembler:
 
     # -- deltas --------------------------------------------------------------------------------------------------
 
-    def _delta(self, delta: WireDelta) -> list[StreamEvent]:
-        events: list[StreamEvent] = []
-        field = "reasoning_content" if delta.reasoning_content is not None else "reasoning"
-        reasoning = delta.reasoning_content if delta.reasoning_content is not None else delta.reasoning
+    def _delta(self, delta: WireDelta, events: list[StreamEvent]) -> None:
+        reasoning = delta.reasoning_content
+        if reasoning is not None:
+            field = "reasoning_content"
+        else:
+            field = "reasoning"
+            reasoning = delta.reasoning
         if reasoning and isinstance(reasoning, str):  # a structured "reasoning" object is not text to show
             if field not in self._reasoning_fields:
                 self._reasoning_fields.append(field)
             self._field_reasoning.append(reasoning)
             self._add_reasoning(self._reasoning_stream.push(reasoning), events)
         content = delta.content
-        if isinstance(content, list):
-            for part in content:
-                kind, text = _content_part(part)
-                if kind == "reasoning":
-                    self._add_reasoning(text, events)
-                else:
-                    self._add_text(text, events)
-        elif content:
-            self._add_text(content, events)
+        if content:
+            if isinstance(content, list):
+                for part in content:
+                    kind, text = _content_part(part)
+                    if kind == "reasoning":
+                        self._add_reasoning(text, events)
+                    else:
+                        self._add_text(text, events)
+            else:
+                self._add_text(content, events)
         if delta.refusal:
             self._add_text(delta.refusal, events)
         if delta.extra_content:
             self._message_extra = _merge(self._message_extra, delta.extra_content)
         if delta.function_call is not None:  # legacy functions API: one call, no index
-            events.extend(self._tool_delta(WireToolCall(index=0, function=delta.function_call)))
+            self._tool_delta(WireToolCall(index=0, function=delta.function_call), events)
         entries = delta.tool_calls
-        if isinstance(entries, WireToolCall):
-            entries = [entries]
-        for entry in entries or ():
-            events.extend(self._tool_delta(entry))
-        return events
+        if entries is not None:
+            if isinstance(entries, WireToolCall):
+                self._tool_delta(entries, events)
+            else:
+                for entry in entries:
+                    self._tool_delta(entry, events)
 
     def _add_text(self, text: str, events: list[StreamEvent]) -> None:
         if not text:
@@ -246,15 +250,19 @@ class StreamAssembler:
         self._reasoning.append(text)
         events.append(ReasoningDelta(text))
 
-    def _tool_delta(self, entry: WireToolCall) -> list[StreamEvent]:
-        function = entry.function or WireFunction()
-        name = function.name or None
-        arguments = function.arguments
-        if arguments is None or isinstance(arguments, str):
-            fragment = arguments or ""
-        else:  # a whole object (llama-server, TGI, Venice), or a bare value the argument parser will refuse
-            fragment = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
-        call_id = str(entry.id) if entry.id not in (None, "") else None
+    def _tool_delta(self, entry: WireToolCall, events: list[StreamEvent]) -> None:
+        function = entry.function
+        if function is None:
+            name = None
+            fragment = ""
+        else:
+            name = function.name or None
+            arguments = function.arguments
+            if arguments is None or isinstance(arguments, str):
+                fragment = arguments or ""
+            else:  # a whole object (llama-server, TGI, Venice), or a bare value the argument parser will refuse
+                fragment = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
+        call_id = None if entry.id is None or entry.id == "" else str(entry.id)
         call = self._target(entry.index, call_id, name, fragment)
         changed = False
         if call_id is not None and call.id is None:
@@ -273,10 +281,9 @@ class StreamAssembler:
             changed = True
         if entry.extra_content:
             call.extra = _merge(call.extra, entry.extra_content)
-        if not changed:
-            return []
-        self.output_started = True
-        return [ToolCallProgress(call.position, call.name, call.args_len)]
+        if changed:
+            self.output_started = True
+            events.append(ToolCallProgress(call.position, call.name, call.args_len))
 
     def _target(self, index: int | None, call_id: str | None, name: str | None, fragment: str) -> _Call:
         existing: _Call | None

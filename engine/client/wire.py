@@ -1,34 +1,38 @@
-"""Pydantic models of what crosses the wire: streamed chunks, usage, and provider error bodies.
+"""What crosses the wire: streamed chunks, usage, and provider error bodies.
 
-Every model ignores unknown fields (``obfuscation``, ``system_fingerprint``, Together's ``text``/``token_id``,
-llama.cpp's ``timings``, Azure's ``prompt_filter_results`` ...) and accepts the looser types some servers send
-(an ``index`` as a numeric string, an ``id`` as a number, ``arguments`` as a JSON object).
+Every type ignores unknown fields (``obfuscation``, ``system_fingerprint``, Together's ``text``/``token_id``,
+llama.cpp's ``timings``, Azure's ``prompt_filter_results`` ...). Chunks are decoded in two ways:
+
+- ``decode_chunk``, the fast path: msgspec decodes and type-checks the JSON text in one pass, strictly (an
+  ``index`` must be a number, an ``id`` a string or a number ...). Nearly every chunk of every server takes it.
+- ``validate_chunk``, the slow path for whatever the fast one refuses: the text parsed with ``json`` (lone
+  surrogate escapes, ``NaN``, non-object payloads), then validated in pydantic's lax mode, which accepts the looser
+  types some servers send (an ``index`` as a numeric string, ``true`` as 1 ...). Its models are built on first use:
+  most runs never need them.
+
+Both give the same ``WireChunk`` for every chunk the fast path accepts.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
-
-class _Wire(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
+import msgspec
 
 # Field types are kept loose where servers disagree (``Any``), and the assembler narrows them: Python-level
 # validators would run for every one of the thousands of chunks of a turn.
 
 
-class WireFunction(_Wire):
+class WireFunction(msgspec.Struct, gc=False):
     """``function`` of a tool-call delta; ``arguments`` may be a fragment string, a whole object, or absent."""
 
     name: str | None = None
     arguments: Any = None
 
 
-class WireToolCall(_Wire):
+class WireToolCall(msgspec.Struct, gc=False):
     """One entry of ``delta.tool_calls``; only ``function.arguments`` is reliably present after the first."""
 
     index: int | None = None
@@ -38,7 +42,7 @@ class WireToolCall(_Wire):
     extra_content: dict[str, Any] | None = None
 
 
-class WireDelta(_Wire):
+class WireDelta(msgspec.Struct, gc=False):
     """``choices[i].delta``. ``content`` may be a list of parts (Mistral's thinking/text chunks)."""
 
     role: str | None = None
@@ -51,7 +55,7 @@ class WireDelta(_Wire):
     extra_content: dict[str, Any] | None = None
 
 
-class WireChoice(_Wire):
+class WireChoice(msgspec.Struct, gc=False):
     """``choices[i]``: the delta and, on one chunk, the finish reason."""
 
     index: int | None = 0
@@ -59,7 +63,7 @@ class WireChoice(_Wire):
     finish_reason: str | None = None
 
 
-class WireUsage(_Wire):
+class WireUsage(msgspec.Struct, gc=False):
     """Token counts; any of them may be missing. Cached prompt tokens come as OpenAI's
     ``prompt_tokens_details.cached_tokens`` or DeepSeek's ``prompt_cache_hit_tokens``."""
 
@@ -79,13 +83,13 @@ class WireUsage(_Wire):
         return self.prompt_cache_hit_tokens
 
 
-class WireGroq(_Wire):
+class WireGroq(msgspec.Struct, gc=False):
     """Groq's vendor block (2024): usage lived only here, on the last chunk."""
 
     usage: WireUsage | None = None
 
 
-class WireChunk(_Wire):
+class WireChunk(msgspec.Struct, gc=False):
     """One ``chat.completion.chunk`` (``object`` is optional: Mistral omits it, Azure sends ``""``).
 
     ``error``/``message``/``code``/``detail`` only matter for error objects; ``looks_like_error`` says when to read
@@ -104,10 +108,99 @@ class WireChunk(_Wire):
         return bool(self.error) or self.object == "error" or (self.detail is not None and not self.choices)
 
 
-class ProviderError(BaseModel):
-    """What a provider said went wrong, from any of the error shapes (see ``parse_error_payload``)."""
+_decode = msgspec.json.Decoder(WireChunk).decode
 
-    model_config = ConfigDict(frozen=True)
+
+def decode_chunk(data: str | bytes) -> WireChunk | None:
+    """The chunk in ``data``, decoded strictly in one pass; None when it needs ``validate_chunk`` (not JSON as
+    msgspec reads it, not an object, or a field of a looser type than declared)."""
+    try:
+        return _decode(data)
+    except msgspec.DecodeError:  # ValidationError included
+        return None
+
+
+class MalformedChunk(ValueError):
+    """A decoded chunk whose fields do not fit even the lax types; ``where`` is the first bad place
+    (``choices.0.delta.content``)."""
+
+    def __init__(self, where: str) -> None:
+        super().__init__(where)
+        self.where = where
+
+
+def validate_chunk(payload: dict[str, Any]) -> WireChunk:
+    """The slow path: a chunk parsed with ``json``, validated in pydantic's lax mode (see the module docstring).
+
+    Raises ``MalformedChunk`` when a field does not fit.
+    """
+    from pydantic import ValidationError
+
+    try:
+        lax = _lax_chunk_model().model_validate(payload)
+    except ValidationError as exc:
+        raise MalformedChunk(".".join(str(part) for part in exc.errors()[0]["loc"])) from None
+    # The lax result has the declared types now: the strict conversion to the one chunk type always fits.
+    return msgspec.convert(lax.model_dump(), WireChunk)
+
+
+@functools.cache
+def _lax_chunk_model() -> Any:
+    """The pydantic twin of ``WireChunk`` (the same fields), built on first use."""
+    from pydantic import BaseModel, ConfigDict
+
+    class Lax(BaseModel):
+        model_config = ConfigDict(extra="ignore")
+
+    class Function(Lax):
+        name: str | None = None
+        arguments: Any = None
+
+    class ToolCall(Lax):
+        index: int | None = None
+        id: str | int | None = None
+        type: str | None = None
+        function: Function | None = None
+        extra_content: dict[str, Any] | None = None
+
+    class Delta(Lax):
+        role: str | None = None
+        content: str | list[Any] | None = None
+        refusal: str | None = None
+        reasoning_content: Any = None
+        reasoning: Any = None
+        tool_calls: list[ToolCall] | ToolCall | None = None
+        function_call: Function | None = None
+        extra_content: dict[str, Any] | None = None
+
+    class Choice(Lax):
+        index: int | None = 0
+        delta: Delta | None = None
+        finish_reason: str | None = None
+
+    class Usage(Lax):
+        prompt_tokens: int | None = None
+        completion_tokens: int | None = None
+        total_tokens: int | None = None
+        prompt_tokens_details: dict[str, Any] | None = None
+        prompt_cache_hit_tokens: int | None = None
+
+    class Groq(Lax):
+        usage: Usage | None = None
+
+    class Chunk(Lax):
+        object: str | None = None
+        choices: list[Choice] | None = None
+        usage: Usage | None = None
+        x_groq: Groq | None = None
+        error: Any = None
+        detail: Any = None
+
+    return Chunk
+
+
+class ProviderError(msgspec.Struct, frozen=True, kw_only=True):
+    """What a provider said went wrong, from any of the error shapes (see ``parse_error_payload``)."""
 
     message: str
     code: str | None = None
