@@ -1,22 +1,27 @@
-"""The engine's event stream: what happened during a run, as typed, JSON-serialisable dataclasses.
+"""The engine's event stream: what happened during a run, as typed, JSON-serialisable records.
 
 The TUI log pane, the headless CLI and the JSONL trace are three consumers of this one stream.
 Each event has a ``kind`` string fixed by the design (``tool_called``, ``batch_committed``, ...).
+
+Events are frozen, keyword-only msgspec structs used like dataclasses (fields, defaults, equality, repr): defining
+the thirteen of them costs ~1 ms at import where frozen dataclasses cost ~15-20 ms (each generates and ``exec``s
+its methods), and making one is several times cheaper.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any, ClassVar
+
+from msgspec import Struct, field
+from msgspec.structs import asdict
 
 
 def _now() -> float:
     return time.time()
 
 
-@dataclass(frozen=True, kw_only=True)
-class EngineEvent:
+class EngineEvent(Struct, frozen=True, kw_only=True):
     """Base of every event: when it happened, which run, which chunk (1-based) where relevant."""
 
     kind: ClassVar[str] = "event"
@@ -30,11 +35,10 @@ class EngineEvent:
         Field values are JSON data already (tuples dump as lists), so no conversion pass is needed; this
         runs for every event of every run (trace, ``--json``).
         """
-        return {"kind": self.kind, **self.__dict__}
+        return {"kind": self.kind, **asdict(self)}
 
 
-@dataclass(frozen=True, kw_only=True)
-class RunStarted(EngineEvent):
+class RunStarted(EngineEvent, frozen=True, kw_only=True):
     """A run began: which chapter, task, model, and how the work was cut into chunks."""
 
     kind: ClassVar[str] = "run_started"
@@ -47,8 +51,7 @@ class RunStarted(EngineEvent):
     paragraph_count: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class ChunkStarted(EngineEvent):
+class ChunkStarted(EngineEvent, frozen=True, kw_only=True):
     """The loop starts on a chunk; its paragraph IDs are the tools' boundaries."""
 
     kind: ClassVar[str] = "chunk_started"
@@ -59,8 +62,7 @@ class ChunkStarted(EngineEvent):
     part: str | None = None  # "3.1", "3.2": a half of chunk 3, after it did not fit the model's context
 
 
-@dataclass(frozen=True, kw_only=True)
-class ModelRequest(EngineEvent):
+class ModelRequest(EngineEvent, frozen=True, kw_only=True):
     """One chat-completion request is about to be sent (``messages`` only in traces, once per turn)."""
 
     kind: ClassVar[str] = "model_request"
@@ -70,8 +72,7 @@ class ModelRequest(EngineEvent):
     messages: tuple[dict[str, Any], ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class ModelDelta(EngineEvent):
+class ModelDelta(EngineEvent, frozen=True, kw_only=True):
     """Streaming progress: text, reasoning, or tool-argument characters (not persisted in traces)."""
 
     kind: ClassVar[str] = "model_delta"
@@ -82,8 +83,7 @@ class ModelDelta(EngineEvent):
     chars: int = 0
 
 
-@dataclass(frozen=True, kw_only=True)
-class ModelResponse(EngineEvent):
+class ModelResponse(EngineEvent, frozen=True, kw_only=True):
     """A whole model response, assembled."""
 
     kind: ClassVar[str] = "model_response"
@@ -101,8 +101,7 @@ class ModelResponse(EngineEvent):
     expanded_tool_calls: tuple[dict[str, Any], ...] = ()  # the calls run in place of a multi_tool_use.parallel
 
 
-@dataclass(frozen=True, kw_only=True)
-class ToolCalled(EngineEvent):
+class ToolCalled(EngineEvent, frozen=True, kw_only=True):
     """The model called a tool: its parsed arguments, or the raw text when they could not be read (then the
     call does not run, and its ``tool_result`` says why)."""
 
@@ -113,8 +112,7 @@ class ToolCalled(EngineEvent):
     arguments: Any
 
 
-@dataclass(frozen=True, kw_only=True)
-class ToolResult(EngineEvent):
+class ToolResult(EngineEvent, frozen=True, kw_only=True):
     """What a tool answered (the exact JSON object the model receives)."""
 
     kind: ClassVar[str] = "tool_result"
@@ -126,8 +124,7 @@ class ToolResult(EngineEvent):
     result: dict[str, Any]
 
 
-@dataclass(frozen=True, kw_only=True)
-class BatchCommitted(EngineEvent):
+class BatchCommitted(EngineEvent, frozen=True, kw_only=True):
     """Translations reached the disk durably."""
 
     kind: ClassVar[str] = "batch_committed"
@@ -137,8 +134,7 @@ class BatchCommitted(EngineEvent):
     kept_selection: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, kw_only=True)
-class Reminder(EngineEvent):
+class Reminder(EngineEvent, frozen=True, kw_only=True):
     """The model answered without finishing; it is reminded of the missing paragraph IDs."""
 
     kind: ClassVar[str] = "reminder"
@@ -147,8 +143,7 @@ class Reminder(EngineEvent):
     number: int
 
 
-@dataclass(frozen=True, kw_only=True)
-class Retry(EngineEvent):
+class Retry(EngineEvent, frozen=True, kw_only=True):
     """A request is retried after a transient failure."""
 
     kind: ClassVar[str] = "retry"
@@ -157,8 +152,7 @@ class Retry(EngineEvent):
     delay: float
 
 
-@dataclass(frozen=True, kw_only=True)
-class ErrorEvent(EngineEvent):
+class ErrorEvent(EngineEvent, frozen=True, kw_only=True):
     """Something went wrong; ``fatal`` ends the run."""
 
     kind: ClassVar[str] = "error"
@@ -168,8 +162,7 @@ class ErrorEvent(EngineEvent):
     error: dict[str, Any] | None = None  # the structured model failure, when a request failed
 
 
-@dataclass(frozen=True, kw_only=True)
-class ChunkFinished(EngineEvent):
+class ChunkFinished(EngineEvent, frozen=True, kw_only=True):
     """A chunk ended: ``complete``, ``incomplete`` (with the missing IDs), ``failed``, ``cancelled``, or ``split``
     (it did not fit the model's context; its two halves follow as parts)."""
 
@@ -186,8 +179,7 @@ class ChunkFinished(EngineEvent):
     error: str | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class RunFinished(EngineEvent):
+class RunFinished(EngineEvent, frozen=True, kw_only=True):
     """A run ended; ``summary`` holds per-chunk results, totals, tokens and timings."""
 
     kind: ClassVar[str] = "run_finished"
