@@ -122,23 +122,29 @@ def _with_default_command(argv: list[str]) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit code.
 
-    As the process's entry point (``argv`` None) it also freezes the garbage collector's view of everything
-    imported so far, and ends a headless command's process as soon as its output is flushed (``exit_now``).
-    Called with ``argv`` (tests, embedding) it only returns the code.
+    As the process's entry point (``argv`` None) it also keeps the garbage collector out of the command's imports,
+    and ends a headless command's process as soon as its output is flushed (``exit_now``). Called with ``argv``
+    (tests, embedding) it only returns the code.
     """
     entry = argv is None
-    words = _with_default_command(list(sys.argv[1:] if entry else argv))
-    parser = build_parser(words[0] if words else None)
-    args = parser.parse_args(words)
+    if entry:
+        # Importing the command's module (the engine, httpx, pydantic ...) makes tens of thousands of objects that
+        # live until exit: collecting while they are made frees nothing. Afterwards they are frozen out of the
+        # collector's generations, so no collection during the command walks them again.
+        gc.disable()
+    try:
+        words = _with_default_command(list(sys.argv[1:] if entry else argv))
+        parser = build_parser(words[0] if words else None)
+        args = parser.parse_args(words)
+    finally:
+        if entry:
+            gc.freeze()
+            gc.enable()
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()
         return 0
     _log_to_file()
-    if entry:
-        # Modules, classes and functions live until exit: moved out of the collector's generations, no collection
-        # during the command has to walk them again (a full one walks every object of every import).
-        gc.freeze()
     code = _run_handler(handler, args)
     if entry and words[0] in HEADLESS:
         exit_now(code)

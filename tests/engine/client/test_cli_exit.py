@@ -100,3 +100,25 @@ def test_exit_now_flushes_output_and_log_handlers_first(monkeypatch: pytest.Monk
     monkeypatch.setattr(os, "_exit", lambda code: order.append(f"exit {code}"))
     cli.exit_now(3)
     assert order == ["flush", "flush", "logging", "exit 3"]
+
+
+def test_as_entry_point_the_collector_sits_out_the_imports_only(monkeypatch: pytest.MonkeyPatch,
+                                                                tmp_path: Path) -> None:
+    path = write_chapter(tmp_path)
+    seen: dict[str, object] = {}
+    build = cli.build_parser
+
+    def watched_build(command: str | None = None) -> object:
+        seen["collecting during imports"] = gc.isenabled()
+        return build(command)
+
+    monkeypatch.setattr(cli, "build_parser", watched_build)
+    monkeypatch.setattr(sys, "argv", ["proofdesk", "export", str(path), "-o", str(tmp_path / "out.txt")])
+    monkeypatch.setattr(os, "_exit", lambda code: seen.setdefault("exit", code))
+    try:
+        assert cli.main() == 0
+        seen["frozen"] = gc.get_freeze_count()
+    finally:
+        gc.unfreeze()
+    assert seen["collecting during imports"] is False and gc.isenabled()
+    assert seen["exit"] == 0 and isinstance(seen["frozen"], int) and seen["frozen"] > 0
