@@ -1,15 +1,28 @@
-"""Run benchmark: our cost on top of the network, against a local server answering at once.
+"""Run benchmark: a whole ``proofdesk run`` against a minimal correct loop doing the same work, side by side.
 
-Run: ``/work/venv/bin/python tests/bench/bench_run.py`` (``--help`` for options). Prints medians.
+Run: ``.venv/bin/python tests/bench/bench_run.py`` (``--help`` for options). Every figure is a median of
+interleaved repeats, proofdesk's and the reference's measured in the same pass.
 
-1. Wall time of a whole ``proofdesk run`` (a fresh process each time, start-up included) vs a bare httpx
-   streaming loop (also a fresh process) sending the very same request bodies. Goal: <= 2x.
-2. Per-turn overhead in-process: (our run - the bare loop) / turns, split into commit (lock, merge, write,
-   fsync) and everything else. Goal: everything else <= 1 ms per turn.
-3. Model turns per chunk with an ideal model (it submits the whole chunk in its first answer). Goal: 1.
-4. Request prefix: the share of system prompt + tool definitions that is byte-identical between the first
-   requests of consecutive chunks. Goal: all of it.
+The reference (``reference_loop.py``) sends the request bodies the ``proofdesk run`` sent, to the same scripted
+server (an ideal model answering at once: it submits the whole chunk in its first answer), streams each answer with
+httpx, ``json.loads`` every SSE event, assembles the tool calls and commits every batch durably (whole chapter,
+temp file, fsync, rename, folder fsync).
+
+1. Whole run in a fresh process (start-up and shutdown included): proofdesk vs the reference. Goal: <= 1.5x.
+   Shutdown: from the process's last line on stderr to its exit, both sides.
+2. Per turn, in-process (no start-up): proofdesk's run vs the reference loop, with arguments streamed in
+   8-character fragments and with each call in one chunk; the commit's share on our side.
+3. Model turns per chunk with the ideal model. Goal: 1.
+4. Request prefix: the share of system prompt + tool definitions byte-identical between the first requests of
+   consecutive chunks. Goal: all of it.
 5. ``--jobs 8`` vs ``--jobs 1`` on 8 chapters with 300 ms server latency per response. Goal: >= 6x.
+6. Imports: CPU time (``time.process_time()`` in a fresh interpreter, interpreter start included) to import every
+   module a ``proofdesk run`` ends up importing, vs ``import httpx, json``. Goal: <= 2x. Then where it goes: the
+   same modules imported in stages (httpx and json; what else the reference loop imports by its end: asyncio,
+   anyio, httpcore ...; pydantic; store; engine and tui; the rest), each stage's CPU time.
+
+Subprocesses run with bytecode cached (``PYTHONPYCACHEPREFIX``), as a user's second start would, even when the
+environment sets ``PYTHONDONTWRITEBYTECODE``.
 """
 
 from __future__ import annotations
@@ -18,6 +31,7 @@ import argparse
 import asyncio
 import itertools
 import json
+import os
 import re
 import shutil
 import statistics
@@ -30,24 +44,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-
 from engine.config import ModelSettings
 from engine.run import RunRequest, run_chapter
 from store import commit as commit_module
 from tests.bench.chapters import write_chapter
+from tests.bench.reference_loop import reference_run
 from tests.support.model_server import ModelServer, RecordedRequest, Scripted, text_reply, tool_reply
 
+ROOT = Path(__file__).resolve().parents[2]
 ID_LINE = re.compile(r"^\[\d+\] \[ID: ([^\]\s]+)\]", re.M)
-BARE_LOOP = r"""
-import json, sys, httpx
-bodies = json.load(open(sys.argv[2]))
-with httpx.Client(timeout=30) as client:
-    for body in bodies:
-        with client.stream("POST", sys.argv[1] + "/chat/completions", content=body.encode(),
-                           headers={"content-type": "application/json"}) as response:
-            for _ in response.iter_bytes():
-                pass
-"""
+REFERENCE = Path(__file__).resolve().with_name("reference_loop.py")
+# Subprocesses import this very tree (not whatever the venv's editable install points at), with bytecode cached as
+# on a user's machine from the second start on (in a folder of its own: no __pycache__ in the tree), even where the
+# environment says PYTHONDONTWRITEBYTECODE (compiling our sources from scratch costs ~90 ms per start here).
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPATH": str(ROOT),
+       "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "proofdesk-bench-pycache")}
 
 
 class IdealModel:
@@ -80,51 +91,72 @@ def proofdesk() -> list[str]:
     return [str(binary)] if binary.exists() else [sys.executable, "-m", "tui.cli"]
 
 
-def timed(cmd: list[str], cwd: Path) -> float:
+def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall seconds of a fresh process, and of its shutdown: from its last line on stderr to its exit."""
     started = time.perf_counter()
-    done = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
-    elapsed = time.perf_counter() - started
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(cmd)} failed ({done.returncode}): {done.stderr[-2000:]}")
-    return elapsed
+    process = subprocess.Popen(cmd, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    last_line_at = started
+    tail: list[bytes] = []
+    for line in process.stderr:  # stderr is line-buffered: each line arrives when written
+        last_line_at = time.perf_counter()
+        tail = [*tail[-20:], line]
+    code = process.wait()
+    ended = time.perf_counter()
+    if code != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({code}): {b''.join(tail).decode(errors='replace')}")
+    return ended - started, ended - last_line_at
 
 
-def median_ms(values: list[float]) -> str:
+def ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:8.1f} ms"
 
 
+def ratio(ours: list[float], reference: list[float]) -> float:
+    return statistics.median(ours) / statistics.median(reference)
+
+
+def fresh_chapter(folder: Path, label: str, paragraphs: int) -> Path:
+    work = folder / f"{label}-{time.perf_counter_ns()}"
+    work.mkdir()
+    write_chapter(work / "ch.json", paragraphs, translated=False)
+    return work
+
+
+def proofdesk_run(server: ModelServer, work: Path, *extra: str) -> tuple[float, float, list[RecordedRequest]]:
+    before = len(server.requests)
+    wall, shutdown = timed([*proofdesk(), "run", "ch.json", "--task", "translate", "--base-url", server.base_url,
+                            "--model", "bench", *extra], work)
+    return wall, shutdown, server.requests[before:]
+
+
 def bench_wall(server: ModelServer, paragraphs: int, repeats: int, folder: Path) -> list[RecordedRequest]:
-    ours, bare = [], []
-    recorded: list[RecordedRequest] = []
-    for _ in range(repeats):
-        work = folder / f"wall-{time.perf_counter_ns()}"
-        work.mkdir()
-        write_chapter(work / "ch.json", paragraphs, translated=False)
-        before = len(server.requests)
-        ours.append(timed([*proofdesk(), "run", "ch.json", "--task", "translate", "--base-url", server.base_url,
-                           "--model", "bench"], work))
-        recorded = server.requests[before:]
-        bodies = work / "bodies.json"
-        bodies.write_text(json.dumps([r.body.decode() for r in recorded]), encoding="utf-8")
-        bare.append(timed([sys.executable, "-c", BARE_LOOP, server.base_url, str(bodies)], work))
-    print(f"1. whole run, {paragraphs} paragraphs, {len(recorded)} requests (fresh process each, start-up included)")
-    print(f"   proofdesk run   {median_ms(ours)}")
-    print(f"   bare httpx loop {median_ms(bare)}")
-    print(f"   ratio           {statistics.median(ours) / statistics.median(bare):8.2f} x   (goal <= 2x)")
+    _, _, recorded = proofdesk_run(server, fresh_chapter(folder, "warm", paragraphs))  # warm-up; its bodies
+    bodies = folder / "bodies.json"
+    bodies.write_text(json.dumps([r.body.decode() for r in recorded]), encoding="utf-8")
+    ours, ours_down, ref, ref_down = [], [], [], []
+    for repeat in range(repeats):
+        def run_ours() -> None:
+            wall, down, _ = proofdesk_run(server, fresh_chapter(folder, "wall", paragraphs))
+            ours.append(wall)
+            ours_down.append(down)
+
+        def run_reference() -> None:
+            work = fresh_chapter(folder, "ref", paragraphs)
+            wall, down = timed([sys.executable, str(REFERENCE), server.base_url, "ch.json", str(bodies)], work)
+            ref.append(wall)
+            ref_down.append(down)
+
+        for step in ((run_ours, run_reference) if repeat % 2 == 0 else (run_reference, run_ours)):
+            step()
+    print(f"1. whole run, {paragraphs} paragraphs, {len(recorded)} requests, fresh process each "
+          f"(start-up and shutdown included), {repeats} interleaved repeats")
+    print(f"   proofdesk run   {ms(ours)}   of which shutdown {ms(ours_down)}")
+    print(f"   reference loop  {ms(ref)}   of which shutdown {ms(ref_down)}")
+    alive = ratio([a - b for a, b in zip(ours, ours_down, strict=True)],
+                  [a - b for a, b in zip(ref, ref_down, strict=True)])
+    print(f"   ratio           {ratio(ours, ref):8.2f} x   (goal <= 1.5x); without either shutdown {alive:.2f} x")
     return recorded
-
-
-async def _bare_in_process(base_url: str, bodies: list[bytes]) -> float:
-    import httpx
-
-    started = time.perf_counter()
-    async with httpx.AsyncClient(timeout=30) as client:
-        for body in bodies:
-            async with client.stream("POST", base_url + "/chat/completions", content=body,
-                                     headers={"content-type": "application/json"}) as response:
-                async for _ in response.aiter_bytes():
-                    pass
-    return time.perf_counter() - started
 
 
 async def _ours_in_process(server: ModelServer, path: Path) -> tuple[float, float, int, int, list[RecordedRequest]]:
@@ -156,25 +188,29 @@ async def _ours_in_process(server: ModelServer, path: Path) -> tuple[float, floa
         commit_module.ChapterStore.commit_batch = original  # type: ignore[method-assign]
 
 
-def bench_overhead(server: ModelServer, paragraphs: int, repeats: int, folder: Path, piece: int,
-                   label: str) -> list[RecordedRequest]:
-    per_turn_else, per_turn_commit, turns_per_chunk, events_per_turn = [], [], [], []
+def bench_turns(server: ModelServer, paragraphs: int, repeats: int, folder: Path, piece: int,
+                label: str) -> list[RecordedRequest]:
+    ours, ref, commit_share, turns_per_chunk, events_per_turn = [], [], [], [], []
     recorded: list[RecordedRequest] = []
-    for _ in range(repeats):
-        work = folder / f"overhead-{time.perf_counter_ns()}"
-        work.mkdir()
-        write_chapter(work / "ch.json", paragraphs, translated=False)
+    for repeat in range(repeats + 1):  # the first pass warms caches and is not counted
         model = server.responder = IdealModel(piece=piece)
-        ours, commits, turns, chunks, recorded = asyncio.run(_ours_in_process(server, work / "ch.json"))
-        bare = asyncio.run(_bare_in_process(server.base_url, [r.body for r in recorded]))
-        per_turn_commit.append(commits / turns)
-        per_turn_else.append((ours - bare - commits) / turns)
-        turns_per_chunk.append(turns / chunks)
-        events_per_turn.append(model.events / turns)
-    print(f"2. per-turn overhead beyond the bare loop, in-process ({paragraphs} paragraphs, {label}, "
+        work = fresh_chapter(folder, "turns", paragraphs)
+        elapsed, commits, turns, chunks, recorded = asyncio.run(_ours_in_process(server, work / "ch.json"))
+        work = fresh_chapter(folder, "turns-ref", paragraphs)
+        started = time.perf_counter()
+        asyncio.run(reference_run(server.base_url, work / "ch.json", [r.body for r in recorded]))
+        ref_elapsed = time.perf_counter() - started
+        if repeat:
+            ours.append(elapsed / turns)
+            ref.append(ref_elapsed / turns)
+            commit_share.append(commits / turns)
+            turns_per_chunk.append(turns / chunks)
+            events_per_turn.append(model.events / 2 / turns)  # the reference was answered too
+    print(f"2. per turn, in-process ({paragraphs} paragraphs, {label}, "
           f"~{statistics.median(events_per_turn):.0f} stream events per turn)")
-    print(f"   commit (lock, merge, write, fsync) {median_ms(per_turn_commit)} per turn")
-    print(f"   everything else                    {median_ms(per_turn_else)} per turn   (goal <= 1 ms)")
+    print(f"   proofdesk run   {ms(ours)} per turn, of which commit (lock, merge, write, fsync) {ms(commit_share)}")
+    print(f"   reference loop  {ms(ref)} per turn")
+    print(f"   ratio           {ratio(ours, ref):8.2f} x")
     print(f"3. model turns per chunk, ideal model  {statistics.median(turns_per_chunk):8.2f}        (goal 1)")
     return recorded
 
@@ -210,7 +246,7 @@ def bench_jobs(folder: Path, chapters: int, paragraphs: int, latency: float, rep
                     write_chapter(work / f"ch{i}.json", paragraphs, translated=False)
                     names.append(f"ch{i}.json")
                 times.append(timed([*proofdesk(), "run", *names, "--task", "translate", "--base-url",
-                                    server.base_url, "--model", "bench", "--jobs", str(jobs)], work))
+                                    server.base_url, "--model", "bench", "--jobs", str(jobs)], work)[0])
             results[jobs] = statistics.median(times)
         print(f"5. {chapters} chapters x {paragraphs} paragraphs, {latency * 1000:.0f} ms per response")
         print(f"   --jobs 1 {results[1]:8.2f} s   --jobs {chapters} {results[chapters]:8.2f} s   "
@@ -219,25 +255,118 @@ def bench_jobs(folder: Path, chapters: int, paragraphs: int, latency: float, rep
         server.stop()
 
 
+LIST_MODULES = r"""
+import sys
+from tui.cli import main
+code = main(sys.argv[2:])
+with open(sys.argv[1], "w") as out:
+    out.write("\n".join(sorted(name for name in sys.modules if name != "__main__")))
+"""
+# CPU time after importing each group of modules in turn (a group's own imports are charged to it).
+IMPORT_STAGES = r"""
+import json, sys, time
+stages = json.load(open(sys.argv[1]))
+marks = [time.process_time()]
+for names in stages:
+    for name in names:
+        try:
+            __import__(name)
+        except Exception:
+            pass
+    marks.append(time.process_time())
+print(json.dumps(marks))
+"""
+PYDANTIC = ("pydantic", "pydantic_core", "annotated_types", "typing_inspection", "typing_extensions")
+
+
+def run_modules(server: ModelServer, folder: Path, paragraphs: int) -> tuple[list[str], list[str]]:
+    """The modules a whole ``proofdesk run`` has imported by its end (lazy ones included), and the reference's."""
+    work = fresh_chapter(folder, "modules", paragraphs)
+    listing = folder / "modules.txt"
+    subprocess.run([sys.executable, "-c", LIST_MODULES, str(listing), "run", "ch.json", "--task", "translate",
+                    "--base-url", server.base_url, "--model", "bench"], cwd=work, env=ENV, check=True,
+                   capture_output=True)
+    bodies = folder / "modules-bodies.json"
+    bodies.write_text(json.dumps([r.body.decode() for r in server.requests[-2:]]), encoding="utf-8")
+    reference = folder / "reference-modules.txt"
+    subprocess.run([sys.executable, str(REFERENCE), server.base_url, "ch.json", str(bodies), str(reference)],
+                   cwd=work, env=ENV, check=True, capture_output=True)
+    return listing.read_text().split(), [m for m in reference.read_text().split() if not m.startswith("tests")]
+
+
+def stages_cpu(stages: list[list[str]], folder: Path) -> list[float]:
+    """CPU seconds of interpreter start and of each stage, in a fresh interpreter."""
+    plan = folder / f"stages-{time.perf_counter_ns()}.json"
+    plan.write_text(json.dumps(stages), encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", IMPORT_STAGES, str(plan)], env=ENV, check=True, capture_output=True,
+                          text=True)
+    marks = json.loads(done.stdout)
+    return [marks[0]] + [b - a for a, b in itertools.pairwise(marks)]
+
+
+def bench_imports(server: ModelServer, folder: Path, paragraphs: int, repeats: int) -> None:
+    ours, reference = run_modules(server, folder, paragraphs)
+    base = ["httpx", "json"]
+    loop_rest = [m for m in reference if m not in base]
+    pydantic = [m for m in ours if m.split(".")[0] in PYDANTIC]
+    store = [m for m in ours if m.split(".")[0] == "store"]
+    own = [m for m in ours if m.split(".")[0] in ("engine", "tui")]
+    rest = [m for m in ours if m not in {*base, *loop_rest, *pydantic, *store, *own}]
+    stages = [base, loop_rest, pydantic, store, own, rest]
+    names = ["interpreter start", "import httpx, json", "the rest of the reference loop's modules (asyncio, "
+             "anyio, httpcore, h11 ...)", "pydantic and its dependencies", "store", "engine and tui",
+             "the rest of a run's modules"]
+    ours_total, reference_total = [], []
+    parts: list[list[float]] = [[] for _ in names]
+    for _ in range(repeats):
+        staged = stages_cpu(stages, folder)
+        for i, value in enumerate(staged):
+            parts[i].append(value)
+        ours_total.append(sum(staged))
+        reference_total.append(cpu_seconds(IMPORT_REFERENCE))
+    print(f"6. imports, CPU time in a fresh interpreter (interpreter start included), {repeats} interleaved repeats")
+    print(f"   the {len(ours)} modules of a proofdesk run  {ms(ours_total)}")
+    print(f"   import httpx, json                  {ms(reference_total)}")
+    print(f"   ratio                               {ratio(ours_total, reference_total):8.2f} x   (goal <= 2x)")
+    print("   where a run's import time goes (each stage on top of the ones before):")
+    for name, values in zip(names, parts, strict=True):
+        print(f"     {ms(values)}  {name}")
+
+
+IMPORT_REFERENCE = "import time, httpx, json; print(time.process_time())"
+
+
+def cpu_seconds(code: str, *args: str) -> float:
+    done = subprocess.run([sys.executable, "-c", code, *args], env=ENV, check=True, capture_output=True, text=True)
+    return float(done.stdout.split()[-1])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--paragraphs", type=int, default=300, help="paragraphs per chapter for 1-4")
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--paragraphs", type=int, default=400, help="paragraphs per chapter for 1-4 and 6")
+    parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--jobs-chapters", type=int, default=8)
     parser.add_argument("--jobs-paragraphs", type=int, default=150)
     parser.add_argument("--latency", type=float, default=0.3)
+    parser.add_argument("--only", default="123456", help="which sections to run, e.g. 16")
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="proofdesk-bench-run-"))
     server = ModelServer().start()
     server.responder = IdealModel()
     try:
-        recorded = bench_wall(server, args.paragraphs, args.repeats, folder)
-        bench_overhead(server, args.paragraphs, args.repeats, folder, 8, "arguments in 8-character fragments")
-        bench_overhead(server, args.paragraphs, args.repeats, folder, 1_000_000, "each tool call in one chunk")
-        bench_prefix(recorded)
+        if "1" in args.only:
+            bench_wall(server, args.paragraphs, args.repeats, folder)
+        if set("234") & set(args.only):
+            recorded = bench_turns(server, args.paragraphs, args.repeats, folder, 8,
+                                   "arguments in 8-character fragments")
+            bench_turns(server, args.paragraphs, args.repeats, folder, 1_000_000, "each tool call in one chunk")
+            bench_prefix(recorded)
+        if "6" in args.only:
+            bench_imports(server, folder, args.paragraphs, args.repeats)
     finally:
         server.stop()
-    bench_jobs(folder, args.jobs_chapters, args.jobs_paragraphs, args.latency, max(1, args.repeats // 2))
+    if "5" in args.only:
+        bench_jobs(folder, args.jobs_chapters, args.jobs_paragraphs, args.latency, max(1, args.repeats // 2))
     shutil.rmtree(folder, ignore_errors=True)
 
 
