@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import errno
 import json
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.events import ModelRequest
+from engine.events import ModelDelta, ModelRequest
 from engine.run import RunRequest, run_chapter
 from engine.trace import read_trace
 from store.commit import ChapterStore
@@ -147,26 +146,28 @@ async def test_cancel_mid_stream_keeps_committed_batches_and_nothing_else(tmp_pa
         Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2),
     )
     committed: bytes | None = None
-    loop = asyncio.get_running_loop()
-    started = 0.0
+    streaming = asyncio.Event()
 
     async def consume() -> None:
-        nonlocal committed, started
+        nonlocal committed
         async for event in run_chapter(request(path, model_server)):
             if event.kind == "batch_committed":
                 committed = path.read_bytes()
-            if isinstance(event, ModelRequest) and event.turn == 2:
-                started = loop.time()
+            if isinstance(event, ModelDelta) and event.turn == 2:
+                streaming.set()
+
+    async def held_open() -> None:  # the server's own record: it sent half of the answer and holds the rest
+        while model_server.hanging != 1:
+            await asyncio.sleep(0.01)
 
     task = asyncio.create_task(consume())
-    while not started:
-        await asyncio.sleep(0.01)
-    await asyncio.sleep(0.2)  # the second response is now streaming (and hangs half-way)
-    cancelled_at = loop.time()
+    # The second answer is streaming: the run has part of it, and the server holds the rest back.
+    await asyncio.wait_for(streaming.wait(), 60)
+    await asyncio.wait_for(held_open(), 60)
     task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
-    assert loop.time() - cancelled_at < 5  # the stream hangs until the server stops: cancel did not wait for it
+    # The stream hangs until the server stops, so a cancel that waited for it would never end.
+    await asyncio.wait({task}, timeout=60)
+    assert task.cancelled(), "cancelling the run did not stop it while the model's answer hung"
     assert committed is not None and path.read_bytes() == committed
     assert selected_texts(path)[A1] == "One" and selected_texts(path)[A4] is None
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]

@@ -7,7 +7,8 @@ Scripting: a queue of ``Scripted`` responses, consumed one per request. Each has
 how to cut the body into network pieces (``split``: 1, 2, 3, 7 ... bytes, or a tuple of explicit piece sizes with
 the rest sent whole; each piece is its own HTTP chunk so the client really receives it separately), delays, and
 failure modes (``hang_after`` bytes, ``close_after`` bytes). Every request is recorded (method, path, headers,
-body) for assertions. When the queue is empty the server answers 500 with a message saying so.
+body) for assertions, and ``hanging`` counts the responses held open after their ``hang_after`` bytes were sent.
+When the queue is empty the server answers 500 with a message saying so.
 
 High-level builders (``text_reply``, ``tool_reply``, ``error_reply``; ``text_chunks``/``tool_chunks`` + ``sse``)
 keep loop tests short.
@@ -209,6 +210,7 @@ class ModelServer:
         self._ready = threading.Event()
         self.port = 0
         self.connections = 0
+        self._hanging = 0
         # Answers requests when the queue is empty (benchmarks: an "ideal model" keyed on the request).
         self.responder: Callable[[RecordedRequest], Scripted] | None = None
 
@@ -222,6 +224,12 @@ class ModelServer:
         """Every request received so far, in order."""
         with self._lock:
             return list(self._requests)
+
+    @property
+    def hanging(self) -> int:
+        """Responses holding their connection open now, their first ``hang_after`` bytes sent (tests wait on it)."""
+        with self._lock:
+            return self._hanging
 
     @property
     def pending(self) -> int:
@@ -361,9 +369,15 @@ class ModelServer:
         assert self._stopping is not None
         closed = asyncio.ensure_future(reader.read())  # returns b"" when the client hangs up
         stopping = asyncio.ensure_future(self._stopping.wait())
-        await asyncio.wait({closed, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        for task in (closed, stopping):
-            task.cancel()
+        with self._lock:
+            self._hanging += 1
+        try:
+            await asyncio.wait({closed, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            with self._lock:
+                self._hanging -= 1
+            for task in (closed, stopping):
+                task.cancel()
 
 
 _REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden",
