@@ -7,9 +7,14 @@ import shutil
 from collections.abc import Callable
 from importlib.resources import files
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
+from textual.command import CommandList, CommandPalette
+from textual.message import Message
+from textual.notifications import Notify
 from textual.pilot import Pilot
+from textual.worker import WorkerState
 
 from engine.config import Config, load_config, resolve_model
 from store.workspace import Workspace
@@ -17,6 +22,7 @@ from tui.app import ProofdeskApp
 from tui.session import WorkspaceSession
 
 SIZE = (80, 24)
+M = TypeVar("M", bound=Message)
 
 
 def sample_bytes() -> bytes:
@@ -53,6 +59,56 @@ async def wait_for(pilot: Pilot, predicate: Callable[[], bool], timeout: float =
         if loop.time() > deadline:
             raise AssertionError(f"timed out waiting for {what or predicate}")
         await pilot.pause(0.02)
+
+
+async def workers_done(pilot: Pilot, timeout: float = 10.0) -> None:
+    """``app.workers.wait_for_complete()`` for every worker but the workspace watcher (it lasts as long as the app),
+    including the workers those start (a reload after a commit); fail after ``timeout`` seconds."""
+    app = pilot.app
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while busy := [w for w in app.workers if w.group != "watcher" and not w.is_finished]:
+        left = deadline - loop.time()
+        if left <= 0:
+            raise AssertionError(f"timed out waiting for workers: {[w.description or w.name for w in busy]}")
+        running = [w.wait() for w in busy if w.state is WorkerState.RUNNING]
+        if running:  # a worker that failed or was cancelled is done too: the test asserts on its effects
+            await asyncio.wait_for(asyncio.gather(*running, return_exceptions=True), left)
+        await pilot.pause()  # their state-change messages run, and may start more workers
+
+
+async def palette_offers(pilot: Pilot, wanted: str, timeout: float = 10.0) -> None:
+    """Wait until the open command palette shows its results with a command containing ``wanted`` highlighted
+    (its search runs in a worker, so ``enter`` right after typing may find no list yet)."""
+
+    def offered() -> bool:
+        palette = pilot.app.screen
+        if not isinstance(palette, CommandPalette):
+            return False
+        commands = palette.query_one(CommandList)
+        index = commands.highlighted
+        return (commands.has_class("--visible") and index is not None
+                and wanted.lower() in str(commands.get_option_at_index(index).prompt).lower())
+
+    await wait_for(pilot, offered, timeout, what=f"the palette to offer {wanted!r}")
+
+
+class Messages:
+    """A ``message_hook`` for ``app.run_test``: every message the app's nodes receive, for tests to wait on."""
+
+    def __init__(self) -> None:
+        self.seen: list[Message] = []
+
+    def __call__(self, message: Message) -> None:
+        self.seen.append(message)
+
+    def of(self, kind: type[M]) -> list[M]:
+        """The messages of one type, in the order they arrived."""
+        return [m for m in self.seen if isinstance(m, kind)]
+
+    def notifications(self) -> list[str]:
+        """The texts of the notifications (toasts) posted so far."""
+        return [m.notification.message for m in self.of(Notify)]
 
 
 @pytest.fixture

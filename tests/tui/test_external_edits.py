@@ -11,7 +11,7 @@ from store.loader import load_chapter
 from store.model import append_version
 from store.serialize import chapter_bytes
 from tests.tui.chapters import review_chapter, write
-from tests.tui.conftest import SIZE, make_app, screen_text, wait_for
+from tests.tui.conftest import SIZE, make_app, screen_text, wait_for, workers_done
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
 from tui.widgets.log_pane import LogPane
@@ -67,9 +67,10 @@ async def test_invalid_file_is_reported_kept_and_never_written_over(chapter_path
         await pilot.press("down", "m")
         await pilot.press("e", "ctrl+u", *"nope", "ctrl+s")
         await pilot.press("left_square_bracket", "enter")
-        await pilot.pause(0.5)
+        # each of the three commits ran and reported its refusal; only then is "never written" a finding
+        await workers_done(pilot)
+        await wait_for(pilot, lambda: sum("not saved" in n for n in notices(screen)) == 3, what="three refusals")
         assert chapter_path.read_bytes() == broken
-        assert any("not saved" in n for n in notices(screen))
         # A run is refused too.
         await pilot.press("t")
         assert not screen.run_in_progress

@@ -9,7 +9,7 @@ import pytest
 
 from store.loader import load_chapter
 from tests.tui.chapters import review_chapter, write
-from tests.tui.conftest import SIZE, make_app, wait_for
+from tests.tui.conftest import SIZE, make_app, palette_offers, wait_for
 from tui.app import ProofdeskApp
 from tui.cli import main
 from tui.keymap import binding_ids
@@ -45,7 +45,7 @@ async def test_keymap_remaps_a_binding_by_id(chapter_path: Path, config_file: Pa
     app = make_app(chapter_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "m")
-        await pilot.pause(0.2)
+        await app.workers.wait_for_complete()  # a commit started by m would be one of them
         assert not load_chapter(chapter_path).paragraphs[1].reviewed  # m no longer marks
         await pilot.press("v")
         await wait_for(pilot, lambda: load_chapter(chapter_path).paragraphs[1].reviewed, what="v to mark reviewed")
@@ -77,11 +77,11 @@ async def test_palette_runs_any_action_by_name(chapter_path: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "ctrl+p")
         await pilot.press(*"Reviewed")
-        await pilot.pause(0.5)
+        await palette_offers(pilot, "Reviewed")
         await pilot.press("enter")
         await wait_for(pilot, lambda: load_chapter(chapter_path).paragraphs[1].reviewed, what="the palette action")
         await pilot.press("ctrl+p", *"Chunk separators: off")
-        await pilot.pause(0.5)
+        await palette_offers(pilot, "Chunk separators: off")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ChapterScreen) and app.screen.separator_task is None,
                        what="the separators to turn off")
@@ -120,11 +120,11 @@ async def test_palette_switches_model_profile_and_theme(chapter_path: Path, conf
     async with app.run_test(size=SIZE) as pilot:
         assert app.workspace is not None and app.workspace.settings.model == "demo"
         await pilot.press("ctrl+p", *"use profile local")
-        await pilot.pause(0.5)
+        await palette_offers(pilot, "use profile local")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.workspace.settings.model == "qwen3", what="the profile switch")
         assert app.workspace.settings.base_url == "http://127.0.0.1:9/v1"
         await pilot.press("ctrl+p", *"Theme: ansi-light")
-        await pilot.pause(0.5)
+        await palette_offers(pilot, "Theme: ansi-light")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.theme == "ansi-light", what="the theme switch")

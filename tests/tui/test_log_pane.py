@@ -14,7 +14,7 @@ from engine.events import (
     ToolCalled,
     ToolResult,
 )
-from tests.tui.conftest import SIZE, screen_text
+from tests.tui.conftest import SIZE, screen_text, wait_for
 from tui.app import THEMES_DIR
 from tui.widgets.log_pane import LogPane
 
@@ -44,15 +44,15 @@ async def test_tokens_fill_one_replaced_line_and_flushes_are_batched() -> None:
         for delta in deltas(text):
             pane.push(delta)
         assert pane.visible_entries == []  # nothing is formatted until the next flush
-        await pilot.pause(0.2)
-        assert pane.flushes - flushes <= 3  # ~1000 events, a handful of redraws
+        await wait_for(pilot, lambda: pane.flushes > flushes, what="the next flush")
+        assert pane.flushes - flushes == 1  # ~1000 events, one redraw
         assert [e.kind for e in pane.visible_entries] == ["chunk_started", "model_request"]  # no line per token
         assert pane.current_output == text
-        assert "▸ model: " in screen_text(app) and "the chunk first." in screen_text(app)
+        await wait_for(pilot, lambda: "▸ model: " in screen_text(app) and "the chunk first." in screen_text(app),
+                       what="the current line on screen")
         pane.push(ModelResponse(run_id=RUN, chunk=1, turn=1, content=text, reasoning="", tool_calls=(),
                                 finish_reason="stop", usage=None, latency_ms=5.0))
-        await pilot.pause(0.2)
-        assert pane.current_output is None
+        await wait_for(pilot, lambda: pane.current_output is None, what="the answer's flush")
         last = pane.visible_entries[-1]
         assert last.kind == "model_response" and last.text.startswith("model: I will look")
         assert last.copy == text  # copying the line gives the whole answer
@@ -71,22 +71,21 @@ async def test_tool_lines_errors_filter_and_copy() -> None:
         pane.push(Retry(run_id=RUN, chunk=1, attempt=1, reason="HTTP 429", delay=1.5))
         pane.push(BatchCommitted(run_id=RUN, chunk=1, paragraph_ids=("a", "b"), file="/x/ch01.json"))
         pane.add_notice("ch01.json is not valid on disk", error=True)
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: len(pane.visible_entries) == 5, what="the flush")
         texts = [e.text for e in pane.visible_entries]
         assert texts[0] == "⚙ get_next_paragraphs(paragraph_id=e58ed763, count=3)"
         assert texts[1].startswith("  ✗ CHUNK_BOUNDARY get_next_paragraphs: no more paragraphs")
         assert texts[2] == "↻ retry 1 in 1.5 s: HTTP 429"
         assert texts[3] == "✔ committed 2 paragraph(s) to ch01.json"
         pane.errors_only = True
-        await pilot.pause()
+        await wait_for(pilot, lambda: len(pane.visible_entries) == 2, what="the errors-only view")
         assert [e.text for e in pane.visible_entries] == [texts[1], texts[4]]
         # copy the line under the cursor (OSC 52 through App.copy_to_clipboard)
         pane.focus()
         await pilot.press("up", "y")
         assert '"error_code": "CHUNK_BOUNDARY"' in app.clipboard
         pane.errors_only = False
-        await pilot.pause()
-        assert len(pane.visible_entries) == 5
+        await wait_for(pilot, lambda: len(pane.visible_entries) == 5, what="every line again")
 
 
 async def test_the_pane_keeps_only_the_last_entries() -> None:
@@ -95,7 +94,8 @@ async def test_the_pane_keeps_only_the_last_entries() -> None:
         pane = app.query_one(LogPane)
         for i in range(120):
             pane.add_notice(f"line {i}")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: pane.flushes > 0, what="the flush")
         entries = pane.visible_entries
         assert len(entries) == 50 and entries[0].text == "line 70" and entries[-1].text == "line 119"
-        assert "line 119" in screen_text(app)  # follows the end
+        # the view follows the end
+        await wait_for(pilot, lambda: "line 119" in screen_text(app), what="the last line on screen")

@@ -20,7 +20,8 @@ async def test_workspace_folder_lists_chapters_and_opens_one(workspace_dir: Path
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, ChapterListScreen)
         await wait_for(pilot, lambda: not app.seeding, what="the first scan")
-        await pilot.pause(0.1)
+        await wait_for(pilot, lambda: "b-second.json" in screen_text(app) and "0/39" in screen_text(app),
+                       what="the rows of the first scan")
         text = screen_text(app)
         assert "b-second.json" in text and "rashomon.json" in text and "notes.txt" not in text
         assert "0/39" in text  # translated / non-empty paragraphs
@@ -35,7 +36,7 @@ async def test_workspace_folder_lists_chapters_and_opens_one(workspace_dir: Path
 async def test_chapter_file_opens_straight_to_its_view(workspace_dir: Path) -> None:
     app = make_app(workspace_dir / "rashomon.json")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await wait_for(pilot, lambda: "0/39 done" in screen_text(app), what="the chapter view")
         assert isinstance(app.screen, ChapterScreen)
         assert app.screen.query_one(LogPane).display
         text = screen_text(app)

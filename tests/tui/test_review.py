@@ -13,7 +13,7 @@ import pytest
 from store.loader import load_chapter
 from store.model import Paragraph
 from tests.tui.chapters import review_chapter, write
-from tests.tui.conftest import SIZE, make_app, screen_text, wait_for
+from tests.tui.conftest import SIZE, Messages, make_app, screen_text, wait_for
 from tui.screens.chapter import ChapterScreen
 from tui.screens.edit import EditScreen
 from tui.widgets.paragraph_table import ParagraphTable
@@ -78,22 +78,24 @@ async def test_versions_diff_select_edit_and_review(chapter_path: Path) -> None:
 
 
 async def test_edit_can_be_cancelled_and_saved_without_ctrl_keys(chapter_path: Path) -> None:
-    before = chapter_path.read_bytes()
     app = make_app(chapter_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("e", *"xyz", "escape")
         assert isinstance(app.screen, ChapterScreen)
-        await pilot.pause(0.1)
-        assert chapter_path.read_bytes() == before  # cancel writes nothing
         # tab to the Save button, enter: no ctrl key needed (tmux and some terminals swallow them)
         await pilot.press("e", "ctrl+u", *"First.", "tab", "enter")
         await wait_for(pilot, lambda: on_disk(chapter_path, "p0000001").selected_text == "First.",
                        what="the saved edit")
+        await app.workers.wait_for_complete()
+        # the cancelled edit wrote nothing: the save made after it is the paragraph's only version
+        assert [v.text for v in on_disk(chapter_path, "p0000001").translations] == ["First."]
+        assert b"xyz" not in chapter_path.read_bytes()
 
 
 async def test_next_to_review_and_refusals(chapter_path: Path) -> None:
     app = make_app(chapter_path, watch=False)
-    async with app.run_test(size=SIZE) as pilot:
+    messages = Messages()
+    async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         table = app.screen.query_one(ParagraphTable)
         await pilot.press("n")
         assert table.current_paragraph.id == "p0000002"  # translated, not reviewed
@@ -106,7 +108,9 @@ async def test_next_to_review_and_refusals(chapter_path: Path) -> None:
         # nothing to review on an untranslated or empty paragraph: no commit
         before = chapter_path.read_bytes()
         await pilot.press("home", "m", "down", "down", "m")
-        await pilot.pause(0.2)
+        await wait_for(pilot, lambda: messages.notifications().count(
+            "Nothing to review: this paragraph has no translation.") == 2, what="both refusals")
+        await app.workers.wait_for_complete()
         assert chapter_path.read_bytes() == before
 
 

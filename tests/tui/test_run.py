@@ -105,7 +105,8 @@ async def test_cancel_stops_the_run_and_writes_nothing(chapter_path: Path, model
         await pilot.press("b")  # leaving would end the run: refused while it goes on
         assert app.screen is screen and screen.run_in_progress
         await pilot.press("x")
-        await wait_for(pilot, lambda: not screen.run_in_progress, timeout=3, what="the run to stop")
+        # the stream hangs until the server stops: only a cancelled run ends (how fast is not asserted here)
+        await wait_for(pilot, lambda: not screen.run_in_progress, what="the run to stop")
         pane = screen.query_one(LogPane)
         # the run itself reports its end (run_finished, cancelled), as it does to every consumer
         await wait_for(pilot, lambda: any("■ run cancelled" in t for t in lines(pane)), what="the run's end")

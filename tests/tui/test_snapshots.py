@@ -30,11 +30,12 @@ from store.conflicts import ConflictRecord, write_conflicts
 from store.loader import parse_chapter
 from store.workspace import Workspace
 from tests.tui.chapters import STAMP, showcase_chapter, write
-from tests.tui.conftest import make_app, sample_bytes, wait_for
+from tests.tui.conftest import make_app, sample_bytes, wait_for, workers_done
 from tui.app import ProofdeskApp
 from tui.messages import EngineEventReceived
 from tui.screens.chapter import ChapterScreen
 from tui.screens.trace import TraceScreen
+from tui.widgets.log_pane import LogPane
 
 VERSION_FILE = Path(__file__).parent / "snapshots_textual_version.txt"
 
@@ -82,7 +83,7 @@ async def conflicts_loaded(pilot: Pilot) -> None:
     screen = pilot.app.screen
     assert isinstance(screen, ChapterScreen)
     await wait_for(pilot, lambda: bool(screen.session.conflicts), what="the conflict record")
-    await pilot.pause(0.1)
+    await workers_done(pilot)  # the conflicts worker has drawn them, the separators are in
 
 
 def test_chapter_view_with_separators_and_every_state(snap_compare: Callable[..., bool], showcase: Path) -> None:
@@ -123,7 +124,10 @@ def test_log_pane_with_an_error(snap_compare: Callable[..., bool], showcase: Pat
         ]
         for event in events:
             screen.post_message(EngineEventReceived(event, showcase))
-        await pilot.pause(0.3)
+        pane = screen.query_one(LogPane)
+        await wait_for(pilot, lambda: [e.kind for e in pane.visible_entries][-1:] == ["chunk_finished"],
+                       what="every event in the log pane")
+        await workers_done(pilot)  # the reload after the commit
 
     assert snap_compare(chapter_app(showcase), run_before=before)
 
