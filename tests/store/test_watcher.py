@@ -29,8 +29,10 @@ from tests.store.watch_support import (
     commit_chapter,
     commit_translation,
     git_checkout,
+    inotify_watched,
     make_chapter,
     rsync_replace,
+    settled,
     vim_backup_rename_save,
     vim_swap_rename_save,
     vscode_in_place_save,
@@ -41,8 +43,6 @@ SETTLE = 0.1
 GRACE = 0.6
 RECONCILE = 0.25
 RETRIES = 4
-# Long enough for every follow-up an event could have: settle, parse retries, a reconcile scan and its read.
-QUIET = 2 * SETTLE + RETRIES * SETTLE + RECONCILE + 0.2
 
 
 @pytest.fixture
@@ -96,12 +96,12 @@ async def test_seed_returns_current_states_and_emits_nothing(workspace: Workspac
     assert isinstance(seeded[bad], ChapterLoadError) and "b.json" in seeded[bad].line
     async with watcher:
         recorder = EventRecorder(watcher)
-        await asyncio.sleep(QUIET)
+        await settled(watcher)
         assert recorder.events == []
         new = workspace.root / "c.json"
         new.write_bytes(chapter_data("c"))
         await recorder.wait_count(1)
-        await asyncio.sleep(QUIET)
+        await settled(watcher)
         assert_changed_once(recorder, new, chapter_data("c"))
 
 
@@ -111,7 +111,7 @@ async def test_initial_events_mode_reports_each_existing_file_once(workspace: Wo
     async with new_watcher(workspace, initial_events=True) as watcher:
         recorder = EventRecorder(watcher)
         await recorder.wait_count(2)
-        await asyncio.sleep(QUIET)
+        await settled(watcher)
         assert sorted(recorder.describe()) == ["chapter_changed:a.json", "chapter_invalid:b.json"]
 
 
@@ -123,7 +123,7 @@ async def test_vim_swap_and_rename_save_is_reloaded_once(running: tuple[ChapterW
     path = watcher.root / "ch.json"
     await vim_swap_rename_save(path, chapter_data("vim"))
     await recorder.wait_count(1)
-    await asyncio.sleep(QUIET)
+    await settled(watcher)
     assert_changed_once(recorder, path, chapter_data("vim"))
 
 
@@ -134,7 +134,7 @@ async def test_vim_backup_rename_save_is_reloaded_once(running: tuple[ChapterWat
     path = watcher.root / "ch.json"
     await vim_backup_rename_save(path, chapter_data("vim2"), pause)
     await recorder.wait_count(1)
-    await asyncio.sleep(QUIET)
+    await settled(watcher)
     assert_changed_once(recorder, path, chapter_data("vim2"))
 
 
@@ -143,7 +143,7 @@ async def test_vscode_in_place_save_is_reloaded_once(running: tuple[ChapterWatch
     path = watcher.root / "ch.json"
     await vscode_in_place_save(path, chapter_data("code"), lambda: asyncio.sleep(0.03))
     await recorder.wait_count(1)
-    await asyncio.sleep(QUIET)
+    await settled(watcher)
     assert_changed_once(recorder, path, chapter_data("code"))
 
 
@@ -161,7 +161,7 @@ async def test_vscode_in_place_save_read_midway_is_never_adopted(workspace: Work
 
         await vscode_in_place_save(path, chapter_data("code"), until_watcher_read_it)
         await recorder.wait_count(1)
-        await asyncio.sleep(QUIET)
+        await settled(watcher)
         assert_changed_once(recorder, path, chapter_data("code"))
         assert watcher.stats.parse_retries >= 2  # the empty file, then the half file
 
@@ -176,6 +176,7 @@ async def test_an_edit_right_after_start_is_noticed(tmp_path: Path) -> None:
             (root / "ch.json").write_bytes(chapter_data("v1"))
             recorder = EventRecorder(watcher)
             await recorder.wait_count(1)
+            await settled(watcher)
             assert_changed_once(recorder, root / "ch.json", chapter_data("v1"))
             assert watcher.stats.notify_batches >= 1
 
@@ -185,7 +186,7 @@ async def test_delete_and_recreate_is_a_change_not_a_deletion(running: tuple[Cha
     path = watcher.root / "ch.json"
     await git_checkout(path, chapter_data("git"))
     await recorder.wait_count(1)
-    await asyncio.sleep(GRACE + QUIET)
+    await settled(watcher)  # a deletion grace period started meanwhile has run out too
     assert_changed_once(recorder, path, chapter_data("git"))
 
 
@@ -193,9 +194,9 @@ async def test_delete_and_recreate_identical_content_is_nothing(running: tuple[C
     watcher, recorder = running
     path = watcher.root / "ch.json"
     await git_checkout(path, chapter_data("v0"), gap=0.25)  # longer than settle: the absence is seen
-    await asyncio.sleep(GRACE + QUIET)
+    await wait_until(lambda: watcher.stats.unchanged >= 1, "the recreated file was never read")
+    await settled(watcher)  # the deletion grace period has run out
     assert recorder.events == []
-    assert watcher.stats.unchanged >= 1  # it did look at the recreated file
 
 
 async def test_deletion_is_reported_once_after_the_grace_period(
@@ -204,11 +205,12 @@ async def test_deletion_is_reported_once_after_the_grace_period(
     path = watcher.root / "ch.json"
     path.unlink()
     await recorder.wait_count(1)
-    await asyncio.sleep(QUIET)
+    await settled(watcher)
     assert recorder.describe() == ["chapter_deleted:ch.json"]
     assert isinstance(recorder.events[0], ChapterDeleted)
     path.write_bytes(chapter_data("v0"))  # back again after the deletion was final: a new file
     await recorder.wait_count(2)
+    await settled(watcher)
     assert recorder.kinds() == ["chapter_deleted", "chapter_changed"]
 
 
@@ -219,7 +221,7 @@ async def test_rsync_replace_with_older_mtime_is_reloaded_once(
     old_mtime = path.stat().st_mtime_ns - 86_400 * 10**9
     rsync_replace(path, chapter_data("rsync"), old_mtime)
     await recorder.wait_count(1)
-    await asyncio.sleep(QUIET)
+    await settled(watcher)
     assert_changed_once(recorder, path, chapter_data("rsync"))
 
 
@@ -242,7 +244,7 @@ async def test_reconcile_scan_catches_what_notify_missed(workspace: Workspace) -
         os.utime(same_second, ns=(before.st_atime_ns, before.st_mtime_ns))
         rsync_replace(synced, chapter_data("s1"), synced.stat().st_mtime_ns - 3_600 * 10**9)
         await recorder.wait_count(2)
-        await asyncio.sleep(QUIET)
+        await settled(watcher)
         assert sorted(recorder.describe()) == ["chapter_changed:same.json", "chapter_changed:synced.json"]
         by_name = {e.path.name: e for e in recorder.events}
         assert isinstance(by_name["same.json"], ChapterChanged)
@@ -258,10 +260,10 @@ async def test_two_hundred_own_commits_cause_no_reload(running: tuple[ChapterWat
     store = ChapterStore(watcher.root / "ch.json", watcher.workspace)
     for i in range(200):
         # In a thread, as the engine commits: the watcher keeps running between and during commits.
-        await asyncio.to_thread(commit_translation, store, i)
-        if i % 25 == 24:
-            await asyncio.sleep(SETTLE * 2)  # let the watcher settle and read between bursts
-    await asyncio.sleep(QUIET)
+        digest = content_digest(await asyncio.to_thread(commit_translation, store, i))
+        if i % 25 == 24:  # between bursts, the watcher reads our latest write
+            await wait_until(lambda last=digest: watcher.known_digest(store.path) == last, f"commit {i} was never read")
+    await settled(watcher)
     assert recorder.events == []
     assert watcher.stats.parses == 0
     assert watcher.stats.own_writes >= 1  # it did read our writes, and recognised them
@@ -286,7 +288,7 @@ async def test_outside_edit_just_after_an_own_commit_is_detected(
             rsync_replace(path, outside, path.stat().st_mtime_ns)  # by rename, same mtime as ours
         expected.append(content_digest(outside))
         await recorder.wait_count(trial + 1)
-    await asyncio.sleep(QUIET)
+    await settled(watcher)
     assert recorder.kinds() == ["chapter_changed"] * len(delays)
     assert [e.digest for e in recorder.events if isinstance(e, ChapterChanged)] == expected
 
@@ -304,7 +306,7 @@ async def test_restoring_an_earlier_own_write_is_an_outside_change(
     assert recorder.events == []
     path.write_bytes(first)  # `git checkout ch.json`: bytes we once wrote, but not by us this time
     await recorder.wait_count(1)
-    await asyncio.sleep(QUIET)
+    await settled(watcher)
     assert_changed_once(recorder, path, first)
 
 
@@ -317,7 +319,7 @@ async def test_invalid_file_is_reported_once_then_its_fix_is_a_change(
     path = watcher.root / "ch.json"
     path.write_bytes(b'{"format": "proofdesk.chapter/1", "id": "ch01", "paragraphs": [}')
     await recorder.wait_count(1)
-    await asyncio.sleep(QUIET)  # reconcile scans and retries must not report it again
+    await settled(watcher)  # reconcile scans and retries must not report it again
     assert recorder.kinds() == ["chapter_invalid"]
     invalid = recorder.events[0]
     assert isinstance(invalid, ChapterInvalid)
@@ -325,7 +327,7 @@ async def test_invalid_file_is_reported_once_then_its_fix_is_a_change(
     assert path.read_bytes().endswith(b"[}")  # never written over
     path.write_bytes(chapter_data("fixed"))
     await recorder.wait_count(2)
-    await asyncio.sleep(QUIET)
+    await settled(watcher)
     assert recorder.kinds() == ["chapter_invalid", "chapter_changed"]
     assert isinstance(recorder.events[1], ChapterChanged)
     assert recorder.events[1].chapter == make_chapter("fixed")
@@ -339,6 +341,7 @@ async def test_back_to_the_last_good_content_after_invalid_is_reported(
     await recorder.wait_count(1)
     path.write_bytes(chapter_data("v0"))  # the person undid the damage: consumers must hear it is fine again
     await recorder.wait_count(2)
+    await settled(watcher)
     assert recorder.kinds() == ["chapter_invalid", "chapter_changed"]
 
 
@@ -363,10 +366,17 @@ async def test_non_chapter_churn_causes_no_reads_and_no_events(
         (root / ".#ch.json").write_text("user@host")
         (root / ".proofdesk-ch.json.1a2b3c4d.tmp").write_bytes(b"{")
         (root / "sub" / "x.json").write_bytes(b"{")
-        await asyncio.sleep(0.05)
-    await asyncio.sleep(QUIET)
-    assert recorder.events == []
-    assert watcher.stats.reads == 0 and watcher.stats.notify_batches == 0
+        await asyncio.sleep(0.05)  # five rounds of churn, as an editor makes them
+    # A chapter written last, by rename: its notification comes after every one the churn caused, so once it is
+    # reported the churn's notifications have all been delivered (or filtered out) too.
+    marker = root / "zz-marker.json"
+    rsync_replace(marker, chapter_data("marker"), 0)
+    await recorder.wait_count(1)
+    await wait_until(lambda: watcher.stats.notify_batches >= 1, "the marker's notification never came")
+    await settled(watcher)
+    assert recorder.describe() == ["chapter_changed:zz-marker.json"]
+    assert watcher.stats.notify_batches == 1  # the marker's: the churn gave none
+    assert watcher.stats.parses == 1  # the marker only: nothing of the churn was read as a chapter
 
 
 # -- resilience ----------------------------------------------------------------------------------------------------
@@ -382,12 +392,14 @@ async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace,
     async with new_watcher(workspace, reconcile_every=600, restart_backoff=0.05,
                            watch_factory=backend) as watcher:
         recorder = EventRecorder(watcher)
-        await wait_until(lambda: backend.runs >= 2, "the backend was not restarted")
-        await asyncio.sleep(0.3)  # the second run's inotify watch is in place
+        # A run's inotify watch exists once it has started (awatch sets it up before its first await); checked
+        # in the kernel's own list of this process's watches.
+        await wait_until(lambda: backend.runs >= 2 and inotify_watched(workspace.root),
+                         "the backend was not restarted")
         path.write_bytes(chapter_data("first"))
         await recorder.wait_count(1)
-        await wait_until(lambda: backend.runs >= 3, "the backend was not restarted twice")
-        await asyncio.sleep(0.3)
+        await wait_until(lambda: backend.runs >= 3 and inotify_watched(workspace.root),
+                         "the backend was not restarted twice")
         path.write_bytes(chapter_data("second"))
         await recorder.wait_count(2)
         assert [e.chapter for e in recorder.events if isinstance(e, ChapterChanged)] == [
@@ -409,8 +421,8 @@ async def test_a_replaced_workspace_folder_is_watched_again(workspace: Workspace
         await recorder.wait_count(1)
         assert_changed_once(recorder, root / "ch.json", chapter_data("restored"))
 
-        await wait_until(lambda: watcher.stats.rewatches > 0, "the new folder was never watched")
-        await asyncio.sleep(0.2)  # the new backend's watch is in place
+        await wait_until(lambda: watcher.stats.rewatches > 0 and inotify_watched(root),
+                         "the new folder was never watched")
         batches = watcher.stats.notify_batches
         (root / "ch.json").write_bytes(chapter_data("edited"))
         await recorder.wait_count(2)
@@ -434,7 +446,8 @@ def test_stop_leaves_no_thread_and_survives_a_cancelled_consumer(workspace: Work
                     seen.append(event.chapter)
 
         consumer = asyncio.create_task(consume())
-        await asyncio.sleep(0.3)
+        # started: the backend first, then the seed read that makes v0 the known state
+        await wait_until(lambda: watcher.known_digest(path) is not None, "the watcher never started")
         path.write_bytes(chapter_data("v1"))
         await wait_until(lambda: bool(seen), "the first edit was never reported")
         consumer.cancel()  # the app drops its reader mid-wait

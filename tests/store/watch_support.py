@@ -105,6 +105,44 @@ def rsync_replace(path: Path, data: bytes, mtime_ns: int) -> None:
     os.replace(temp, path)
 
 
+def inotify_watched(folder: Path) -> bool:
+    """Whether an inotify watch of this process is on ``folder`` now (Linux: ``/proc/self/fdinfo``)."""
+    inode = f"ino:{folder.stat().st_ino:x} "
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            if os.readlink(f"/proc/self/fd/{fd}") != "anon_inode:inotify":
+                continue
+            with open(f"/proc/self/fdinfo/{fd}", encoding="ascii") as info:
+                if any(line.startswith("inotify ") and inode in line for line in info):
+                    return True
+        except OSError:  # closed meanwhile
+            continue
+    return False
+
+
+async def settled(watcher: ChapterWatcher, timeout: float = 15.0) -> None:
+    """Wait until the watcher can report nothing more about the files as they are on disk now, so that "reported
+    once" and "nothing reported" are checked after it had every chance to report more.
+
+    Settled: no path waits to be read (settle delay, parse retry, deletion grace), no event waits for its reader,
+    and a reconcile scan run here finds every chapter exactly as last read — a file whose inode, size, mtime or
+    ctime differ, a read still going on included, is poked and waited for again. After that only a new change on
+    disk can give an event; a late notification of an old one re-reads the same bytes. The watcher keeps this state
+    private, so it is read here (a public ``ChapterWatcher.idle()`` would replace it).
+    """
+    def busy() -> bool:
+        return bool(watcher._due or watcher._attempts or watcher._missing_since or not watcher._queue.empty())
+
+    async def until() -> None:
+        while busy() or await watcher.reconcile() or busy():
+            await asyncio.sleep(0.01)
+
+    try:
+        await asyncio.wait_for(until(), timeout)
+    except TimeoutError:
+        raise AssertionError(f"the watcher did not settle: due {sorted(p.name for p in watcher._due)}") from None
+
+
 async def wait_until(condition: Callable[[], bool], failure: str, timeout: float = 10.0) -> None:
     """Poll ``condition`` until it holds; fail with ``failure`` if it does not within ``timeout`` seconds."""
     async def until() -> None:
