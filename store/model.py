@@ -170,7 +170,24 @@ class Chapter(_Record):
         paragraphs = list(self.paragraphs)
         for pos, para in replacements.items():
             paragraphs[pos] = para
-        return self.replace(paragraphs=tuple(paragraphs))
+        copy = self.replace(paragraphs=tuple(paragraphs))
+        # Carry over what stays valid, so a commit of 10 paragraphs costs 10, not the whole chapter: the
+        # other paragraphs' serialised bytes (store.serialize) and, while IDs stay put, the ID positions.
+        inners = self.cached("inners")
+        if inners is None and self.cached("source") is not None:
+            from store.serialize import chapter_inners  # here: store.serialize imports this module
+
+            inners = chapter_inners(self)  # cut the loaded file's bytes up now, while they still match
+        if inners is not None:
+            inners = list(inners)
+            for pos, para in replacements.items():
+                private = para.__pydantic_private__
+                inners[pos] = private.get("inner") if private is not None else None
+            copy.cache("inners", inners)
+        positions = self.cached("positions")
+        if positions is not None and all(para.id == self.paragraphs[pos].id for pos, para in replacements.items()):
+            copy.cache("positions", positions)
+        return copy
 
     @property
     def extra_keys(self) -> dict[str, Any]:
