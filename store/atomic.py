@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import queue
 import secrets
 import stat
 import tempfile
@@ -212,31 +213,82 @@ def _link_backup(path: str, folder: str, name: str) -> str | None:
 
 
 class _Digest:
-    """``content_digest(data)``, computed on a thread while we write and fsync when ``data`` is large.
+    """``content_digest(data)``, computed by a helper thread while we write and fsync when ``data`` is large.
 
-    hashlib releases the GIL on big buffers, so hashing 10 MB overlaps the I/O instead of adding ~20 ms.
+    hashlib releases the GIL on big buffers, so hashing 10 MB overlaps the I/O instead of adding ~20 ms. The
+    helper is one long-lived thread (starting a thread per commit cost ~5 ms on a busy machine); a digest it
+    has not started yet when the caller needs it is computed by the caller, so commits of several chapters
+    at once never queue behind each other.
     """
 
-    _THREAD_FROM = 1 << 20
+    _HELPER_FROM = 1 << 20
+    _QUEUED, _RUNNING, _DONE = range(3)
 
     def __init__(self, data: bytes, known: str | None) -> None:
         self._data = data
         self._value = known
-        self._thread: threading.Thread | None = None
-        if known is None and len(data) >= self._THREAD_FROM:
-            self._thread = threading.Thread(target=self._run, name="proofdesk-digest", daemon=True)
-            self._thread.start()
+        self._done: threading.Event | None = None
+        self._step = self._DONE
+        if known is None and len(data) >= self._HELPER_FROM:
+            self._done = threading.Event()
+            self._step = self._QUEUED
+            _digest_helper(self)
 
-    def _run(self) -> None:
-        self._value = content_digest(self._data)
+    def run_queued(self) -> None:
+        """The helper's side: hash unless the caller took the job over."""
+        with _digest_guard:
+            if self._step != self._QUEUED:
+                return
+            self._step = self._RUNNING
+        try:
+            self._value = content_digest(self._data)
+        finally:
+            with _digest_guard:
+                self._step = self._DONE
+            assert self._done is not None
+            self._done.set()
 
     def result(self) -> str:
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        """The digest (waits for the helper if it is hashing right now)."""
+        if self._done is not None:
+            with _digest_guard:
+                running = self._step == self._RUNNING
+                self._step = self._DONE
+            if running:
+                self._done.wait()
+            self._done = None
         if self._value is None:
             self._value = content_digest(self._data)
         return self._value
+
+
+_digest_guard = threading.Lock()
+_digest_jobs: queue.SimpleQueue[_Digest] | None = None
+
+
+def _digest_helper(job: _Digest) -> None:
+    """Queue ``job`` for the digest helper thread, starting it the first time."""
+    global _digest_jobs
+    with _digest_guard:
+        if _digest_jobs is None:
+            _digest_jobs = queue.SimpleQueue()
+            threading.Thread(target=_hash_forever, args=(_digest_jobs,), name="proofdesk-digest", daemon=True).start()
+        _digest_jobs.put(job)
+
+
+def _hash_forever(jobs: queue.SimpleQueue[_Digest]) -> None:
+    while True:
+        jobs.get().run_queued()
+
+
+def _after_fork_in_child() -> None:
+    # Threads do not survive fork(): a child starts its own helper when it first needs one.
+    global _digest_guard, _digest_jobs
+    _digest_guard = threading.Lock()
+    _digest_jobs = None
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,

@@ -10,17 +10,21 @@ Calls return only once the new file and its folder entry are durable.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import logging
 import os
 import stat
 import threading
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from store.atomic import (
+    RACY_WINDOW_NS,
     CommitError,
     ConcurrentChange,
     FileState,
@@ -127,11 +131,37 @@ class ChapterStore:
             if self._state.same_stat(st):
                 return self._chapter, self._state
         raw, state = self._read_bytes()
-        # Same bytes as cached (a touch, or a racy stat confirmed): no re-parse.
-        same = self._chapter is not None and raw == self._raw
-        chapter = self._chapter if same and self._chapter is not None else parse_chapter(raw, self.path)
-        self._chapter, self._state, self._raw = chapter, state, raw
+        # Same bytes as cached (a touch, or a racy stat confirmed): no re-parse, and the digest still holds.
+        if self._chapter is not None and raw == self._raw:
+            chapter = self._chapter
+            if self._state is not None and self._state.digest is not None:
+                state = state.with_digest(self._state.digest)
+        else:
+            chapter = parse_chapter(raw, self.path)
+        self._adopt(chapter, state, raw)
         return chapter, state
+
+    def _adopt(self, chapter: Chapter, state: FileState, raw: bytes) -> None:
+        """Remember ``chapter`` as the file's content in ``state``; a racy stat gets confirmed in the background."""
+        self._chapter, self._state, self._raw = chapter, state, raw
+        if state.racy:
+            _confirm_later(self, state)
+
+    def _confirm(self, state: FileState) -> None:
+        """If the file still holds the bytes of ``state`` now that its stat can be trusted, trust it from now on.
+
+        Runs on the confirmation thread, RACY_WINDOW_NS after the file's ctime; reads without the mutex, so it
+        never holds up a commit, and only replaces ``state`` if nothing replaced it meanwhile.
+        """
+        raw = self._raw
+        if self._state is not state or raw is None:
+            return
+        confirmed = _confirm_unchanged(self.path, state, raw)
+        if confirmed is None:
+            return  # changed, unreadable or still racy: the next read looks at the content itself
+        with self._mutex:
+            if self._state is state and self._raw is raw:
+                self._state = confirmed
 
     def _read_bytes(self) -> tuple[bytes, FileState]:
         """The file's bytes and the state they belong to (retried while a writer changes it in place)."""
@@ -182,7 +212,7 @@ class ChapterStore:
         # Remembered just before the rename, so the watcher never sees this content before it is known as ours.
         new_state = atomic_write(self.path, data, expect=state, expect_content=self._raw,
                                  before_replace=lambda digest: self.workspace.own_writes.remember(self.path, digest))
-        self._chapter, self._state, self._raw = chapter, new_state, data
+        self._adopt(chapter, new_state, data)
         return new_state
 
     def _forget(self) -> None:
@@ -304,6 +334,72 @@ class ChapterStore:
                 return
             self._cleaned.add(folder)
         clean_folder(self.workspace, folder)
+
+
+# -- confirming racy stats off the commit's path ------------------------------------------------------------
+#
+# A stat taken within a clock tick of the file's ctime cannot show a same-size rewrite made in that tick, so a
+# store compares the bytes before trusting such a stat ("racy", see store.atomic). Every write of ours leaves
+# such a stat, which made the next read or commit read the whole file back (~10 ms at 10,000 paragraphs). One
+# helper thread does that read instead, once the window has passed and usually long before the next batch
+# arrives: a confirmed state is exactly what that next read would have produced.
+
+_confirm_guard = threading.Condition()
+_confirm_queue: list[tuple[int, int, weakref.ref[ChapterStore], FileState]] = []  # heap: (due, seq, store, state)
+_confirm_seq = itertools.count()
+_confirm_thread: threading.Thread | None = None
+
+
+def _confirm_later(store: ChapterStore, state: FileState) -> None:
+    global _confirm_thread
+    due = state.ctime_ns + RACY_WINDOW_NS + 1_000_000
+    with _confirm_guard:
+        heapq.heappush(_confirm_queue, (due, next(_confirm_seq), weakref.ref(store), state))
+        if _confirm_thread is None:
+            _confirm_thread = threading.Thread(target=_confirm_forever, name="proofdesk-confirm", daemon=True)
+            _confirm_thread.start()
+        _confirm_guard.notify()
+
+
+def _confirm_forever() -> None:
+    while True:
+        with _confirm_guard:
+            while not _confirm_queue or _confirm_queue[0][0] > time.time_ns():
+                _confirm_guard.wait((_confirm_queue[0][0] - time.time_ns()) / 1e9 if _confirm_queue else None)
+            _, _, ref, state = heapq.heappop(_confirm_queue)
+        store = ref()
+        if store is not None:
+            try:
+                store._confirm(state)
+            except Exception:  # a confirmation is an optimisation: the next read checks the content anyway
+                log.debug("%s: background confirmation failed", store.path, exc_info=True)
+
+
+def _confirm_unchanged(path: Path, state: FileState, raw: bytes) -> FileState | None:
+    """``state`` seen again now, if ``path`` still has its stat and exactly ``raw`` and the stat is trustworthy."""
+    try:
+        with open(path, "rb") as f:
+            seen = time.time_ns()
+            before = os.fstat(f.fileno())
+            if not state.same_stat(before) or before.st_size != len(raw):
+                return None
+            same = f.read() == raw
+            after = os.fstat(f.fileno())
+    except OSError:
+        return None
+    confirmed = FileState.of(after, state.digest, seen)
+    return confirmed if same and state.same_stat(after) and not confirmed.racy else None
+
+
+def _after_fork_in_child() -> None:
+    # Threads do not survive fork(): a child starts its own helper when it first needs one.
+    global _confirm_guard, _confirm_queue, _confirm_thread
+    _confirm_guard = threading.Condition()
+    _confirm_queue = []
+    _confirm_thread = None
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _encode(path: Path, chapter: Chapter) -> bytes:
