@@ -37,6 +37,7 @@ def entry(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
                           text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
+@pytest.mark.slow  # proofdesk in a fresh process
 def test_a_headless_run_ends_without_teardown_and_with_all_its_output(tmp_path: Path,
                                                                       model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
@@ -52,6 +53,7 @@ def test_a_headless_run_ends_without_teardown_and_with_all_its_output(tmp_path: 
     assert "teardown ran" not in done.stderr
 
 
+@pytest.mark.slow  # proofdesk in a fresh process
 def test_export_to_a_pipe_is_complete_and_keeps_its_exit_code(tmp_path: Path) -> None:
     path = write_chapter(tmp_path)
     done = entry("export", path.name, "--missing", "source", cwd=tmp_path)
@@ -61,6 +63,7 @@ def test_export_to_a_pipe_is_complete_and_keeps_its_exit_code(tmp_path: Path) ->
     assert bad.returncode == 2 and "missing.json" in bad.stderr and "teardown ran" not in bad.stderr
 
 
+@pytest.mark.slow  # proofdesk in a fresh process
 def test_a_textual_command_still_exits_the_usual_way(tmp_path: Path) -> None:
     done = entry("trace", str(tmp_path / "none.jsonl"), cwd=tmp_path)
     assert done.returncode == 2 and "teardown ran" in done.stderr

@@ -93,6 +93,7 @@ def test_a_lone_surrogate_still_joins_its_partner_through_the_slow_path() -> Non
     assert assembler.finish(0.0).content == "😀!"
 
 
+@pytest.mark.slow  # a fresh interpreter
 def test_the_lax_models_are_built_only_when_a_chunk_needs_them() -> None:
     code = """
 import sys
