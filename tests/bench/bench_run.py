@@ -65,15 +65,18 @@ class IdealModel:
     """A model that submits every paragraph of its chunk in its first answer, then has nothing to add.
 
     ``piece``: argument characters per stream chunk (8 is like OpenAI's token-sized fragments; a large
-    value sends each call whole, as Ollama or Groq do). ``events`` counts the stream events sent.
+    value sends each call whole, as Ollama or Groq do). ``events`` counts the stream events sent, ``arrivals``
+    holds when each request came in (``time.perf_counter()``).
     """
 
     def __init__(self, delay_s: float = 0.0, piece: int = 8) -> None:
         self.delay_s = delay_s
         self.piece = piece
         self.events = 0
+        self.arrivals: list[float] = []
 
     def __call__(self, request: RecordedRequest) -> Scripted:
+        self.arrivals.append(time.perf_counter())
         messages = request.json["messages"]
         if any(m["role"] == "tool" for m in messages):
             reply = text_reply("Done.")
@@ -91,8 +94,9 @@ def proofdesk() -> list[str]:
     return [str(binary)] if binary.exists() else [sys.executable, "-m", "tui.cli"]
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
-    """Wall seconds of a fresh process, and of its shutdown: from its last line on stderr to its exit."""
+def timed(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
+    """Wall seconds of a fresh process, of its shutdown (from its last line on stderr to its exit), and when it
+    was started (``time.perf_counter()``)."""
     started = time.perf_counter()
     process = subprocess.Popen(cmd, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert process.stderr is not None
@@ -105,7 +109,7 @@ def timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
     ended = time.perf_counter()
     if code != 0:
         raise SystemExit(f"{' '.join(cmd)} failed ({code}): {b''.join(tail).decode(errors='replace')}")
-    return ended - started, ended - last_line_at
+    return ended - started, ended - last_line_at, started
 
 
 def ms(values: list[float]) -> str:
@@ -125,8 +129,8 @@ def fresh_chapter(folder: Path, label: str, paragraphs: int) -> Path:
 
 def proofdesk_run(server: ModelServer, work: Path, *extra: str) -> tuple[float, float, list[RecordedRequest]]:
     before = len(server.requests)
-    wall, shutdown = timed([*proofdesk(), "run", "ch.json", "--task", "translate", "--base-url", server.base_url,
-                            "--model", "bench", *extra], work)
+    wall, shutdown, _ = timed([*proofdesk(), "run", "ch.json", "--task", "translate", "--base-url",
+                               server.base_url, "--model", "bench", *extra], work)
     return wall, shutdown, server.requests[before:]
 
 
@@ -134,25 +138,34 @@ def bench_wall(server: ModelServer, paragraphs: int, repeats: int, folder: Path)
     _, _, recorded = proofdesk_run(server, fresh_chapter(folder, "warm", paragraphs))  # warm-up; its bodies
     bodies = folder / "bodies.json"
     bodies.write_text(json.dumps([r.body.decode() for r in recorded]), encoding="utf-8")
-    ours, ours_down, ref, ref_down = [], [], [], []
+    model = server.responder
+    assert isinstance(model, IdealModel)
+    ours, ours_down, ours_start, ref, ref_down, ref_start = [], [], [], [], [], []
+
+    def start_up(cmd: list[str], work: Path, walls: list[float], downs: list[float], starts: list[float]) -> None:
+        seen = len(model.arrivals)
+        wall, down, started = timed(cmd, work)
+        walls.append(wall)
+        downs.append(down)
+        starts.append(model.arrivals[seen] - started)  # until the first request reached the server
+
     for repeat in range(repeats):
         def run_ours() -> None:
-            wall, down, _ = proofdesk_run(server, fresh_chapter(folder, "wall", paragraphs))
-            ours.append(wall)
-            ours_down.append(down)
+            start_up([*proofdesk(), "run", "ch.json", "--task", "translate", "--base-url", server.base_url,
+                      "--model", "bench"], fresh_chapter(folder, "wall", paragraphs), ours, ours_down, ours_start)
 
         def run_reference() -> None:
-            work = fresh_chapter(folder, "ref", paragraphs)
-            wall, down = timed([sys.executable, str(REFERENCE), server.base_url, "ch.json", str(bodies)], work)
-            ref.append(wall)
-            ref_down.append(down)
+            start_up([sys.executable, str(REFERENCE), server.base_url, "ch.json", str(bodies)],
+                     fresh_chapter(folder, "ref", paragraphs), ref, ref_down, ref_start)
 
         for step in ((run_ours, run_reference) if repeat % 2 == 0 else (run_reference, run_ours)):
             step()
     print(f"1. whole run, {paragraphs} paragraphs, {len(recorded)} requests, fresh process each "
           f"(start-up and shutdown included), {repeats} interleaved repeats")
-    print(f"   proofdesk run   {ms(ours)}   of which shutdown {ms(ours_down)}")
-    print(f"   reference loop  {ms(ref)}   of which shutdown {ms(ref_down)}")
+    print(f"   proofdesk run   {ms(ours)}   of which start-up to the first request {ms(ours_start)}, "
+          f"shutdown {ms(ours_down)}")
+    print(f"   reference loop  {ms(ref)}   of which start-up to the first request {ms(ref_start)}, "
+          f"shutdown {ms(ref_down)}")
     alive = ratio([a - b for a, b in zip(ours, ours_down, strict=True)],
                   [a - b for a, b in zip(ref, ref_down, strict=True)])
     print(f"   ratio           {ratio(ours, ref):8.2f} x   (goal <= 1.5x); without either shutdown {alive:.2f} x")
