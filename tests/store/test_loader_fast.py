@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from store.errors import ChapterLoadError
-from store.loader import _parse_careful, _parse_fast, parse_chapter
+from store.fast_load import parse_fast
+from store.loader import _parse_careful, parse_chapter
 from store.model import Chapter, Paragraph, TranslationVersion
 from store.serialize import chapter_bytes, chapter_document
 from tests.store.test_loader_fuzz import chapters, json_values
@@ -53,7 +54,7 @@ def careful(raw: bytes) -> Chapter:
 
 def check_agrees(raw: bytes) -> Chapter | None:
     """The fast path's answer (None if it declined), after checking it against the careful path."""
-    fast = _parse_fast(raw.removeprefix(b"\xef\xbb\xbf"))
+    fast = parse_fast(raw.removeprefix(b"\xef\xbb\xbf"))
     if fast is not None:
         assert_same(fast, careful(raw))
     assert outcome(lambda r: parse_chapter(r, "ch.json"), raw) == outcome(careful, raw)
@@ -161,7 +162,7 @@ def error_of(raw: bytes) -> str:
 def test_problems_in_our_own_layout_get_the_careful_message(old: bytes, new: bytes, expected: str) -> None:
     assert old in CANONICAL
     raw = CANONICAL.replace(old, new, 1)
-    assert _parse_fast(raw) is None
+    assert parse_fast(raw) is None
     assert error_of(raw).startswith(expected)
 
 
@@ -173,7 +174,7 @@ def test_problems_in_our_own_layout_get_the_careful_message(old: bytes, new: byt
     b'{"id": "a", "paragraphs": [{"id": "x", "text": "say \\": hi", "text": "b"}]}',
 ])
 def test_duplicate_keys_in_any_layout_are_refused(raw: bytes) -> None:
-    assert _parse_fast(raw) is None
+    assert parse_fast(raw) is None
     assert "appears twice" in error_of(raw)
 
 
@@ -204,7 +205,7 @@ def test_identifiers_outside_ascii_agree() -> None:
 
 def test_unknown_keys_nested_too_deep_get_the_careful_message() -> None:
     raw = b'{\n  "id": "a",\n  "paragraphs": [],\n  "z": ' + b"[" * 210 + b"]" * 210 + b"\n}\n"
-    assert _parse_fast(raw) is None
+    assert parse_fast(raw) is None
     assert "nested more than 200 levels deep" in error_of(raw)
 
 
