@@ -1,4 +1,5 @@
-"""Suite-wide fixtures: every test gets its own config, data, state, cache and log folders."""
+"""Suite-wide fixtures: every test gets its own config, data, state, cache and log folders. Every hypothesis test
+is marked ``slow`` (the quick loop, ``pytest -m "not slow"``, leaves fuzzing to the full run)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,13 @@ from pathlib import Path
 import pytest
 
 pytest_plugins = ["tests.support.model_server"]
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every hypothesis test ``slow``: each runs hundreds of examples (``hypothesis.is_hypothesis_test``)."""
+    for item in items:
+        if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

@@ -173,6 +173,7 @@ def test_tool_batch_rejected_leaves_the_file_byte_identical(capsys: pytest.Captu
     assert chapter_file.read_bytes() == before
 
 
+@pytest.mark.slow  # proofdesk in a fresh process
 def test_real_process_reads_args_from_stdin(chapter_file: Path) -> None:
     done = proofdesk("tool", str(chapter_file), "add_translation_batch", "-",
                      stdin='{"paragraphs": [{"paragraph_id": "e58ed763", "translated_text": "Morning."}]}')
@@ -181,6 +182,7 @@ def test_real_process_reads_args_from_stdin(chapter_file: Path) -> None:
     assert load_chapter(chapter_file).paragraph("e58ed763").selected_text == "Morning."
 
 
+@pytest.mark.slow  # proofdesk in a fresh process
 def test_real_process_commit_failure_is_commit_failed(chapter_file: Path) -> None:
     # The file may not grow: writing the new version fails with EFBIG, a real I/O error on the write path.
     before = chapter_file.read_bytes()

@@ -20,6 +20,8 @@ from store.loader import load_chapter
 from tests.engine.loop_support import IDS, selected_texts, write_chapter
 from tests.support.model_server import ModelServer, Scripted, closed_port, error_reply, text_reply, tool_reply
 
+pytestmark = pytest.mark.slow  # every test starts the installed binary (a fresh interpreter) as a user would
+
 A1, A2, A3, A4, A5, A6, A7, A8 = IDS
 CANARY = "sk-canary-7f3a9d2e41b8c6"
 

@@ -177,6 +177,7 @@ def test_run_plain_stderr_and_json_stdout_carry_no_control(tmp_path: Path, model
     assert "\\u009b31m" in out and "\\u202e" in out and "\\u001b]52" in out
 
 
+@pytest.mark.slow  # proofdesk in a fresh process on a pty
 def test_run_on_a_terminal_shows_escapes_only(tmp_path: Path, model_server: ModelServer) -> None:
     name = f"x{TITLE_ST}{C1_CSI}{RLO}.json"
     hostile_chapter(tmp_path, name)
@@ -207,6 +208,7 @@ def test_tool_prints_json_without_controls(tmp_path: Path, capsys: pytest.Captur
     assert "\\u0007" in out  # the unknown ID is echoed, escaped
 
 
+@pytest.mark.slow  # proofdesk in a fresh process on a pty
 def test_tool_on_a_terminal(tmp_path: Path) -> None:
     hostile_chapter(tmp_path)
     code, raw = run_in_pty("tool", "ch.json", "get_paragraph_info", json.dumps({"paragraph_id": ID3}), cwd=tmp_path)
@@ -227,6 +229,7 @@ def test_chunks_human_and_json_output(tmp_path: Path, capsys: pytest.CaptureFixt
     assert json.loads(out)[0]["paragraph_ids"] == [ID1, ID2, ID3]
 
 
+@pytest.mark.slow  # proofdesk in a fresh process on a pty
 def test_chunks_on_a_terminal(tmp_path: Path) -> None:
     hostile_chapter(tmp_path)
     code, raw = run_in_pty("chunks", "ch.json", "--task", "translate", cwd=tmp_path)
@@ -235,6 +238,7 @@ def test_chunks_on_a_terminal(tmp_path: Path) -> None:
     assert f"三つ目 {SHOWN_PAYLOAD}" in terminal_text(raw)
 
 
+@pytest.mark.slow  # proofdesk in a fresh process on a pty
 def test_export_escapes_on_a_terminal_and_is_exact_elsewhere(tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     path = hostile_chapter(tmp_path, translated=True)
@@ -294,6 +298,7 @@ def test_import_message_escapes_the_output_name(tmp_path: Path, monkeypatch: pyt
     assert f"{SHOWN_NAME}.json: 2 paragraphs" in err
 
 
+@pytest.mark.slow  # proofdesk in a fresh process on a pty
 def test_error_line_on_a_terminal(tmp_path: Path) -> None:
     code, raw = run_in_pty("export", f"{HOSTILE_NAME}.json", cwd=tmp_path)
     assert code == 2

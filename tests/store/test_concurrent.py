@@ -119,6 +119,7 @@ def test_engine_and_person_threads_hammering_one_chapter_lose_nothing(path: Path
     assert expected_model <= texts
 
 
+@pytest.mark.slow  # two writer processes, 40 commits each
 def test_two_processes_committing_concurrently_lose_nothing(path: Path) -> None:
     writers = [start_writer(path, name, 40) for name in ("alpha", "beta")]
     for w in writers:

@@ -240,6 +240,7 @@ def check_full_disk(out: dict[str, Any], reason: str) -> None:
     assert out["same"] is True and out["temps"] == [] and out["after"] == "small"
 
 
+@pytest.mark.slow  # a child process under a file size limit
 def test_file_size_limit_for_real(path: Path) -> None:
     limit = path.stat().st_size + 4096
     out = run_child([sys.executable, "-c", CHILD, str(REPO), str(path), str(limit)])
@@ -266,6 +267,7 @@ write_chapter(Path(sys.argv[2]), 80)
 """
 
 
+@pytest.mark.slow  # a child process in its own mount namespace
 @pytest.mark.skipif(not _unshare_works(), reason="unprivileged user+mount namespaces are not available")
 def test_tiny_tmpfs_full_for_real(tmp_path: Path) -> None:
     mount = tmp_path / "tiny"

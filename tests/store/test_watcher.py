@@ -166,6 +166,7 @@ async def test_vscode_in_place_save_read_midway_is_never_adopted(workspace: Work
         assert watcher.stats.parse_retries >= 2  # the empty file, then the half file
 
 
+@pytest.mark.slow  # five watchers started in turn
 async def test_an_edit_right_after_start_is_noticed(tmp_path: Path) -> None:
     for trial in range(5):
         root = tmp_path / f"ws{trial}"
@@ -255,6 +256,7 @@ async def test_reconcile_scan_catches_what_notify_missed(workspace: Workspace) -
 # -- our own writes ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # two hundred durable commits
 async def test_two_hundred_own_commits_cause_no_reload(running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
     store = ChapterStore(watcher.root / "ch.json", watcher.workspace)
@@ -271,6 +273,7 @@ async def test_two_hundred_own_commits_cause_no_reload(running: tuple[ChapterWat
     assert len(store.load().paragraphs[0].translations) == 5  # the commits really happened
 
 
+@pytest.mark.slow  # ten trials, each waiting for its event
 async def test_outside_edit_just_after_an_own_commit_is_detected(
         running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running

@@ -40,6 +40,7 @@ def chapter_path(tmp_path: Path) -> Path:
     return path
 
 
+@pytest.mark.slow  # two records resolved two ways, each awaited on disk
 async def test_conflicts_are_listed_and_resolved_through_the_store(chapter_path: Path) -> None:
     app = make_app(chapter_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -66,7 +67,8 @@ async def test_conflicts_are_listed_and_resolved_through_the_store(chapter_path:
         assert load_chapter(chapter_path).paragraphs[4].selected.origin == "manual"
 
 
-@pytest.mark.parametrize("theme", ["ansi-dark", "ansi-light", "textual-light", "proofdesk"])
+@pytest.mark.parametrize("theme", [*(pytest.param(name, marks=pytest.mark.slow)  # the default one in the quick loop
+                                      for name in ("ansi-dark", "ansi-light", "textual-light")), "proofdesk"])
 async def test_every_theme_renders(tmp_path: Path, theme: str) -> None:
     path = tmp_path / "rashomon.json"
     path.write_bytes(sample_bytes())

@@ -51,6 +51,7 @@ async def test_external_edit_reloads_with_a_notice(chapter_path: Path) -> None:
         assert screen.session.chapter.paragraphs[0].selected_text == "Edited elsewhere."
 
 
+@pytest.mark.slow  # the watcher's re-reads before a file counts as invalid, twice
 async def test_invalid_file_is_reported_kept_and_never_written_over(chapter_path: Path) -> None:
     app = make_app(chapter_path)
     async with app.run_test(size=SIZE) as pilot:

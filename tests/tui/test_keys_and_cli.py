@@ -72,6 +72,7 @@ async def test_help_lists_every_key_of_the_screen(chapter_path: Path) -> None:
         assert isinstance(app.screen, ChapterScreen)
 
 
+@pytest.mark.slow  # typing into the palette: a search per key
 async def test_palette_runs_any_action_by_name(chapter_path: Path) -> None:
     app = make_app(chapter_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -113,6 +114,7 @@ def test_trace_refuses_a_broken_trace(tmp_path: Path, capsys: pytest.CaptureFixt
     assert main(["trace", str(tmp_path / "none.jsonl")]) == 2
 
 
+@pytest.mark.slow  # typing into the palette: a search per key
 async def test_palette_switches_model_profile_and_theme(chapter_path: Path, config_file: Path) -> None:
     config_file.write_text('[profiles.local]\nmodel = "qwen3"\nbase_url = "http://127.0.0.1:9/v1"\n',
                            encoding="utf-8")

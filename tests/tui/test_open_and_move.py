@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from store.loader import load_chapter
 from tests.tui.conftest import SIZE, make_app, screen_text, wait_for
 from tui.screens.chapter import ChapterScreen
@@ -50,6 +52,7 @@ async def test_chapter_file_opens_straight_to_its_view(workspace_dir: Path) -> N
         assert app.screen.query_one(LogPane).display
 
 
+@pytest.mark.slow  # some forty key presses
 async def test_moving_through_a_chapter(workspace_dir: Path) -> None:
     chapter = load_chapter(workspace_dir / "rashomon.json")
     app = make_app(workspace_dir / "rashomon.json", watch=False)
@@ -93,6 +96,7 @@ async def test_separators_follow_the_chosen_task(workspace_dir: Path) -> None:
         assert "── chunk" not in screen_text(app)
 
 
+@pytest.mark.slow  # 5,000 paragraphs
 async def test_a_big_chapter_is_drawn_as_lines_not_widgets(tmp_path: Path) -> None:
     from tests.bench.chapters import write_chapter
 

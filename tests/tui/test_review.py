@@ -32,6 +32,7 @@ def on_disk(path: Path, pid: str) -> Paragraph:
     return para
 
 
+@pytest.mark.slow  # four commits through the keys, each awaited on disk and on screen
 async def test_versions_diff_select_edit_and_review(chapter_path: Path) -> None:
     app = make_app(chapter_path)
     async with app.run_test(size=SIZE) as pilot:

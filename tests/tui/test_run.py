@@ -32,6 +32,7 @@ def lines(pane: LogPane) -> list[str]:
     return [e.text for e in pane.visible_entries]
 
 
+@pytest.mark.slow  # a whole run, then the log filter and the trace inspector
 async def test_translate_run_probes_the_boundary_then_commits(chapter_path: Path, model_server: ModelServer) -> None:
     # Turn 1: reach before the chunk's first paragraph -> CHUNK_BOUNDARY. Turn 2: submit all three.
     model_server.add_tools([("get_previous_paragraphs", {"paragraph_id": "a0000001", "count": 2})])

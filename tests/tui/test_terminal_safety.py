@@ -160,6 +160,7 @@ async def test_chapter_view_shows_title_ids_texts_and_versions_escaped(folder: P
         await pilot.press("escape")
 
 
+@pytest.mark.slow  # two runs, then every step of the trace inspector
 async def test_a_run_with_a_hostile_model_and_server(folder: Path, model_server: ModelServer) -> None:
     chapter = Chapter(id="small", title="Small", source_language="ja", target_language="en",
                       paragraphs=(Paragraph(id="p1", text="一つ目。"), Paragraph(id="p2", text="二つ目。")))

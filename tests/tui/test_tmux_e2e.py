@@ -19,7 +19,8 @@ from store.loader import load_chapter
 TMUX = shutil.which("tmux")
 BINARY = Path(sys.executable).parent / "proofdesk"
 
-pytestmark = pytest.mark.skipif(TMUX is None or not BINARY.exists(), reason="needs tmux and the installed binary")
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(TMUX is None or not BINARY.exists(), reason="needs tmux and the installed binary")]
 
 
 class Terminal:

@@ -74,6 +74,7 @@ def comparable(response: AssembledResponse, expect: Expect) -> AssembledResponse
     return dataclasses.replace(response, latency_ms=0.0, first_byte_ms=None, tool_calls=calls)
 
 
+@pytest.mark.slow  # five requests per transcript, down to 1-byte network pieces (the offline cuts stay quick)
 @pytest.mark.parametrize("transcript", ALL, ids=lambda t: t.name)
 async def test_transcript_over_the_network(model_server: ModelServer, transcript: Transcript) -> None:
     for split in SPLITS:
