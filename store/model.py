@@ -172,7 +172,8 @@ class Chapter(_Record):
             paragraphs[pos] = para
         copy = self.replace(paragraphs=tuple(paragraphs))
         # Carry over what stays valid, so a commit of 10 paragraphs costs 10, not the whole chapter: the
-        # other paragraphs' serialised bytes (store.serialize) and, while IDs stay put, the ID positions.
+        # other paragraphs' serialised bytes and which are still to encode (store.serialize) and, while IDs
+        # stay put, the ID positions.
         inners = self.cached("inners")
         if inners is None and self.cached("source") is not None:
             from store.serialize import chapter_inners  # here: store.serialize imports this module
@@ -180,10 +181,16 @@ class Chapter(_Record):
             inners = chapter_inners(self)  # cut the loaded file's bytes up now, while they still match
         if inners is not None:
             inners = list(inners)
+            missing = self.cached("missing")
+            missing = list(missing) if missing is not None else None
             for pos, para in replacements.items():
                 private = para.__pydantic_private__
-                inners[pos] = private.get("inner") if private is not None else None
+                inner = inners[pos] = private.get("inner") if private is not None else None
+                if inner is None and missing is not None:
+                    missing.append(pos)
             copy.cache("inners", inners)
+            if missing is not None:
+                copy.cache("missing", missing)
         positions = self.cached("positions")
         if positions is not None and all(para.id == self.paragraphs[pos].id for pos, para in replacements.items()):
             copy.cache("positions", positions)

@@ -146,23 +146,8 @@ def _encode_together(paragraphs: list[Paragraph]) -> list[bytes] | None:
     return inners if len(inners) == len(paragraphs) else None
 
 
-def _missing(inners: list[bytes | None]) -> list[int]:
-    """The positions of None in ``inners``: list.index scans in C when few are missing (a commit touches 10)."""
-    if inners.count(None) > 64:
-        return [i for i, inner in enumerate(inners) if inner is None]
-    found: list[int] = []
-    try:
-        while True:
-            found.append(inners.index(None, found[-1] + 1 if found else 0))
-    except ValueError:
-        return found
-
-
-def _fill(paragraphs: tuple[Paragraph, ...], inners: list[bytes | None]) -> None:
-    """Fill the missing entries of ``inners`` (and the paragraphs' caches)."""
-    missing = _missing(inners)
-    if not missing:
-        return
+def _fill(paragraphs: tuple[Paragraph, ...], inners: list[bytes | None], missing: list[int]) -> None:
+    """Fill the entries of ``inners`` at the positions ``missing`` (and the paragraphs' caches)."""
     together = []
     for i in missing:
         para = paragraphs[i]
@@ -244,7 +229,11 @@ def _inners_from_source(chapter: Chapter, raw: bytes, plain: list[bool]) -> list
 
 
 def chapter_inners(chapter: Chapter) -> list[bytes | None]:
-    """The chapter's list of paragraph bytes (entries None until encoded), cached on the chapter."""
+    """The chapter's list of paragraph bytes (entries None until encoded), cached on the chapter.
+
+    The chapter may also cache ``"missing"``, the positions of those None entries, so that a commit of 10
+    paragraphs does not look through all the others (``Chapter.with_paragraphs`` keeps both).
+    """
     inners = chapter.cached("inners")
     if inners is not None:
         return inners
@@ -269,7 +258,12 @@ def chapter_bytes(chapter: Chapter) -> bytes:
     if not paragraphs:
         return _frame(chapter, "[]").encode("utf-8")
     inners = chapter_inners(chapter)
-    _fill(paragraphs, inners)
+    missing = chapter.cached("missing")
+    if missing is None:
+        missing = [i for i, inner in enumerate(inners) if inner is None]
+    if missing:
+        _fill(paragraphs, inners, missing)
+    chapter.cache("missing", [])
     head, tail = _frame(chapter, _HOLE).split(_HOLE)
     parts = list(inners)
     parts[0] = head.encode("utf-8") + _LIST_OPEN + parts[0]  # type: ignore[operator]

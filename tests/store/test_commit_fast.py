@@ -12,7 +12,7 @@ import pytest
 import store.atomic as atomic_module
 import store.commit as commit_module
 from store.atomic import RACY_WINDOW_NS, FileState, _Digest, atomic_write, file_state
-from store.commit import ChapterStore, _confirm_unchanged
+from store.commit import ChapterStore, _still_holds
 from store.merge import BatchItem
 from store.model import Chapter
 from store.serialize import chapter_bytes
@@ -63,13 +63,13 @@ def test_a_confirmation_never_vouches_for_other_bytes(path: Path) -> None:
     old = FileState.of(st, content_digest(raw), seen_ns=st.st_ctime_ns)  # racy: seen within the window
     assert old.racy
     time.sleep(RACY_WINDOW_NS / 1e9 * 1.5)
-    confirmed = _confirm_unchanged(path, old, raw)
+    confirmed = _still_holds(path, old, raw)
     assert confirmed is not None and not confirmed.racy and confirmed.same_stat(old)
     assert confirmed.digest == old.digest
     # Same stat (as a rewrite within one clock tick would leave it), other bytes: not confirmed.
-    assert _confirm_unchanged(path, old, raw.replace(b'"reviewed": false', b'"reviewed": falsE')) is None
+    assert _still_holds(path, old, raw.replace(b'"reviewed": false', b'"reviewed": falsE')) is None
     # A state without a digest is confirmed as such.
-    undigested = _confirm_unchanged(path, FileState.of(st, None, seen_ns=st.st_ctime_ns), raw)
+    undigested = _still_holds(path, FileState.of(st, None, seen_ns=st.st_ctime_ns), raw)
     assert undigested is not None and undigested.digest is None
 
 
