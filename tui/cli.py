@@ -136,6 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         words = _with_default_command(list(sys.argv[1:] if entry else argv))
         parser = build_parser(words[0] if words else None)
         args = parser.parse_args(words)
+    except KeyboardInterrupt:  # Ctrl+C while the command's modules load: no traceback, the usual code
+        print("proofdesk: cancelled", file=sys.stderr)
+        return EXIT_CANCELLED
     finally:
         if entry:
             gc.freeze()

@@ -6,6 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.engine.test_cli_run import run_cli
 from tests.support.model_server import (
     SSE_HEADERS,
@@ -18,6 +20,8 @@ from tests.support.model_server import (
     text_reply,
     tool_reply,
 )
+
+pytestmark = pytest.mark.slow  # each test starts the CLI in a fresh interpreter
 
 KEYS = {"content", "reasoning_content", "tool_calls", "finish_reason", "finish_reason_raw", "usage", "error",
         "retries", "first_byte_ms", "latency_ms"}

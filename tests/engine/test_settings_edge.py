@@ -27,6 +27,7 @@ def cli_cases() -> list[tuple[str, str]]:
     return [(flag, bad) for flag, bad in cases if flag]
 
 
+@pytest.mark.slow  # a CLI process per case
 @pytest.mark.parametrize(("flag", "bad"), cli_cases())
 def test_bad_flag_value_is_one_sentence_exit_2_and_no_request(tmp_path: Path, model_server: ModelServer,
                                                               flag: str, bad: str) -> None:
@@ -62,6 +63,7 @@ def test_bad_config_value_names_the_key_with_the_settings_sentence(text: str, ke
     assert message.startswith(f"{path}: {key}: must be a ") and "\n" not in message
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["[run]\nkeep_versions = 1\n", "[run]\nmax_batch = 0\n",
                                   "[profiles.p]\nmodel = 'm'\nmax_tokens = 0\n"])
 def test_bad_config_stops_a_run_before_any_request(tmp_path: Path, model_server: ModelServer, text: str) -> None:
@@ -75,6 +77,7 @@ def test_bad_config_stops_a_run_before_any_request(tmp_path: Path, model_server:
     assert len(done.stderr.strip().splitlines()) == 1 and model_server.requests == []
 
 
+@pytest.mark.slow
 def test_the_same_sentence_from_the_file_and_the_flag(tmp_path: Path) -> None:
     write_chapter(tmp_path)
     path = config_path()
