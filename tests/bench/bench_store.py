@@ -1,105 +1,223 @@
-"""Store benchmark: load+validate, save, and a 10-item commit at 1,000 / 10,000 / 100,000 paragraphs.
+"""Store benchmark: proofdesk's load, first save and commit, each beside a reference measured in the same run.
 
-Run: ``/work/venv/bin/python tests/bench/bench_store.py`` (``--help`` for options). Prints medians in ms.
-Chapters cycle Rashomon's paragraphs (tests/bench/chapters.py); "translated" gives every non-empty
-paragraph one selected version, "source" only the source text. Targets at 10,000 paragraphs: commit
-<= 50 ms, load <= 150 ms.
+Run: ``.venv/bin/python tests/bench/bench_store.py`` (``--help`` for options). Chapters cycle Rashomon's
+paragraphs with one selected translation each (tests/bench/chapters.py). The candidates of a row take turns
+(round robin, a full ``gc.collect()`` untimed before each), so a busy machine slows them alike; each figure is
+the median wall time in ms (and the median CPU time of the process, less sensitive to other processes), and
+the ratio is the median over the reference's.
+
+- load: ``store.loader.load_chapter`` vs reading the same file and decoding it with msgspec into typed
+  structs, with ``json.loads`` plus the duplicate-key/NaN hooks, and with bare ``orjson.loads`` (the floor;
+  ``msgspec.json.decode`` beside it shows what orjson saves us). Goal at 10,000 paragraphs: <= 100 ms;
+  linear: 100,000 <= 11x 10,000.
+- first save: ``chapter_bytes`` of a freshly loaded chapter (its bytes are cut out of the file it was read
+  from) and of a chapter with nothing cached (built in memory, as ``proofdesk import`` does), vs
+  ``orjson.dumps(chapter_document(chapter), option=OPT_INDENT_2)`` of the same chapter (the same bytes;
+  "alone" leaves out building the document, and msgspec's encoder is shown beside orjson's). Goal: <= 100 ms.
+- commit: ``ChapterStore.commit_batch`` of 10 items, 30 ms after the previous commit, each batch based on the
+  previous commit's result (as a run does), vs writing the same bytes by hand: temp file, write, fsync, rename
+  (and that plus the folder fsync, the least a durable replace needs). Goal: <= 1.3x the durable reference.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import json
+import os
 import statistics
 import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from store.atomic import atomic_write
+import orjson
+
 from store.commit import ChapterStore
-from store.loader import load_chapter
+from store.loader import _pairs_hook, _reject_constant, load_chapter
 from store.merge import BatchItem
-from store.serialize import chapter_bytes
+from store.model import Chapter
+from store.serialize import chapter_bytes, chapter_document
 from tests.bench.chapters import write_chapter
 
-SPACING_S = 0.03  # model batches arrive seconds apart; back-to-back commits are measured separately
+SPACING_S = 0.03  # model batches arrive seconds apart; 30 ms is enough to leave a just-written stat "racy"
+
+try:
+    import msgspec
+except ImportError:  # not a dependency of proofdesk: the row then shows the other references
+    msgspec = None
+
+if msgspec is not None:
+    # The chapter format's known fields as msgspec structs (msgspec drops unknown keys: a reference only).
+
+    class Version(msgspec.Struct):
+        id: str
+        text: str
+        origin: str
+        created_at: str
+        model: str | None = None
+
+    class Para(msgspec.Struct):
+        id: str
+        text: str
+        translations: list[Version] = []
+        selected_translation_id: str | None = None
+        reviewed: bool = False
+
+    class Doc(msgspec.Struct):
+        id: str
+        paragraphs: list[Para]
+        format: str = "proofdesk.chapter/1"
+        title: str | None = None
+        title_translation: str | None = None
+        source_language: str | None = None
+        target_language: str | None = None
 
 
-def median_ms(run: Callable[[], object], repeat: int, before: Callable[[], object] | None = None) -> float:
-    """Median wall time of ``run`` over ``repeat`` runs (``before`` runs untimed before each)."""
-    times = []
+def side_by_side(candidates: dict[str, Callable[[], Any]], repeat: int,
+                 before: Callable[[], Any] | None = None) -> dict[str, tuple[float, float]]:
+    """Median wall and CPU ms of each candidate, run in turns; results are dropped after the clock stops."""
+    times: dict[str, list[tuple[float, float]]] = {name: [] for name in candidates}
     for _ in range(repeat):
-        if before is not None:
-            before()
-        start = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1000
+        for name, run in candidates.items():
+            if before is not None:
+                before()
+            gc.collect()
+            start, cpu = time.perf_counter(), time.process_time()
+            result = run()
+            times[name].append((time.perf_counter() - start, time.process_time() - cpu))
+            del result
+    return {name: (statistics.median(w for w, _ in t) * 1000, statistics.median(c for _, c in t) * 1000)
+            for name, t in times.items()}
 
 
-def bench_size(folder: Path, n: int, translated: bool, repeat: int) -> dict[str, float]:
-    """All figures for one chapter size."""
-    path = folder / f"ch-{n}-{'t' if translated else 's'}.json"
-    write_chapter(path, n, translated=translated)
-    out: dict[str, float] = {"MB": path.stat().st_size / 1e6}
-    out["load"] = median_ms(lambda: load_chapter(path), repeat)
+def durable_replace(path: Path, data: bytes, *, folder_fsync: bool) -> None:
+    """The reference write: temp file in the same folder, write, fsync, rename (and fsync the folder)."""
+    fd, temp = tempfile.mkstemp(dir=path.parent, prefix=".ref-", suffix=".tmp")
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(temp, path)
+    if folder_fsync:
+        dfd = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
 
-    fresh: list = []
-    out["serialise"] = median_ms(lambda: fresh.append(chapter_bytes(fresh.pop())), repeat,
-                                 before=lambda: (fresh.clear(), fresh.append(load_chapter(path))))
-    data = path.read_bytes()
-    out["write"] = median_ms(lambda: atomic_write(path, data, expect=None), repeat)
 
+def bench_load(path: Path, repeat: int) -> dict[str, tuple[float, float]]:
+    decoder = msgspec.json.Decoder(Doc) if msgspec is not None else None
+    candidates: dict[str, Callable[[], Any]] = {"proofdesk": lambda: load_chapter(path)}
+    if decoder is not None:
+        candidates["msgspec typed"] = lambda: decoder.decode(path.read_bytes())
+    candidates["json.loads+hooks"] = lambda: json.loads(path.read_bytes().decode("utf-8"),
+                                                        object_pairs_hook=_pairs_hook,
+                                                        parse_constant=_reject_constant)
+    candidates["orjson.loads"] = lambda: orjson.loads(path.read_bytes())
+    if msgspec is not None:
+        candidates["msgspec.json.decode"] = lambda: msgspec.json.decode(path.read_bytes())  # orjson's job, untyped
+    return side_by_side(candidates, repeat)
+
+
+def bench_save(path: Path, repeat: int) -> dict[str, Any]:
+    loaded: list[Chapter] = []
+    uncached: list[Chapter] = []
+    document: list[dict[str, Any]] = []
+
+    def fresh() -> None:
+        loaded[:] = [load_chapter(path)]
+        # The same chapter validated anew: nothing cached, as a chapter built in memory.
+        uncached[:] = [Chapter.model_validate(chapter_document(loaded[0]))]
+        document[:] = [chapter_document(uncached[0])]
+
+    figures = side_by_side({
+        "proofdesk (loaded)": lambda: chapter_bytes(loaded[0]),
+        "proofdesk (nothing cached)": lambda: chapter_bytes(uncached[0]),
+        "orjson (document)": lambda: orjson.dumps(chapter_document(uncached[0]), option=orjson.OPT_INDENT_2)
+        + b"\n",
+        "  orjson.dumps alone": lambda: orjson.dumps(document[0], option=orjson.OPT_INDENT_2) + b"\n",
+        **({"  msgspec encode+format alone": lambda: msgspec.json.format(msgspec.json.encode(document[0]), indent=2)
+            + b"\n"} if msgspec is not None else {}),
+    }, repeat, before=fresh)
+    fresh()
+    same = chapter_bytes(loaded[0]) == chapter_bytes(uncached[0]) == path.read_bytes() == orjson.dumps(
+        chapter_document(uncached[0]), option=orjson.OPT_INDENT_2) + b"\n"
+    return {**figures, "bytes identical": same}
+
+
+def bench_commit(path: Path, repeat: int) -> dict[str, tuple[float, float]]:
     store = ChapterStore(path)
-    ids = [p.id for p in store.load().paragraphs if not p.is_empty]
-    counter = iter(range(10**9))
+    chapter = store.load()
+    ids = [p.id for p in chapter.paragraphs if not p.is_empty]
+    reference = path.with_name("reference.json")
+    reference.write_bytes(path.read_bytes())
+    state: dict[str, Any] = {"chapter": chapter, "k": 0, "run": time.time_ns()}
 
-    def batch() -> list[BatchItem]:
-        chapter = store.load()
-        k = next(counter)
-        picked = [ids[(k * 10 + j * 97) % len(ids)] for j in range(10)]
-        return [BatchItem.based_on(chapter.paragraph(pid), f"bench {k} {pid}")  # type: ignore[arg-type]
-                for pid in dict.fromkeys(picked)]
+    def commit() -> Any:
+        base = state["chapter"]
+        k = state["k"] = state["k"] + 1
+        picked = dict.fromkeys(ids[(k * 10 + j * 97) % len(ids)] for j in range(10))
+        items = [BatchItem.based_on(base.paragraph(pid), f"bench {state['run']} {k} {pid}") for pid in picked]
+        result = store.commit_batch(items, origin="polish", model="bench")
+        state["chapter"] = result.chapter
+        return result
 
-    pending: list[list[BatchItem]] = []
+    commit()  # the first commit after a load encodes what it touches and cuts up the loaded bytes once
+    figures = side_by_side({
+        "proofdesk": commit,
+        "write+fsync+rename": lambda: durable_replace(reference, store._raw or b"", folder_fsync=False),
+        "  + folder fsync": lambda: durable_replace(reference, store._raw or b"", folder_fsync=True),
+    }, max(repeat, 5), before=lambda: time.sleep(SPACING_S))
+    reference.unlink()
+    return figures
 
-    def commit() -> None:
-        store.commit_batch(pending.pop(), origin="polish", model="bench")
 
-    def spaced() -> None:
-        time.sleep(SPACING_S)
-        pending.append(batch())
-
-    out["commit"] = median_ms(commit, max(repeat, 5), before=spaced)
-    out["commit b2b"] = median_ms(commit, max(repeat, 5), before=lambda: pending.append(batch()))
-    path.unlink()
-    return out
+def show(title: str, figures: dict[str, Any], reference: str) -> None:
+    base, base_cpu = figures[reference]
+    print(f"  {title:<30} {'wall ms':>9} {'ratio':>6}   {'CPU ms':>8} {'ratio':>6}")
+    for name, value in figures.items():
+        if name == "bytes identical":
+            print(f"    {'bytes identical':<28} {'yes' if value else 'NO'}")
+            continue
+        wall, cpu = value
+        print(f"    {name:<28} {wall:>9.1f} {wall / base:>5.2f}x   {cpu:>8.1f} {cpu / base_cpu:>5.2f}x"
+              f"{'   (reference)' if name == reference else ''}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sizes", default="1000,10000,100000", help="paragraph counts (comma-separated)")
-    parser.add_argument("--repeat", type=int, default=7, help="runs per figure (100,000 uses a third)")
-    parser.add_argument("--kind", choices=("translated", "source", "both"), default="both")
+    parser.add_argument("--sizes", default="10000,100000", help="paragraph counts (comma-separated)")
+    parser.add_argument("--repeat", type=int, default=9, help="runs per figure (100,000 uses a third, at least 3)")
     parser.add_argument("--kills", type=int, default=0, help="also run the crash harness with this many kills")
     parser.add_argument("--dir", default=None, help="where to write the chapters (default: a temp folder)")
     args = parser.parse_args()
-    kinds = {"translated": [True], "source": [False], "both": [True, False]}[args.kind]
-    columns = ["MB", "load", "serialise", "write", "commit", "commit b2b"]
-    print("medians in ms; serialise = canonical bytes of a freshly loaded chapter; write = atomic_write incl.")
-    print("fsync of file and folder; commit = ChapterStore.commit_batch of 10 items (lock, re-read check, merge,")
-    print(f"serialise, write, fsync), {SPACING_S * 1000:.0f} ms apart as in a run; b2b = back to back\n")
-    print(f"{'chapter':>18} " + " ".join(f"{c:>10}" for c in columns))
+    print(f"medians of wall time; candidates of a row run in turns; load average {os.getloadavg()[0]:.1f}\n")
+    loads: dict[int, float] = {}
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="bench-store-") as tmp:
-        for translated in kinds:
-            for n in (int(s) for s in args.sizes.split(",")):
-                repeat = max(3, args.repeat // 3) if n >= 100_000 else args.repeat
-                figures = bench_size(Path(tmp), n, translated, repeat)
-                name = f"{n:,} {'translated' if translated else 'source'}"
-                print(f"{name:>18} " + " ".join(f"{figures[c]:>10.1f}" for c in columns), flush=True)
+        for n in (int(s) for s in args.sizes.split(",")):
+            repeat = max(3, args.repeat // 3) if n >= 100_000 else args.repeat
+            path = Path(tmp) / f"ch-{n}.json"
+            write_chapter(path, n)
+            print(f"{n:,} translated paragraphs, {path.stat().st_size / 1e6:.1f} MB")
+            load = bench_load(path, repeat)
+            loads[n] = load["proofdesk"][0]
+            show("load", load, "json.loads+hooks")
+            show("first save", bench_save(path, repeat), "orjson (document)")
+            show("commit of 10 items", bench_commit(path, repeat), "  + folder fsync")
+            path.unlink()
+            print(flush=True)
+        if 10_000 in loads and 100_000 in loads:
+            print(f"linearity: load of 100,000 / load of 10,000 = {loads[100_000] / loads[10_000]:.1f}x "
+                  f"(goal <= 11x)")
         if args.kills:
             from tests.store.crash_child import run_harness
 
