@@ -64,7 +64,6 @@ _ORIGIN_SET = frozenset(ORIGINS)
 # an ID the fast path refuses is only sent to the careful path.
 _ID = re.compile(r"\S+")
 _KEY_SPACE = re.compile(rb'"[ \t\r\n]+:')
-_MISSING: Any = object()
 _new = object.__new__
 _set = object.__setattr__
 
