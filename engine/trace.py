@@ -85,6 +85,13 @@ class TraceReadError(Exception):
     """A trace file that cannot be read, as one line."""
 
 
+def latest_trace(traces_dir: Path, chapter_id: str) -> Path | None:
+    """The newest trace a run of ``chapter_id`` left (trace names start with their UTC time), if any."""
+    folder = traces_dir / safe_name(chapter_id)
+    traces = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+    return traces[-1] if traces else None
+
+
 def read_trace(path: Path) -> Iterator[dict[str, Any]]:
     """The events of a trace file as JSON objects; a bad line raises :class:`TraceReadError` naming it."""
     try:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -23,7 +22,7 @@ from textual.worker import Worker, WorkerState
 
 from engine.chunks import TASKS, TaskType
 from engine.events import BatchCommitted, RunFinished, ToolResult
-from engine.trace import safe_name
+from engine.trace import latest_trace
 from store.edits import needs_review
 from store.errors import ChapterLoadError, StoreError
 from store.model import Chapter, Paragraph
@@ -476,17 +475,9 @@ class ChapterScreen(Screen[None]):
     def _view_entry(self, message: LogPane.EntryViewRequested) -> None:
         self.app.push_screen(TextViewScreen(f"Log: {message.entry.kind}", message.entry.copy))
 
-    def latest_trace(self) -> Path | None:
-        """The newest trace file of this chapter, if any run left one."""
-        chapter = self.session.chapter
-        if chapter is None:
-            return None
-        folder = self.workspace.workspace.traces_dir / safe_name(chapter.id)
-        traces = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
-        return traces[-1] if traces else None
-
     def action_trace(self) -> None:
-        path = self.latest_trace()
+        chapter = self.session.chapter
+        path = None if chapter is None else latest_trace(self.workspace.workspace.traces_dir, chapter.id)
         if path is None:
             self.notify("No trace yet for this chapter: start a run with t, p or r.", severity="warning")
             return
