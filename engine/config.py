@@ -22,6 +22,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from engine import settings
 
 DEMO_MODEL = "demo"
+DEMO_BASE_URL = "demo://offline"  # what traces and events name as the demo model's address
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 MaxTokensField = Literal["max_tokens", "max_completion_tokens"]
 

@@ -16,8 +16,6 @@ from engine.client.events import Completed, ReasoningDelta, StreamEvent, TextDel
 from engine.client.response import AssembledResponse, ToolCall, Usage
 from engine.demo_plan import plan_turn
 
-DEMO_BASE_URL = "demo://offline"
-
 
 class DemoModel:
     """Offline scripted model; ``delay`` seconds between streamed words make it look alive in the TUI."""

@@ -24,8 +24,7 @@ import httpx
 from engine.chunks import TaskType
 from engine.client.client import ModelClient, new_http_client
 from engine.client.failure import ModelFailure
-from engine.config import ModelSettings, RunDefaults
-from engine.demo_model import DEMO_BASE_URL, DemoModel
+from engine.config import DEMO_BASE_URL, ModelSettings, RunDefaults
 from engine.events import ChunkFinished, ChunkStarted, EngineEvent, ErrorEvent, RunFinished, RunStarted
 from engine.loop import ChatModel, ChunkOutcome, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
@@ -79,6 +78,8 @@ class RunRequest:
 def _open_model(request: RunRequest, target_language: str | None, http: httpx.AsyncClient | None) -> ChatModel:
     s = request.settings
     if s.is_demo:
+        from engine.demo_model import DemoModel  # the offline model's phrase tables load only when it is used
+
         return DemoModel(task=request.task, target_language=target_language or "en", delay=request.demo_delay)
     return open_client(s, http)
 

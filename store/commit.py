@@ -33,7 +33,6 @@ from store.atomic import (
     clean_stale_temps,
     temp_target,
 )
-from store.conflicts import ConflictRecord, RejectedText, clean_conflict_temps, write_conflicts
 from store.errors import ChapterLoadError, StoreError
 from store.loader import parse_chapter
 from store.lock import DEFAULT_TIMEOUT, ChapterLock
@@ -290,6 +289,8 @@ class ChapterStore:
     def _refuse(self, chapter: Chapter, items: Sequence[BatchItem], outcome: MergeOutcome, origin: Origin,
                 model: str | None) -> StaleParagraphError:
         """Save every text of a stale batch durably, then build the error to raise."""
+        from store.conflicts import ConflictRecord, RejectedText, write_conflicts  # rare: a stale batch
+
         texts = {i.paragraph_id: i.text for i in items}
         stamp = utc_now()
         records = [
@@ -313,6 +314,8 @@ class ChapterStore:
         """Record kept selections (informational: the versions themselves are already in the chapter)."""
         if not outcome.kept_selection:
             return None
+        from store.conflicts import ConflictRecord, write_conflicts  # rare: a person's selection was kept
+
         by_id = {i.paragraph_id: i for i in items}
         stamp = utc_now()
         records = [
@@ -466,5 +469,8 @@ def clean_folder(workspace: Workspace, folder: Path) -> list[Path]:
             removed += clean_stale_temps(folder, target=target)
         finally:
             lock.release()
-    removed += clean_conflict_temps(workspace)
+    if workspace.conflicts_dir.is_dir():
+        from store.conflicts import clean_conflict_temps  # only when a conflict was ever recorded here
+
+        removed += clean_conflict_temps(workspace)
     return removed
