@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from store.model import Paragraph, append_version
+from store.model import Paragraph, append_version, with_selection
 
 ConflictChoice = Literal["keep_theirs", "keep_ours", "edited"]
 
@@ -29,9 +29,12 @@ def select_version(para: Paragraph, version_id: str) -> Paragraph:
     """The paragraph with ``version_id`` selected; ``EditError`` when that version no longer exists."""
     if all(v.id != version_id for v in para.translations):
         raise EditError(f"version {version_id} of paragraph {para.id} no longer exists")
-    if para.selected_translation_id == version_id:
-        return para
-    return para.replace(selected_translation_id=version_id)
+    return with_selection(para, version_id)
+
+
+def edit_and_mark(para: Paragraph, text: str) -> Paragraph:
+    """``text`` as the selected translation (a ``manual`` version unless it is the selected text), marked reviewed."""
+    return set_reviewed(edit_translation(para, text), True)
 
 
 def set_reviewed(para: Paragraph, reviewed: bool) -> Paragraph:

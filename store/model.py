@@ -222,7 +222,21 @@ def append_version(
     update: dict[str, Any] = {"translations": (*para.translations, version)}
     if select:
         update["selected_translation_id"] = version.id
+        if para.reviewed and para.selected_text != text:
+            update["reviewed"] = False  # reviewed is about a text: a new text has not been reviewed
     return para.replace(**update), version
+
+
+def with_selection(para: Paragraph, version_id: str) -> Paragraph:
+    """``para`` with ``version_id`` selected; ``reviewed`` is cleared when the selected text changes."""
+    if para.selected_translation_id == version_id:
+        return para
+    update: dict[str, Any] = {"selected_translation_id": version_id}
+    if para.reviewed:
+        text = next(v.text for v in para.translations if v.id == version_id)
+        if text != para.selected_text:
+            update["reviewed"] = False
+    return para.replace(**update)
 
 
 def prune_versions(para: Paragraph, keep: int) -> Paragraph:

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from store.edits import EditError, edit_translation, keep_ours, needs_review, select_version, set_reviewed
+from store.edits import (
+    EditError,
+    edit_and_mark,
+    edit_translation,
+    keep_ours,
+    needs_review,
+    select_version,
+    set_reviewed,
+)
 from store.model import Paragraph, append_version
 
 
@@ -54,3 +62,15 @@ def test_needs_review() -> None:
     assert not needs_review(untranslated, frozenset())
     assert needs_review(untranslated, frozenset({"p1"}))  # a conflict always needs a look
     assert needs_review(fresh, frozenset()) and not needs_review(reviewed, frozenset())
+
+
+def test_reviewed_is_about_a_text() -> None:
+    para = set_reviewed(translated("源", "one", "two"), True)
+    first = para.translations[0].id
+    assert select_version(para, first).reviewed is False  # another text is selected: not reviewed
+    assert edit_translation(para, "mine").reviewed is False
+    assert edit_translation(para, "two").reviewed is True  # the same text: nothing changes
+    same_text = append_version(para, "two", origin="polish", model="m")[0]
+    assert same_text.reviewed is True and same_text.selected_text == "two"
+    marked = edit_and_mark(translated("源", "one"), "mine")
+    assert marked.selected_text == "mine" and marked.reviewed is True  # edit-and-mark: both in one change

@@ -127,3 +127,23 @@ def test_duplicate_ids_in_a_batch_are_a_programming_error() -> None:
     item = BatchItem.based_on(BASE.paragraphs[0], "x")
     with pytest.raises(ValueError, match="twice"):
         merge_batch(BASE, [item, item], origin="polish", model="m")
+
+
+def test_a_run_that_changes_a_reviewed_text_clears_reviewed() -> None:
+    reviewed = BASE.with_paragraphs({0: BASE.paragraphs[0].replace(reviewed=True),
+                                     2: BASE.paragraphs[2].replace(reviewed=True)})
+    items = [BatchItem.based_on(reviewed.paragraphs[0], "One, polished."),
+             BatchItem.based_on(reviewed.paragraphs[2], "Three")]  # the selected text already: unchanged
+    out = merge_batch(reviewed, items, origin="polish", model="m1")
+    assert out.accepted == ("a",) and out.unchanged == ("c",)
+    assert out.chapter.paragraphs[0].reviewed is False  # a new text nobody has reviewed
+    assert out.chapter.paragraphs[2].reviewed is True  # the same text stays reviewed
+
+
+def test_a_kept_selection_keeps_reviewed() -> None:
+    seen = BASE.paragraphs[0]
+    item = BatchItem.based_on(seen, "AI text")
+    person = append_version(seen, "my own text", origin="manual", model=None)[0].replace(reviewed=True)
+    out = merge_batch(BASE.with_paragraphs({0: person}), [item], origin="polish", model="m1")
+    a = out.chapter.paragraphs[0]
+    assert a.selected_text == "my own text" and a.reviewed is True  # the reviewed text is still the one shown

@@ -129,3 +129,23 @@ async def test_edit_in_external_editor(chapter_path: Path, tmp_path: Path, monke
         para = on_disk(chapter_path, "p0000005")
         assert para.selected is not None and para.selected.origin == "manual"
     assert os.access(editor, os.X_OK)
+
+
+async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(chapter_path: Path) -> None:
+    app = make_app(chapter_path, watch=False)  # the offline demo model polishes the odd-numbered paragraphs
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ChapterScreen)
+        table = screen.query_one(ParagraphTable)
+        await pilot.press("n", "n", "m")
+        assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
+        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000005").reviewed, what="p5 marked on disk")
+        await pilot.press("p")
+        await wait_for(pilot, lambda: screen.run_label == "last run: complete", what="the polish run")
+        p5 = on_disk(chapter_path, "p0000005")
+        assert p5.selected is not None and p5.selected.origin == "polish"
+        assert p5.reviewed is False  # a text nobody has reviewed is never marked reviewed
+        p4 = on_disk(chapter_path, "p0000004")
+        assert p4.reviewed is True and p4.selected is not None and p4.selected.origin == "translation"
+        await pilot.press("home", "n", "n")
+        assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
