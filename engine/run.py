@@ -115,9 +115,11 @@ ADVICE = {
 class _Run:
     """State of one run while it executes."""
 
-    def __init__(self, request: RunRequest, workspace: Workspace | None, http: httpx.AsyncClient | None) -> None:
+    def __init__(self, request: RunRequest, workspace: Workspace | None, http: httpx.AsyncClient | None,
+                 store: ChapterStore | None = None) -> None:
         self.request = request
         self.http = http
+        self.store = store
         self.emit_out: Callable[[EngineEvent], None] = lambda event: None
         self.workspace = workspace or Workspace.for_chapter(request.chapter_path)
         self.run_id = uuid.uuid4().hex[:12]
@@ -207,7 +209,7 @@ class _Run:
     async def execute(self) -> None:
         req = self.request
         try:
-            store = ChapterStore(req.chapter_path, self.workspace, keep_versions=req.keep_versions)
+            store = self.store or ChapterStore(req.chapter_path, self.workspace, keep_versions=req.keep_versions)
             chapter = store.load()
             service: TaskService = service_for(req.task)(
                 chapter, source_language=req.source_language, target_language=req.target_language,
@@ -361,12 +363,14 @@ class RunEvents:
 
 
 def run_chapter(request: RunRequest, *, workspace: Workspace | None = None,
-                http_client: httpx.AsyncClient | None = None) -> RunEvents:
+                http_client: httpx.AsyncClient | None = None, store: ChapterStore | None = None) -> RunEvents:
     """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
 
-    ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one).
+    ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one). ``store`` is
+    the chapter's store to commit through when the caller holds one (the workstation does: after a commit it
+    shows the store's chapter instead of reading back its own write).
     """
-    run = _Run(request, workspace, http_client)
+    run = _Run(request, workspace, http_client, store)
 
     async def produce(emit: Callable[[Any], None]) -> None:
         run.emit_out = emit

@@ -111,6 +111,18 @@ class ChapterStore:
         """The state of the file version last read or written by this store."""
         return self._state
 
+    @property
+    def chapter(self) -> Chapter | None:
+        """The chapter this store last read or wrote (what it holds to be on disk), without any I/O."""
+        return self._chapter
+
+    def last_seen(self) -> tuple[Chapter, bytes, FileState] | None:
+        """The chapter, bytes and file state this store last read or wrote; None before its first read."""
+        with self._mutex:
+            if self._chapter is None or self._raw is None or self._state is None:
+                return None
+            return self._chapter, self._raw, self._state
+
     def load(self) -> Chapter:
         """The chapter on disk; reuses the cached one when the file's stat is unchanged.
 

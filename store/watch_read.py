@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from store.atomic import FileState
 from store.errors import ChapterLoadError
 from store.loader import parse_chapter
 from store.model import Chapter
@@ -38,6 +39,12 @@ class Known:
     stat: StatKey | None
     valid: bool
     chapter: Chapter | None = None  # parsed from exactly ``digest``'s bytes; None if invalid or not parsed
+
+
+def known_state(chapter: Chapter, raw: bytes, state: FileState) -> Known:
+    """The watcher's known state for a file whose bytes and parsed chapter a store already holds (no parse)."""
+    digest = state.digest or content_digest(raw)
+    return Known(digest, (state.ino, state.size, state.mtime_ns, state.ctime_ns), True, chapter)
 
 
 Status = Literal["missing", "unstable", "own", "same", "changed", "invalid"]

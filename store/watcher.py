@@ -34,7 +34,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import AsyncGenerator, AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from pathlib import Path
 from types import TracebackType
 
@@ -117,17 +117,24 @@ class ChapterWatcher:
 
     # -- life cycle ---------------------------------------------------------------------------------------
 
-    async def seed(self) -> dict[Path, Chapter | ChapterLoadError]:
+    async def seed(self, known: Mapping[Path, Known] | None = None) -> dict[Path, Chapter | ChapterLoadError]:
         """Read every chapter once and make it the known state (no events); return what was read.
 
-        Files still being written at that moment are read again after ``settle`` and reported if they end up
-        different from what this returned.
+        ``known`` holds what the caller already read (``known_state`` of a store): a file still holding those
+        bytes is not parsed again and its entry in the result is the caller's own chapter object, so the
+        caller can tell "unchanged" by identity and no second copy of a chapter is kept. Files still being
+        written at that moment are read again after ``settle`` and reported if they end up different from
+        what this returned.
         """
         found, self._root_id = await asyncio.to_thread(scan_folder, self.root)
         result: dict[Path, Chapter | ChapterLoadError] = {}
         for path in sorted(found):
-            ex = await asyncio.to_thread(examine, path, None, None)
-            if ex.status == "changed" and ex.chapter is not None and ex.digest is not None:
+            given = known.get(path) if known else None
+            ex = await asyncio.to_thread(examine, path, given, None)
+            if ex.status == "same" and given is not None and given.chapter is not None and ex.digest is not None:
+                self._known[path] = Known(ex.digest, ex.stat, True, given.chapter)
+                result[path] = given.chapter
+            elif ex.status == "changed" and ex.chapter is not None and ex.digest is not None:
                 self._known[path] = Known(ex.digest, ex.stat, True, ex.chapter)
                 result[path] = ex.chapter
             elif ex.status == "invalid" and ex.error is not None and ex.digest is not None:

@@ -5,6 +5,7 @@ Kept thin: screens do the work (``tui/screens``), ``tui/session.py`` holds the s
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
 from typing import ClassVar
@@ -168,7 +169,10 @@ class ProofdeskApp(App[int]):
         ws = self.workspace
         watcher = ChapterWatcher(ws.workspace)
         try:
-            seeded = await watcher.seed()
+            # Seeded from what the sessions already read: their files are not parsed a second time, and an
+            # unchanged file comes back as the session's own chapter object (no copy, no comparison here).
+            known = await asyncio.to_thread(ws.known_states)
+            seeded = await watcher.seed(known)
             for path, state in seeded.items():
                 session = ws.session(path)
                 if isinstance(state, ChapterLoadError):
@@ -178,7 +182,7 @@ class ProofdeskApp(App[int]):
                                                         error=True))
                 elif session.chapter is None:
                     session.adopt(state, external=False)
-                elif state != session.chapter:
+                elif state is not session.chapter:
                     # Changed between our first read and the watcher's: the watcher's bytes are the newer.
                     session.adopt(state, external=True)
                     self.broadcast(WorkspaceChanged(path, f"{path.name} changed on disk; reloaded"))
@@ -195,8 +199,6 @@ class ProofdeskApp(App[int]):
             await watcher.stop()
 
     async def _refresh_conflicts(self, session: ChapterSession) -> None:
-        import asyncio
-
         try:
             await asyncio.to_thread(session.refresh_conflicts)
         except OSError as exc:

@@ -27,6 +27,7 @@ from store.errors import ChapterLoadError, StoreError
 from store.merge import DEFAULT_KEEP_VERSIONS
 from store.model import Chapter, Paragraph
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent
+from store.watch_read import Known, known_state
 from store.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -89,6 +90,15 @@ class ChapterSession:
     def load(self) -> Chapter:
         """Read the file (blocking); raises ChapterLoadError. Clears the invalid mark on success."""
         chapter = self.store.load()
+        self.invalid = None
+        self.deleted = False
+        return self._set(chapter)
+
+    def adopt_committed(self) -> Chapter | None:
+        """Show what a run just committed through this session's store (no read of our own write)."""
+        chapter = self.store.chapter
+        if chapter is None or chapter is self.chapter:
+            return self.chapter
         self.invalid = None
         self.deleted = False
         return self._set(chapter)
@@ -232,6 +242,15 @@ class WorkspaceSession:
         return RunRequest.configured(
             chapter.path, task, self.settings, self.config.run, only_chunk=only_chunk,
             trace_path=default_trace_path(self.workspace.traces_dir, chapter_id, task), demo_delay=demo_delay)
+
+    def known_states(self) -> dict[Path, Known]:
+        """What the sessions last read or wrote, for seeding the watcher (blocking: hashes the bytes)."""
+        known: dict[Path, Known] = {}
+        for path, session in list(self.sessions.items()):
+            seen = session.store.last_seen()
+            if seen is not None:
+                known[path] = known_state(*seen)
+        return known
 
     def chapter_paths(self) -> list[Path]:
         """The chapter files of the workspace now on disk, plus any we know of that were deleted."""

@@ -15,11 +15,13 @@ from pathlib import Path
 
 import pytest
 
+from store import watch_read
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError
 from store.loader import parse_chapter
 from store.model import Chapter
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid
+from store.watch_read import known_state
 from store.watcher import ChapterWatcher
 from store.workspace import Workspace, content_digest
 from tests.store.watch_backends import FlakyBackend, deaf_watch
@@ -103,6 +105,30 @@ async def test_seed_returns_current_states_and_emits_nothing(workspace: Workspac
         await recorder.wait_count(1)
         await settled(watcher)
         assert_changed_once(recorder, new, chapter_data("c"))
+
+
+async def test_seed_from_a_store_keeps_one_copy_and_parses_only_what_changed(
+        workspace: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    kept, edited = workspace.root / "a.json", workspace.root / "b.json"
+    kept.write_bytes(chapter_data("a"))
+    edited.write_bytes(chapter_data("b"))
+    stores = {path: ChapterStore(path, workspace) for path in (kept, edited)}
+    shown = {path: store.load() for path, store in stores.items()}
+    known = {path: known_state(*seen) for path, store in stores.items() if (seen := store.last_seen())}
+    edited.write_bytes(chapter_data("b2"))  # changed after the store read it, before the watcher looked
+    parsed: list[str] = []
+
+    def counting_parse(data: bytes, path: Path) -> Chapter:
+        parsed.append(Path(path).name)
+        return parse_chapter(data, path)
+
+    monkeypatch.setattr(watch_read, "parse_chapter", counting_parse)
+    watcher = new_watcher(workspace)
+    seeded = await watcher.seed(known)
+    assert seeded[kept] is shown[kept]  # the very object the caller holds: no second parse, no copy
+    assert seeded[edited] == make_chapter("b2") and seeded[edited] is not shown[edited]
+    assert parsed == ["b.json"]  # only the file that changed since the store read it
+    assert watcher.known_digest(kept) == content_digest(chapter_data("a"))
 
 
 async def test_initial_events_mode_reports_each_existing_file_once(workspace: Workspace) -> None:

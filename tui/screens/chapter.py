@@ -209,7 +209,8 @@ class ChapterScreen(Screen[None]):
         self.log_pane.push(event)
         if isinstance(event, BatchCommitted):
             self.session.run_changed.update(event.paragraph_ids)
-            self._request_reload()
+            self.session.adopt_committed()  # the run commits through the session's store: nothing to re-read
+            self.refresh_view()
         elif isinstance(event, ToolResult) and event.error_code == "STALE_PARAGRAPH":
             self.run_worker(self._load_conflicts(), group="conflicts", exclusive=True)
         elif isinstance(event, RunFinished):
@@ -281,7 +282,8 @@ class ChapterScreen(Screen[None]):
         from engine.run import run_chapter
 
         request = self.workspace.run_request(self.session, task, only_chunk, demo_delay=self.proofdesk.demo_delay)
-        self._run_events = events = run_chapter(request, workspace=self.workspace.workspace)
+        self._run_events = events = run_chapter(request, workspace=self.workspace.workspace,
+                                                store=self.session.store)
         try:
             async for event in events:
                 self.post_message(EngineEventReceived(event, self.session.path))
