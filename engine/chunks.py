@@ -142,6 +142,25 @@ def format_entry(para: Paragraph, index: int, task: TaskType) -> str:
     return f"[{index}] [ID: {para.id}] Source: {para.text}\nTranslation: {para.selected_text}"
 
 
+def paragraph_chunk(chapter: Chapter, task: TaskType, paragraph_id: str) -> Chunk:
+    """A chunk of one paragraph, whatever the work set says (the editor asked about this very paragraph).
+
+    Raises ``ValueError`` (one sentence) when the paragraph is missing, empty, or has no translation to revise.
+    """
+    if task not in TASKS:
+        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    pos = chapter.positions.get(paragraph_id)
+    if pos is None:
+        raise ValueError(f"paragraph {paragraph_id} is not in chapter '{chapter.id}'")
+    para = chapter.paragraphs[pos]
+    if para.is_empty:
+        raise ValueError(f"paragraph {paragraph_id} is empty; there is nothing to {task}")
+    if task != "translate" and para.selected_text is None:
+        raise ValueError(f"paragraph {paragraph_id} has no translation to {task}; translate it first")
+    return Chunk(index=1, total=1, task=task, paragraph_ids=(para.id,), paragraph_indexes=(pos + 1,),
+                 entries=(format_entry(para, pos + 1, task),), chapter=chapter)
+
+
 def _pack(lengths: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
     """Greedy packing: yield (start, stop) slices whose joined length stays within ``budget``."""
     start = 0

@@ -96,8 +96,17 @@ class PromptSet:
             max_batch=str(max_batch),
         )
 
-    def chunk_message(self, chunk: Chunk) -> str:
-        """The user message of a chunk: part i of N, how many paragraphs, the index note, the chunk text."""
+    def chunk_message(self, chunk: Chunk, instruction: str | None = None) -> str:
+        """The user message of a chunk: part i of N, how many paragraphs, the index note, the chunk text.
+
+        ``instruction`` (the editor's words about this chunk, such as "more formal") follows the text.
+        """
+        message = self._chunk_text(chunk)
+        if instruction and instruction.strip():
+            message = f"{message.rstrip()}\n\nThe editor's instruction for this work: {instruction.strip()}\n"
+        return message
+
+    def _chunk_text(self, chunk: Chunk) -> str:
         count = len(chunk.paragraph_ids)
         return Template(self.templates[CHUNK_TEMPLATES[chunk.task]]).safe_substitute(
             part=chunk.label,

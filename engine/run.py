@@ -52,6 +52,8 @@ class RunRequest:
     max_turns: int = DEFAULT_MAX_TURNS
     include_all: bool = False
     only_chunk: int | None = None  # 1-based: run just this chunk (the TUI's "chunk under the cursor")
+    only_paragraph: str | None = None  # run one chunk of just this paragraph, in the work set or not
+    instruction: str | None = None  # the editor's words added to every chunk message ("more formal")
     trace_path: Path | None = None
     keep_versions: int = DEFAULT_KEEP_VERSIONS
     source_language: str | None = None
@@ -214,7 +216,8 @@ class _Run:
             service: TaskService = service_for(req.task)(
                 chapter, source_language=req.source_language, target_language=req.target_language,
                 chunk_chars=req.chunk_chars, include_all=req.include_all, max_batch=req.max_batch,
-                max_turns=req.max_turns, model=req.settings.model)
+                max_turns=req.max_turns, model=req.settings.model, only_paragraph=req.only_paragraph,
+                instruction=req.instruction)
         except (ChapterLoadError, StoreError, TaskSetupError, ValueError) as exc:
             self.refuse(exc.line if isinstance(exc, ChapterLoadError) else str(exc))
             return

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, TypeVar
 
-from engine.chunks import TASK_ORIGIN, Chunk, TaskType, build_chunks
+from engine.chunks import TASK_ORIGIN, Chunk, TaskType, build_chunks, paragraph_chunk
 from engine.loop_config import ToolCallLoopConfig
 from engine.prompts import PromptSet
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
@@ -47,6 +47,8 @@ class TaskService:
         model: str | None = None,
         prompts: PromptSet | None = None,
         registry: ToolRegistry | None = None,
+        only_paragraph: str | None = None,
+        instruction: str | None = None,
     ) -> None:
         self.chapter = chapter
         self.source_language = source_language or chapter.source_language
@@ -60,9 +62,12 @@ class TaskService:
         self.model = model
         self.prompts = prompts or PromptSet.load()
         self.registry = registry or default_registry()
-        # Built once, at the start of the run: later commits do not reshape this run's chunks.
-        self.chunks: list[Chunk] = build_chunks(chapter, self.task, chunk_chars=chunk_chars,
-                                                include_all=include_all)
+        self.instruction = instruction
+        # Built once, at the start of the run: later commits do not reshape this run's chunks. A run about
+        # one paragraph is one chunk of that paragraph, whatever the work set says.
+        self.chunks: list[Chunk] = (
+            [paragraph_chunk(chapter, self.task, only_paragraph)] if only_paragraph is not None
+            else build_chunks(chapter, self.task, chunk_chars=chunk_chars, include_all=include_all))
         self._configs: list[ToolCallLoopConfig] | None = None
 
     @property
@@ -87,7 +92,8 @@ class TaskService:
 
     def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:
         return ToolCallLoopConfig.for_chunk(
-            chunk, origin=TASK_ORIGIN[self.task], system_prompt=system, user_message=self.prompts.chunk_message(chunk),
+            chunk, origin=TASK_ORIGIN[self.task], system_prompt=system,
+            user_message=self.prompts.chunk_message(chunk, self.instruction),
             tools=tools, max_turns=self.max_turns, max_batch=self.max_batch, model=self.model)
 
     async def run(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:

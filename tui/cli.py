@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from store.errors import ChapterLoadError
-from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, UsageError
+from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, UsageError
 from tui.terminal_text import visible
 
 # Command word -> (module under tui.commands, one-line help). Only the module of the command being run
@@ -184,6 +184,13 @@ def _run_handler(handler: Callable[[argparse.Namespace], int], args: argparse.Na
     except KeyboardInterrupt:
         print("proofdesk: cancelled", file=sys.stderr)
         return EXIT_CANCELLED
+    except BrokenPipeError:
+        # The reader of stdout went away (``| head``): stop quietly; whatever was committed stays committed.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # the interpreter's final flush must not fail again
+        os.close(devnull)
+        print("proofdesk: stopped: the output pipe was closed", file=sys.stderr)
+        return EXIT_FAILED
 
 
 if __name__ == "__main__":

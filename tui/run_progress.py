@@ -81,8 +81,9 @@ class PlainProgress(ProgressView):
 
     def started(self, state: _RunState, event: RunStarted) -> None:
         """Name the run and its size."""
-        self._say(f"{state.name}: {event.task} with {event.model}: {event.paragraph_count} paragraphs in "
-                  f"{event.chunk_count} chunk(s)")
+        paragraphs = "1 paragraph" if event.paragraph_count == 1 else f"{event.paragraph_count} paragraphs"
+        chunks = "1 chunk" if event.chunk_count == 1 else f"{event.chunk_count} chunks"
+        self._say(f"{state.name}: {event.task} with {event.model}: {paragraphs} in {chunks}")
 
     def changed(self, state: _RunState, event: EngineEvent) -> None:
         """Chunk results, retries, reminders and errors as lines."""

@@ -280,3 +280,17 @@ def test_unwritable_state_folder_is_one_sentence_and_exit_2(tmp_path: Path) -> N
     assert done.returncode == 2
     assert "cannot create" in done.stderr and ".proofdesk" in done.stderr and "Traceback" not in done.stderr
     assert path.read_bytes() == before
+
+
+def test_a_closed_output_pipe_stops_the_run_without_a_traceback(tmp_path: Path) -> None:
+    shutil.copy(Path(__file__).parents[2] / "tui" / "samples" / "rashomon.json", tmp_path / "ch.json")
+    proc = subprocess.Popen([*proofdesk_cmd(), "run", "ch.json", "--task", "translate", "--model", "demo", "--json",
+                             "--chunk-chars", "200"],  # well over a pipe buffer of events
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None and proc.stderr is not None
+    assert '"run_started"' in proc.stdout.readline()
+    proc.stdout.close()  # as `| head -1` does
+    err = proc.stderr.read()
+    assert proc.wait(timeout=60) == 1
+    assert "Traceback" not in err and "proofdesk: stopped: the output pipe was closed" in err

@@ -38,6 +38,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_setting_flag(p, settings.MAX_TURNS, "most model turns per chunk")
     p.add_argument("--all", action="store_true", dest="include_all",
                    help="translate: also paragraphs that already have a translation")
+    p.add_argument("--paragraph", metavar="ID", help="run one chunk of just this paragraph (one chapter only), "
+                   "translated or not")
+    p.add_argument("--instruction", metavar="TEXT", help="an instruction for the model added to every chunk "
+                   "message, such as 'more formal'")
     p.add_argument("--trace", type=Path, metavar="PATH", help="write the trace here (one chapter only)")
     add_setting_flag(p, settings.JOBS, "chapters run at once")
     p.add_argument("--json", action="store_true", help="print the events as JSON Lines on stdout")
@@ -88,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
     config, model = model_settings(args)
     if args.trace and len(args.chapters) > 1:
         raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")
+    if args.paragraph is not None and len(args.chapters) > 1:
+        raise UsageError("--paragraph names a paragraph of one chapter, so it takes one chapter")
+    if args.paragraph is not None and args.include_all:
+        raise UsageError("--paragraph runs that paragraph whatever the work set says; leave out --all")
     seen: set[Path] = set()
     for path in args.chapters:  # a chapter that cannot be loaded is refused by its run: exit 2, one line
         if path.resolve() in seen:
@@ -95,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
         seen.add(path.resolve())
     requests = [RunRequest.configured(path, args.task, model, config.run, chunk_chars=args.chunk_chars,
                                       max_batch=args.max_batch, max_turns=args.max_turns,
-                                      include_all=args.include_all, trace_path=args.trace)
+                                      include_all=args.include_all, trace_path=args.trace,
+                                      only_paragraph=args.paragraph, instruction=args.instruction)
                 for path in args.chapters]
     jobs = config.run.jobs if args.jobs is None else args.jobs
     view: ProgressView = RichProgress() if sys.stderr.isatty() else PlainProgress(sys.stderr)
