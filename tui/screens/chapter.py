@@ -32,7 +32,7 @@ from tui.screens.prompt import PromptScreen
 from tui.screens.text_view import TextViewScreen
 from tui.session import ChapterSession, EditRefused, WorkspaceSession
 from tui.terminal_text import visible
-from tui.widgets.detail_pane import DetailPane
+from tui.widgets.detail_pane import DetailPane, DetailPaneKeys
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_rows import RowModel, find_target, search
 from tui.widgets.paragraph_table import ParagraphTable
@@ -47,7 +47,7 @@ SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
 SYNC_ROWS = 2000  # up to this many paragraphs, chunk separators are computed at once (no flicker)
 
 
-class ChapterScreen(Screen[None]):
+class ChapterScreen(DetailPaneKeys, Screen[None]):
     """One chapter: rows, the paragraph under the cursor, the log of the run."""
 
     HELP_GROUP = "Chapter"

@@ -3,24 +3,42 @@
 The diff compares the version being viewed (stepped with ``[`` / ``]``) with the one before it, character
 by character. Long texts are diffed in a thread worker so the cursor never waits for ``SequenceMatcher``.
 Everything from the chapter file (IDs, texts, models, timestamps) is shown with control characters escaped.
+
+Texts are wrapped by :mod:`tui.widgets.line_break` to the width left once the scrollbar's gutter is
+reserved, so a scrollbar appearing never clips a character. From ``SIDE_BY_SIDE_WIDTH`` cells on, source and
+translation stand in two columns. :class:`DetailPaneKeys` gives the screen holding the pane the keys that
+zoom and scroll it while the table keeps the focus.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.binding import Binding
+from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from store.model import Paragraph, TranslationVersion
 from tui.terminal_text import visible
 from tui.widgets.char_diff import Piece, char_diff
+from tui.widgets.line_break import line_breaks
 from tui.widgets.paragraph_rows import STATUS_LABEL, STATUS_MEANING, Status
 
 _INLINE_DIFF_CHARS = 1500  # longer pairs are diffed in a thread
+_MIN_WIDTH = 10  # before the first layout the pane has no width yet
+_TAB_SIZE = 4
+SIDE_BY_SIDE_WIDTH = 120
+"""From this pane width on (in cells), source and translation stand side by side."""
+COLUMN_SEPARATOR = " │ "
+"""Drawn between the source column and the translation column."""
 
 
 def version_label(number: int, version: TranslationVersion, selected: bool) -> str:
@@ -32,11 +50,29 @@ def version_label(number: int, version: TranslationVersion, selected: bool) -> s
     return visible(" · ".join(parts), newlines=False) + (" (selected)" if selected else "")
 
 
+@dataclass(frozen=True)
+class _Pair:
+    """Two texts shown side by side when the pane is wide enough, one above the other when not."""
+
+    left: Text
+    right: Text
+
+
+_Block = Text | _Pair
+
+
 class DetailPane(ScrollView, can_focus=True):
-    """Everything about the paragraph under the cursor; scrolls when focused.
+    """Everything about the paragraph under the cursor; scrolls when focused, or from the table (J / K).
 
     A Line API widget: the text is wrapped to the pane's width here, so showing another paragraph redraws
     the pane without a layout pass of the whole screen (cursor moves stay cheap).
+    """
+
+    # The gutter is reserved whether or not the scrollbar shows: the wrap width never changes under the text.
+    DEFAULT_CSS = """
+    DetailPane {
+        scrollbar-gutter: stable;
+    }
     """
 
     BINDINGS = [
@@ -56,31 +92,78 @@ class DetailPane(ScrollView, can_focus=True):
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._token = 0  # bumped on every show(), so a late diff for another paragraph is dropped
-        self._text = Text()
+        self._blocks: list[_Block] = []
+        self._diff_at: int | None = None  # the block holding the diff, while it is being computed
         self._lines: list[Strip] = []
-        self._width = 0
+        self._laid_out_for: tuple[int, bool] = (0, False)  # (wrap width, side by side)
 
     @property
     def plain(self) -> str:
-        """The text shown, without styles (for tests and copying)."""
-        return self._text.plain
+        """The text shown, without styles (for tests and copying); side by side, the left column comes first."""
+        parts: list[str] = []
+        for block in self._blocks:
+            parts.extend((block.left.plain, block.right.plain) if isinstance(block, _Pair) else (block.plain,))
+        return "\n".join(parts)
 
-    def _set(self, text: Text) -> None:
-        self._text = text
+    @property
+    def side_by_side(self) -> bool:
+        """Whether the source and the translation stand in two columns (the pane is wide enough)."""
+        return self.outer_size.width >= SIDE_BY_SIDE_WIDTH
+
+    def _set(self, blocks: list[_Block], *, keep_scroll: bool = False) -> None:
+        self._blocks = blocks
         self._layout_lines()
-        self.scroll_to(y=0, animate=False)
+        if not keep_scroll:
+            self.scroll_to(y=0, animate=False)
+
+    # -- layout ---------------------------------------------------------------------------------------------
 
     def _layout_lines(self) -> None:
-        width = max(self.scrollable_content_region.width, 10)
-        self._width = width
-        console = self.app.console
-        lines = self._text.wrap(console, width, overflow="fold")
-        self._lines = [Strip(line.render(console)) for line in lines]
-        self.virtual_size = Size(width, len(self._lines))
+        width = max(self.scrollable_content_region.width, _MIN_WIDTH)
+        wide = self.side_by_side
+        self._laid_out_for = (width, wide)
+        lines: list[Strip] = []
+        for block in self._blocks:
+            if isinstance(block, _Pair):
+                if wide:
+                    lines.extend(self._columns(block, width))
+                else:
+                    lines.extend(self._wrap(block.left, width))
+                    lines.extend(self._wrap(block.right, width))
+            else:
+                lines.extend(self._wrap(block, width))
+        self._lines = lines
+        self.virtual_size = Size(width, len(lines))
         self.refresh()
 
+    def _wrap(self, text: Text, width: int) -> list[Strip]:
+        """``text`` as lines of at most ``width`` cells (spaces where a line broke may hang past it)."""
+        console = self.app.console
+        strips: list[Strip] = []
+        for line in text.split("\n", allow_blank=True):
+            line.expand_tabs(_TAB_SIZE)
+            for piece in line.divide(line_breaks(line.plain, width)):
+                strips.append(Strip(piece.render(console)))
+        return strips
+
+    def _columns(self, pair: _Pair, width: int) -> list[Strip]:
+        gap = cell_len(COLUMN_SEPARATOR)
+        left_width = (width - gap) // 2
+        right_width = width - gap - left_width
+        left, right = self._wrap(pair.left, left_width), self._wrap(pair.right, right_width)
+        separator = Strip([Segment(COLUMN_SEPARATOR, self._style("muted"))])
+        rows: list[Strip] = []
+        for row in range(max(len(left), len(right))):
+            cells = [
+                left[row].crop_extend(0, left_width, None) if row < len(left) else Strip.blank(left_width),
+                separator,
+                right[row].crop_extend(0, right_width, None) if row < len(right) else Strip.blank(right_width),
+            ]
+            rows.append(Strip.join(cells))
+        return rows
+
     def on_resize(self) -> None:
-        if self.scrollable_content_region.width != self._width:
+        if (max(self.scrollable_content_region.width, _MIN_WIDTH), self.side_by_side) != self._laid_out_for:
             self._layout_lines()
 
     def render_line(self, y: int) -> Strip:
@@ -91,11 +174,19 @@ class DetailPane(ScrollView, can_focus=True):
             return Strip.blank(width, base)
         return self._lines[row].apply_style(base).crop_extend(0, width, base)
 
+    # -- scrolling ------------------------------------------------------------------------------------------
+
+    def scroll_lines(self, lines: int) -> None:
+        """Scroll by ``lines`` (negative: up), without taking the focus."""
+        self.scroll_to(y=self.scroll_y + lines, animate=False)
+
     def action_scroll_up(self) -> None:
-        self.scroll_to(y=self.scroll_y - 1, animate=False)
+        self.scroll_lines(-1)
 
     def action_scroll_down(self) -> None:
-        self.scroll_to(y=self.scroll_y + 1, animate=False)
+        self.scroll_lines(1)
+
+    # -- content ----------------------------------------------------------------------------------------------
 
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"detail-pane--{name}")
@@ -103,8 +194,9 @@ class DetailPane(ScrollView, can_focus=True):
     def show(self, para: Paragraph | None, position: int, status: Status, viewed: int | None) -> None:
         """Show ``para``; ``viewed`` is the 0-based index of the version being looked at (None: selected)."""
         self._token += 1
+        self._diff_at = None
         if para is None:
-            self._set(Text("No paragraph.", style=self._style("muted")))
+            self._set([Text("No paragraph.", style=self._style("muted"), end="")])
             return
         versions = para.translations
         if viewed is None or not 0 <= viewed < len(versions):
@@ -112,36 +204,35 @@ class DetailPane(ScrollView, can_focus=True):
                           len(versions) - 1)
         heading, muted = self._style("heading"), self._style("muted")
         meaning = STATUS_MEANING.get(status, "empty paragraph")
-        text = Text(end="")
-        text.append(f"[{position + 1}] {visible(para.id, newlines=False)} · {STATUS_LABEL[status] or 'empty'} "
-                    f"({meaning})", heading)
-        text.append("\nSource: ", heading)
-        text.append(visible(para.text) if para.text else "(empty)")
+        title = Text(f"[{position + 1}] {visible(para.id, newlines=False)} · {STATUS_LABEL[status] or 'empty'} "
+                     f"({meaning})", heading, end="")
+        source = Text(end="")
+        source.append("Source: ", heading)
+        source.append(visible(para.text) if para.text else "(empty)")
         if not versions:
-            text.append("\nNo translation yet.", muted)
-            self._set(text)
+            self._set([title, _Pair(source, Text("No translation yet.", muted, end=""))])
             return
         version = versions[viewed]
-        text.append(f"\nTranslation {version_label(viewed + 1, version, version.id == para.selected_translation_id)}: ",
-                    heading)
-        text.append(visible(version.text))
-        pending: tuple[str, str] | None = None
+        translation = Text(end="")
+        translation.append(
+            f"Translation {version_label(viewed + 1, version, version.id == para.selected_translation_id)}: ",
+            heading)
+        translation.append(visible(version.text))
+        blocks: list[_Block] = [title, _Pair(source, translation)]
         if viewed > 0:
             old, new = versions[viewed - 1].text, version.text
-            text.append(f"\nDiff v{viewed} → v{viewed + 1}: ", heading)
             if len(old) + len(new) <= _INLINE_DIFF_CHARS:
-                self._append_diff(text, char_diff(old, new))
+                blocks.append(self._diff(viewed, char_diff(old, new)))
             else:
-                text.append("(computing…)", muted)
-                pending = (old, new)
-        tail = self._versions(para, viewed)
-        if pending is not None:
-            self._diff_later(text.copy(), tail, *pending, self._token)
-        self._set(text + tail)
+                self._diff_at = len(blocks)
+                blocks.append(self._diff(viewed, None))
+                self._diff_later(viewed, old, new, self._token)
+        blocks.append(self._versions(para, viewed))
+        self._set(blocks)
 
     def _versions(self, para: Paragraph, viewed: int) -> Text:
         text = Text(end="")
-        text.append(f"\nVersions ({len(para.translations)}): [ ] step · enter selects", self._style("heading"))
+        text.append(f"Versions ({len(para.translations)}): [ ] step · enter selects", self._style("heading"))
         for i, v in enumerate(para.translations):
             marker = "▶" if i == viewed else " "
             selected = v.id == para.selected_translation_id
@@ -150,20 +241,68 @@ class DetailPane(ScrollView, can_focus=True):
             text.append(f"\n{marker} {version_label(i + 1, v, selected)}", style)
         return text
 
-    def _append_diff(self, text: Text, pieces: list[Piece]) -> None:
+    def _diff(self, viewed: int, pieces: list[Piece] | None) -> Text:
+        """``Diff v1 → v2:`` and the pieces (None: still being computed)."""
+        text = Text(end="")
+        text.append(f"Diff v{viewed} → v{viewed + 1}: ", self._style("heading"))
+        if pieces is None:
+            text.append("(computing…)", self._style("muted"))
+            return text
         insert, delete = self._style("insert"), self._style("delete")
         if not pieces:
             text.append("(no change)", self._style("muted"))
         for op, chunk in pieces:  # diffed as they are, shown escaped (each control escapes on its own)
             text.append(visible(chunk), insert if op == "insert" else delete if op == "delete" else Style())
+        return text
 
-    @work(thread=True, exclusive=True, group="detail-diff", description="character diff")
-    def _diff_later(self, text: Text, tail: Text, old: str, new: str, token: int) -> None:
+    @work(thread=True, exclusive=True, group="detail-diff", description="character diff", exit_on_error=False)
+    def _diff_later(self, viewed: int, old: str, new: str, token: int) -> None:
         pieces = char_diff(old, new)
-        text.right_crop(len("(computing…)"))
-        self._append_diff(text, pieces)
-        self.app.call_from_thread(self._finish_diff, text + tail, token)
+        self.app.call_from_thread(self._finish_diff, viewed, pieces, token)
 
-    def _finish_diff(self, text: Text, token: int) -> None:
-        if token == self._token:
-            self._set(text)
+    def _finish_diff(self, viewed: int, pieces: list[Piece], token: int) -> None:
+        at = self._diff_at
+        if token != self._token or at is None:
+            return
+        blocks = list(self._blocks)
+        blocks[at] = self._diff(viewed, pieces)
+        self._diff_at = None
+        self._set(blocks, keep_scroll=True)
+
+
+class DetailPaneKeys(DOMNode):
+    """Mixed into the screen that holds a :class:`DetailPane`: keys that scroll the pane while the focus stays
+    where it is (on the table), and zoom it.
+
+    Zoomed, the pane has the focus (a widget that is not shown cannot keep it), so ``j`` / ``k`` scroll it;
+    the focus goes back where it was when the pane is restored, by ``z`` or by escape.
+    """
+
+    BINDINGS = [
+        Binding("z", "zoom_detail", "Zoom the detail pane", show=False, id="chapter.zoom_detail"),
+        Binding("J,ctrl+down", "scroll_detail(1)", "Detail pane: scroll down", show=False,
+                id="chapter.detail_down"),
+        Binding("K,ctrl+up", "scroll_detail(-1)", "Detail pane: scroll up", show=False, id="chapter.detail_up"),
+    ]
+
+    _focus_before_zoom: Widget | None = None
+
+    def action_zoom_detail(self) -> None:
+        """The detail pane fills the screen's body, or goes back under the table (escape does that too)."""
+        pane = self.query_one(DetailPane)
+        screen = self.screen
+        if screen.maximized is pane:
+            screen.minimize()
+            return
+        self._focus_before_zoom = screen.focused
+        if screen.maximize(pane, container=False):
+            pane.focus()
+
+    def watch_maximized(self, previous: Widget | None, maximized: Widget | None) -> None:
+        if maximized is None and isinstance(previous, DetailPane):
+            before, self._focus_before_zoom = self._focus_before_zoom, None
+            if before is not None and before.is_attached:
+                before.focus()
+
+    def action_scroll_detail(self, lines: int) -> None:
+        self.query_one(DetailPane).scroll_lines(lines)
