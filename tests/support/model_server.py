@@ -313,6 +313,8 @@ class ModelServer:
                     return
         except (ConnectionError, asyncio.IncompleteReadError):
             return
+        except asyncio.CancelledError:
+            return  # the server is stopping while a response waits (its delay): the connection just closes
         finally:
             self._writers.discard(writer)
             writer.close()
