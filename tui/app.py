@@ -34,6 +34,7 @@ from tui.theme import PROOFDESK_THEME
 log = logging.getLogger(__name__)
 
 THEMES_DIR = Path(themes.__file__).parent
+KEPT_CHAPTER_VIEWS = 4  # idle chapter views kept (with their logs) besides the one shown and any running
 WATCH_DELAY = 0.3  # seconds after start-up before the workspace watcher's first scan
 
 
@@ -60,6 +61,7 @@ class ProofdeskApp(App[int]):
         self.watch = watch and workspace is not None
         self.demo_delay = demo_delay
         self.seeding = self.watch
+        self._chapter_views: list[str] = []  # installed chapter views, least recently opened first
         self.register_theme(PROOFDESK_THEME)
         if config is None and workspace is not None:
             config = workspace.config
@@ -133,7 +135,7 @@ class ProofdeskApp(App[int]):
         assert self.workspace is not None
         self.push_screen(ChapterListScreen(self.workspace))
         if self.start_chapter is not None:
-            self.push_screen(ChapterScreen(self.workspace, self.start_chapter))
+            self.open_chapter(self.start_chapter)
         if self.watch:
             # After the first frames: the watcher's first scan parses every chapter again (in a thread, but
             # holding the GIL), and the first paint should not wait for it. The scan's result is compared
@@ -141,9 +143,34 @@ class ProofdeskApp(App[int]):
             self.set_timer(WATCH_DELAY, self.watch_workspace)
 
     def open_chapter(self, session: ChapterSession) -> None:
-        """Show a chapter's view on top of the chapter list."""
+        """Show a chapter's view on top of the chapter list.
+
+        Chapter views are installed screens: leaving one keeps it (its run goes on, its log stays) and opening
+        the chapter again shows the same view. At most ``KEPT_CHAPTER_VIEWS`` idle views are kept.
+        """
         assert self.workspace is not None
-        self.push_screen(ChapterScreen(self.workspace, session))
+        name = f"chapter:{session.path}"
+        if not self.is_screen_installed(name):
+            self.install_screen(ChapterScreen(self.workspace, session), name)
+        self._chapter_views = [n for n in self._chapter_views if n != name] + [name]
+        self.push_screen(name)
+        self._drop_idle_views()
+
+    def _drop_idle_views(self) -> None:
+        """Forget the least recently opened chapter views beyond the limit, never one shown or running."""
+        idle = [name for name in self._chapter_views[:-1] if self._idle_view(name) is not None]
+        for name in idle[:max(len(idle) - KEPT_CHAPTER_VIEWS, 0)]:
+            screen = self._idle_view(name)
+            self.uninstall_screen(name)
+            self._chapter_views.remove(name)
+            if screen is not None:
+                self.call_later(screen.remove)
+
+    def _idle_view(self, name: str) -> ChapterScreen | None:
+        screen = self._installed_screens.get(name)
+        if isinstance(screen, ChapterScreen) and screen not in self.screen_stack and not screen.run_in_progress:
+            return screen
+        return None
 
     def show_chapter_list(self) -> None:
         """Go back to the chapter list."""
@@ -158,8 +185,11 @@ class ProofdeskApp(App[int]):
     # -- the watcher -----------------------------------------------------------------------------------------
 
     def broadcast(self, message: WorkspaceChanged) -> None:
-        """Tell every screen on the stack."""
-        for screen in self.screen_stack:
+        """Tell every screen on the stack, and the chapter views kept off it (their logs go on)."""
+        kept = [self._installed_screens.get(name) for name in self._chapter_views]
+        off_stack = [s for s in kept if isinstance(s, ChapterScreen) and s not in self.screen_stack]
+        screens = [*self.screen_stack, *off_stack]
+        for screen in screens:
             screen.post_message(WorkspaceChanged(message.path, message.notice, error=message.error))
 
     @work(group="watcher", exit_on_error=False)

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.chunks import TaskType
 from engine.config import Config, ModelSettings
@@ -233,15 +233,17 @@ class WorkspaceSession:
                                                         keep_versions=self.config.run.keep_versions)
         return found
 
-    def run_request(self, chapter: ChapterSession, task: TaskType, only_chunk: int | None, *,
-                    demo_delay: float = 0.0) -> RunRequest:
-        """The run of ``task`` on a chapter (``only_chunk``: just that 1-based chunk), as configured."""
+    def run_request(self, chapter: ChapterSession, task: TaskType, *, demo_delay: float = 0.0,
+                    **options: Any) -> RunRequest:
+        """The run of ``task`` on a chapter, as configured; ``options`` are RunRequest fields (``only_chunk``,
+        ``include_all``, ``only_paragraph``, ``instruction``)."""
         from engine.run import RunRequest  # the model client stack loads with the first run, not at start-up
 
         chapter_id = chapter.chapter.id if chapter.chapter is not None else chapter.path.stem
         return RunRequest.configured(
-            chapter.path, task, self.settings, self.config.run, only_chunk=only_chunk,
-            trace_path=default_trace_path(self.workspace.traces_dir, chapter_id, task), demo_delay=demo_delay)
+            chapter.path, task, self.settings, self.config.run,
+            trace_path=default_trace_path(self.workspace.traces_dir, chapter_id, task), demo_delay=demo_delay,
+            **options)
 
     def known_states(self) -> dict[Path, Known]:
         """What the sessions last read or wrote, for seeding the watcher (blocking: hashes the bytes)."""

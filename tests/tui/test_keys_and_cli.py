@@ -77,8 +77,8 @@ async def test_palette_runs_any_action_by_name(chapter_path: Path) -> None:
     app = make_app(chapter_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "ctrl+p")
-        await pilot.press(*"Reviewed")
-        await palette_offers(pilot, "Reviewed")
+        await pilot.press(*"Mark, next")
+        await palette_offers(pilot, "Mark, next")
         await pilot.press("enter")
         await wait_for(pilot, lambda: load_chapter(chapter_path).paragraphs[1].reviewed, what="the palette action")
         await pilot.press("ctrl+p", *"Chunk separators: off")

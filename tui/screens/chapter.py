@@ -18,15 +18,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
-from textual.worker import Worker, WorkerState
 
 from engine.chunks import TASKS, TaskType
-from engine.events import BatchCommitted, RunFinished, ToolResult
 from engine.trace import latest_trace
 from store.edits import needs_review
-from store.errors import ChapterLoadError, StoreError
+from store.errors import StoreError
 from store.model import Chapter, Paragraph
-from tui.messages import EngineEventReceived, WorkspaceChanged
+from tui.messages import WorkspaceChanged
+from tui.run_status import RunStatus
+from tui.screens.chapter_runs import ChapterRuns
 from tui.screens.edit import EditorFailed, EditScreen, edit_in_editor
 from tui.screens.prompt import PromptScreen
 from tui.screens.text_view import TextViewScreen
@@ -38,7 +38,6 @@ from tui.widgets.paragraph_rows import RowModel, find_target, search
 from tui.widgets.paragraph_table import ParagraphTable
 
 if TYPE_CHECKING:
-    from engine.run import RunEvents
     from tui.app import ProofdeskApp
 
 log = logging.getLogger(__name__)
@@ -47,27 +46,19 @@ SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
 SYNC_ROWS = 2000  # up to this many paragraphs, chunk separators are computed at once (no flicker)
 
 
-class ChapterScreen(DetailPaneKeys, Screen[None]):
+class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
     """One chapter: rows, the paragraph under the cursor, the log of the run."""
 
     HELP_GROUP = "Chapter"
     SHOWS_STATUSES = True
     BINDINGS = [
-        Binding("t", "run('translate')", "Translate", id="chapter.translate"),
-        Binding("p", "run('polish')", "Polish", id="chapter.polish"),
-        Binding("r", "run('proofread')", "Proofread", id="chapter.proofread"),
-        Binding("T", "run_chunk('translate')", "Translate chunk at cursor", show=False,
-                id="chapter.translate_chunk"),
-        Binding("P", "run_chunk('polish')", "Polish chunk at cursor", show=False, id="chapter.polish_chunk"),
-        Binding("R", "run_chunk('proofread')", "Proofread chunk at cursor", show=False,
-                id="chapter.proofread_chunk"),
-        Binding("x", "cancel_run", "Cancel", id="chapter.cancel"),
         Binding("e", "edit", "Edit", id="chapter.edit"),
         Binding("E", "edit_external", "Edit in $EDITOR", show=False, id="chapter.edit_external"),
         Binding("left_square_bracket", "version(-1)", "Older version", show=False, id="chapter.version_older"),
         Binding("right_square_bracket", "version(1)", "Newer version", show=False, id="chapter.version_newer"),
         Binding("enter", "select_version", "Select version shown", show=False, id="chapter.select_version"),
-        Binding("m", "toggle_reviewed", "Reviewed", id="chapter.reviewed"),
+        Binding("m", "toggle_reviewed", "Mark", id="chapter.reviewed"),
+        Binding("a", "review_and_next", "Mark, next", id="chapter.review_next"),
         Binding("n", "next_review(1)", "Next to review", show=False, id="chapter.next_review"),
         Binding("N", "next_review(-1)", "Previous to review", show=False, id="chapter.previous_review"),
         Binding("slash", "search", "Search", show=False, id="chapter.search"),
@@ -91,10 +82,7 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
         self.separator_task: TaskType | None = "translate" if has_todo or chapter is None else "polish"
         self.viewed_version: int | None = None
         self.last_query = ""
-        self.run_label: str | None = None
-        self._run_events: RunEvents | None = None  # the run in progress, to cancel it gracefully
-        self._reload_wanted = False
-        self._reloading = False
+        self.run_status = RunStatus()
 
     @property
     def proofdesk(self) -> ProofdeskApp:
@@ -119,7 +107,7 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
         self.table.focus()
         self.session.changed_on_disk = False
         self.refresh_view()
-        self.run_worker(self._load_conflicts(), group="conflicts", exclusive=True)
+        self.run_worker(self.load_conflicts(), group="conflicts", exclusive=True)
         if self.session.invalid:
             self.log_pane.add_notice(f"{self.session.path.name} is not valid on disk: {self.session.invalid}",
                                      error=True)
@@ -135,9 +123,20 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
             self._show_rows(chapter)
         table.set_marks(run_changed=frozenset(self.session.run_changed), conflict_ids=self.session.conflict_ids)
         self._update_detail()
-        self._update_status()
+        self.update_status()
+
+    @property
+    def run_label(self) -> str | None:
+        """The status line's word on the run: its progress while it goes, then how it ended."""
+        return self.run_status.text()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_view()  # the session kept up with the files (and the run) while another screen was shown
 
     def _show_rows(self, chapter: Chapter) -> None:
+        if self.run_rows is not None and self.run_rows.fits(chapter):
+            self.table.show(chapter, self.run_rows)
+            return
         task, chunk_chars = self.separator_task, self.workspace.chunk_chars
         if task is None or len(chapter.paragraphs) <= SYNC_ROWS:
             self.table.show(chapter, RowModel.build(chapter, task, chunk_chars))
@@ -163,7 +162,7 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
         status = self.table.status_of(para) if para is not None else "empty"
         self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version)
 
-    def _update_status(self) -> None:
+    def update_status(self) -> None:
         s = self.session.summary()
         parts = [self.session.path.name]
         if s.invalid:
@@ -175,8 +174,8 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
         parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
         if s.conflicts:
             parts.append(f"{s.conflicts} conflict(s): c")
-        if self.run_label:
-            parts.append(self.run_label)
+        if (run := self.run_label) is not None:
+            parts.append(run)
         parts.append(f"model {self.workspace.settings.model}")
         parts.append(f"chunks {self.separator_task or 'off'}")
         status = self.query_one("#chapter-status", Static)
@@ -188,7 +187,7 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
         self.viewed_version = None
         self._update_detail()
 
-    async def _load_conflicts(self) -> None:
+    async def load_conflicts(self) -> None:
         await asyncio.to_thread(self.session.refresh_conflicts)
         self.refresh_view()
 
@@ -202,119 +201,6 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
             self.log_pane.add_notice(message.notice, error=message.error)
         self.session.changed_on_disk = False
         self.refresh_view()
-
-    @on(EngineEventReceived)
-    def _engine_event(self, message: EngineEventReceived) -> None:
-        event = message.event
-        self.log_pane.push(event)
-        if isinstance(event, BatchCommitted):
-            self.session.run_changed.update(event.paragraph_ids)
-            self.session.adopt_committed()  # the run commits through the session's store: nothing to re-read
-            self.refresh_view()
-        elif isinstance(event, ToolResult) and event.error_code == "STALE_PARAGRAPH":
-            self.run_worker(self._load_conflicts(), group="conflicts", exclusive=True)
-        elif isinstance(event, RunFinished):
-            self.run_label = f"last run: {event.status}"
-            self._request_reload()
-            self.run_worker(self._load_conflicts(), group="conflicts", exclusive=True)
-            self._update_status()
-
-    def _request_reload(self) -> None:
-        """Re-read the chapter after a run's commit; reloads are coalesced, one at a time, in a thread."""
-        self._reload_wanted = True
-        if not self._reloading:
-            self._reloading = True
-            self.run_worker(self._reload_loop(), group="reload")
-
-    async def _reload_loop(self) -> None:
-        try:
-            while self._reload_wanted:
-                self._reload_wanted = False
-                try:
-                    await asyncio.to_thread(self.session.load)
-                except ChapterLoadError as exc:
-                    self.session.mark_invalid(exc)
-                    self.log_pane.add_notice(f"could not re-read the chapter: {exc.line}", error=True)
-                self.refresh_view()
-        finally:
-            self._reloading = False
-
-    # -- runs ----------------------------------------------------------------------------------------------
-
-    @property
-    def run_in_progress(self) -> bool:
-        """Whether a run worker is active on this screen."""
-        return any(w.group == "run" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
-                   for w in self.workers)
-
-    def action_run(self, task: TaskType) -> None:
-        self._start_run(task, None)
-
-    def action_run_chunk(self, task: TaskType) -> None:
-        chapter = self.session.chapter
-        if chapter is None or not chapter.paragraphs:
-            return
-        shown = self.table.model
-        fresh = shown.task == task and shown.built_for == id(chapter) and self.table.chapter is chapter
-        model = shown if fresh else RowModel.build(chapter, task, self.workspace.chunk_chars)
-        chunk = model.chunk_of(self.table.cursor)
-        if chunk is None:
-            self.notify(f"The paragraph under the cursor is not in the {task} work set.", severity="warning")
-            return
-        self._start_run(task, chunk.index)
-
-    def _start_run(self, task: TaskType, only_chunk: int | None) -> None:
-        if self.run_in_progress:
-            self.notify("A run is already going; x cancels it.", severity="warning")
-            return
-        if self.session.invalid or self.session.deleted or self.session.chapter is None:
-            self.notify("The chapter file is not usable on disk; fix it first.", severity="error")
-            return
-        self.session.run_changed.clear()
-        self.refresh_view()
-        what = f"{task} chunk {only_chunk}" if only_chunk else task
-        self.run_label = f"running {what}…"
-        self._update_status()
-        self._run(task, only_chunk)
-
-    @work(exclusive=True, group="run", exit_on_error=False)
-    async def _run(self, task: TaskType, only_chunk: int | None) -> None:
-        from engine.run import run_chapter
-
-        request = self.workspace.run_request(self.session, task, only_chunk, demo_delay=self.proofdesk.demo_delay)
-        self._run_events = events = run_chapter(request, workspace=self.workspace.workspace,
-                                                store=self.session.store)
-        try:
-            async for event in events:
-                self.post_message(EngineEventReceived(event, self.session.path))
-        finally:
-            self._run_events = None
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "run":
-            return
-        if event.state == WorkerState.CANCELLED:
-            self.run_label = "last run: cancelled"
-            self.log_pane.add_notice("run cancelled; committed batches are kept")
-            self._request_reload()
-        elif event.state == WorkerState.ERROR:
-            self.run_label = "last run: failed"
-            log.error("run failed", exc_info=event.worker.error)
-            self.log_pane.add_notice(f"the run failed: {event.worker.error}", error=True)
-        self._update_status()
-
-    def action_cancel_run(self) -> None:
-        if not self.run_in_progress:
-            self.notify("No run in progress.", severity="warning")
-            return
-        events = self._run_events
-        if events is None or events.cancelled:  # not started yet, or x pressed twice: stop the worker now
-            self.workers.cancel_group(self, "run")
-            return
-        # The run stops within a second and still reports how it ended (run_finished, cancelled) in the log.
-        events.cancel()
-        self.run_label = "cancelling…"
-        self._update_status()
 
     # -- review ----------------------------------------------------------------------------------------------
 
@@ -401,6 +287,17 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
             self.notify("Nothing to review: this paragraph has no translation.", severity="warning")
             return
         self._commit(self.session.set_reviewed, para.id, not para.reviewed)
+
+    def action_review_and_next(self) -> None:
+        para = self._current()
+        if para is None:
+            return
+        if para.is_empty or para.selected_translation_id is None:
+            self.notify("Nothing to review: this paragraph has no translation.", severity="warning")
+            return
+        if not para.reviewed:
+            self._commit(self.session.set_reviewed, para.id, True)
+        self.action_next_review(1)
 
     def action_next_review(self, step: int) -> None:
         chapter = self.session.chapter
@@ -493,7 +390,6 @@ class ChapterScreen(DetailPaneKeys, Screen[None]):
         self.app.push_screen(ConflictsScreen(self.session), lambda _: self.refresh_view())
 
     def action_back(self) -> None:
-        if self.run_in_progress:  # leaving the screen would end its worker, and so the run
-            self.notify("A run is going on this chapter: wait for it, or x cancels it.", severity="warning")
-            return
+        if self.run_in_progress:  # the screen stays installed: its run and log go on while another is shown
+            self.notify("The run goes on; its progress and log are here when you come back.", timeout=3)
         self.proofdesk.show_chapter_list()

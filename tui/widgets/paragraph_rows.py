@@ -68,9 +68,10 @@ class RowModel:
     built_for: int = 0  # id() of the chapter object the separators were computed from
 
     @classmethod
-    def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int) -> RowModel:
-        """Rows for ``chapter``; ``task`` None shows no separators."""
-        chunks = tuple(build_chunks(chapter, task, chunk_chars=chunk_chars)) if task else ()
+    def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int, *,
+              include_all: bool = False) -> RowModel:
+        """Rows for ``chapter``; ``task`` None shows no separators; ``include_all`` as a run's ``--all``."""
+        chunks = tuple(build_chunks(chapter, task, chunk_chars=chunk_chars, include_all=include_all)) if task else ()
         starts = {chunk.paragraph_indexes[0] - 1: number for number, chunk in enumerate(chunks)}
         rows: list[int] = []
         row_of: list[int] = []

@@ -1,0 +1,184 @@
+"""The chapter view's run keys as an editor uses them: mark-and-next, retranslating, asking the model about one
+paragraph, a run with nothing to do, leaving a chapter while its run goes on, and the run's progress."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from store.loader import load_chapter
+from store.model import Chapter, Paragraph
+from tests.support.model_server import ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
+from tests.tui.chapters import review_chapter, write
+from tests.tui.conftest import SIZE, Messages, make_app, wait_for
+from tui.run_status import RunStatus
+from tui.screens.ask import AskScreen
+from tui.screens.chapter import ChapterScreen
+from tui.widgets.detail_pane import DetailPane
+from tui.widgets.log_pane import LogPane
+from tui.widgets.paragraph_table import ParagraphTable
+
+SOURCES = ("一つ目の文。", "", "二つ目の文。", "三つ目の文。")
+
+
+@pytest.fixture
+def review_path(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    return write(folder / "review.json", review_chapter())
+
+
+@pytest.fixture
+def small_path(tmp_path: Path) -> Path:
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    chapter = Chapter(id="small", title="Small", source_language="ja", target_language="en",
+                      paragraphs=tuple(Paragraph(id=f"a000000{i}", text=t) for i, t in enumerate(SOURCES, 1)))
+    return write(folder / "small.json", chapter)
+
+
+def chapter_screen(app: object) -> ChapterScreen:
+    screen = app.screen  # type: ignore[attr-defined]
+    assert isinstance(screen, ChapterScreen)
+    return screen
+
+
+async def test_mark_and_next_in_one_key(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        table = chapter_screen(app).query_one(ParagraphTable)
+        await pilot.press("n")
+        assert table.current_paragraph is not None and table.current_paragraph.id == "p0000002"
+        await pilot.press("a")  # p2 marked, the cursor on the next one to review (p4 is reviewed: skipped)
+        assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
+        await wait_for(pilot, lambda: load_chapter(review_path).paragraph("p0000002").reviewed,  # type: ignore[union-attr]
+                       what="p2 marked on disk")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: load_chapter(review_path).paragraph("p0000005").reviewed,  # type: ignore[union-attr]
+                       what="p5 marked on disk")
+
+
+async def test_a_run_with_nothing_to_do_says_so_and_changes_nothing(review_path: Path) -> None:
+    chapter = review_chapter()
+    done = chapter.with_paragraphs({0: chapter.paragraphs[1].replace(id="p0000001", text="一つ目の段落です。"),
+                                    5: chapter.paragraphs[3].replace(id="p0000006", text="六つ目。")})
+    write(review_path, done)
+    before = review_path.read_bytes()
+    app = make_app(review_path, watch=False)
+    messages = Messages()
+    async with app.run_test(size=SIZE, message_hook=messages) as pilot:
+        screen = chapter_screen(app)
+        screen.session.run_changed.add("p0000002")  # the markers of an earlier run
+        await pilot.press("t")
+        await wait_for(pilot, lambda: any("Nothing to translate" in n for n in messages.notifications()),
+                       what="the refusal")
+        assert not screen.run_in_progress and screen.run_label is None
+        assert screen.session.run_changed == {"p0000002"}  # the last run's markers stay
+    assert review_path.read_bytes() == before
+
+
+async def test_retranslate_the_chapter_and_the_chunk_at_the_cursor(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)  # the offline demo model
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chapter_screen(app)
+        await pilot.press("down", "U")  # the chunk of p2 (all five paragraphs fit one chunk)
+        await wait_for(pilot, lambda: screen.run_label == "last run: complete", what="the chunk run")
+        after = load_chapter(review_path)
+        texts = {p.id: p.selected_text for p in after.paragraphs}
+        assert texts["p0000002"] == "[demo en] 二つ目の段落です。"  # translated again, though it had a translation
+        assert texts["p0000004"] == "[demo en] 四つ目の段落です。"
+        assert len(after.paragraph("p0000002").translations) == 3  # type: ignore[union-attr]
+        await pilot.press("u")
+        await wait_for(pilot, lambda: screen.run_label == "last run: complete" and not screen.run_in_progress,
+                       what="the chapter run")
+
+
+async def test_ask_the_model_about_one_translated_paragraph(review_path: Path, model_server: ModelServer) -> None:
+    model_server.add(tool_reply([("add_translation_batch", {"paragraphs": [
+        {"paragraph_id": "p0000004", "translated_text": "This is, formally, the fourth paragraph."}]})]))
+    model_server.add(text_reply("Done."))
+    app = make_app(review_path, watch=False, base_url=model_server.base_url, model="test-model")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = chapter_screen(app)
+        await pilot.press("g", *"4", "enter")
+        await pilot.press("A")
+        await wait_for(pilot, lambda: isinstance(app.screen, AskScreen), what="the form")
+        await pilot.press("shift+tab", "enter", "up", "enter", "tab")  # the task: polish (offered) -> translate
+        await pilot.press(*"more formal", "enter")
+        await wait_for(pilot, lambda: screen.run_label == "last run: complete", what="the one-paragraph run")
+        user = json.loads(model_server.requests[0].body)["messages"][1]["content"]
+        assert "[ID: p0000004]" in user and "[ID: p0000005]" not in user  # one paragraph, already translated
+        assert "The editor's instruction for this work: more formal" in user
+        para = load_chapter(review_path).paragraph("p0000004")
+        assert para is not None and para.selected_text == "This is, formally, the fourth paragraph."
+        assert para.reviewed is False  # a new text is not reviewed
+        assert para.selected is not None and para.selected.origin == "translation"  # the task picked in the form
+        await pilot.pause()
+        table = screen.query_one(ParagraphTable)
+        assert table.current_paragraph is not None and table.current_paragraph.id == "p0000004"
+        shown = screen.query_one(DetailPane).plain
+        assert "Diff v1 → v2" in shown and "formally" in shown  # the new version with its diff
+
+
+async def test_leaving_a_chapter_keeps_its_run_log_and_progress(small_path: Path, model_server: ModelServer) -> None:
+    body = sse(tool_chunks([("add_translation_batch", {"paragraphs": []})]))
+    model_server.add(Scripted(200, {"content-type": "text/event-stream"}, body, split=20, hang_after=40))
+    app = make_app(small_path, base_url=model_server.base_url, model="test-model")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chapter_screen(app)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: bool(model_server.requests), what="the request")
+        await wait_for(pilot, lambda: (screen.run_label or "").startswith("running translate · chunk 1/1"),
+                       what="the progress in the status line")
+        pane = screen.query_one(LogPane)
+        await wait_for(pilot, lambda: bool(pane.visible_entries), what="the log")
+        logged = [e.text for e in pane.visible_entries]
+        await pilot.press("b")
+        assert app.screen is not screen and screen.run_in_progress
+        await pilot.press("enter")
+        assert app.screen is screen and screen.run_in_progress
+        assert [e.text for e in pane.visible_entries][:len(logged)] == logged  # the log survived
+        await pilot.press("x")
+        await wait_for(pilot, lambda: not screen.run_in_progress, what="the run to stop")
+
+
+async def test_the_separators_show_the_runs_own_chunks_while_it_goes(small_path: Path,
+                                                                     model_server: ModelServer) -> None:
+    # The first batch commits a0000001; the run's chunk still holds it (the work set would not any more).
+    model_server.add(tool_reply([("add_translation_batch", {"paragraphs": [
+        {"paragraph_id": "a0000001", "translated_text": "One."}]})]))
+    body = sse(tool_chunks([("add_translation_batch", {"paragraphs": []})]))
+    model_server.add(Scripted(200, {"content-type": "text/event-stream"}, body, split=20, hang_after=40))
+    app = make_app(small_path, watch=False, base_url=model_server.base_url, model="test-model")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chapter_screen(app)
+        table = screen.query_one(ParagraphTable)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: "a0000001" in screen.session.run_changed, what="the first commit")
+        chunk = table.model.chunk_of(0)
+        assert chunk is not None and chunk.paragraph_ids == ("a0000001", "a0000003", "a0000004")
+        await pilot.press("x")
+        await wait_for(pilot, lambda: not screen.run_in_progress, what="the run to stop")
+        await wait_for(pilot, lambda: table.model.chunk_of(0) is None, what="the separators of the work set again")
+
+
+def test_run_status_wording() -> None:
+    from engine.events import BatchCommitted, ChunkStarted, ModelRequest, RunFinished, RunStarted
+
+    status = RunStatus()
+    assert status.text() is None
+    status.start("translate")
+    assert status.text() == "running translate"
+    status.update(RunStarted(run_id="r", chapter_path="c.json", chapter_id="c", task="translate", model="m",
+                             base_url="http://x", chunk_count=3, paragraph_count=1))
+    status.update(ChunkStarted(run_id="r", chunk=2, paragraph_ids=("a",), first_paragraph_id="a",
+                               last_paragraph_id="a", chunk_count=3, part="2.1"))
+    status.update(ModelRequest(run_id="r", chunk=2, turn=2, message_count=3, tool_names=()))
+    status.update(BatchCommitted(run_id="r", chunk=2, file="c.json", paragraph_ids=("a",)))
+    assert status.text() == "running translate · chunk 2.1/3 · turn 2 · 1/1 paragraph"
+    status.cancelling = True
+    assert status.text() == "translate: cancelling…"
+    status.update(RunFinished(run_id="r", status="cancelled", summary={}))
+    assert status.text() == "last run: cancelled"

@@ -1,0 +1,65 @@
+"""What the chapter's status line says about its run: progress while it goes, how it ended afterwards.
+
+Folded from the engine's events, without any Textual in it, so the wording is tested on its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.events import BatchCommitted, ChunkStarted, EngineEvent, ModelRequest, RunFinished, RunStarted
+
+
+@dataclass
+class RunStatus:
+    """The run of one chapter as the status line shows it."""
+
+    what: str = ""  # "translate", "polish chunk 3", "translate [12] e58ed763"
+    running: bool = False
+    ended: str | None = None  # how the last run ended: "complete", "cancelled", "failed" ...
+    chunk: str | None = None  # the chunk in progress: "3", or "3.1" for a half
+    chunks: int = 0
+    turn: int = 0
+    total: int = 0
+    done: set[str] = field(default_factory=set)
+    cancelling: bool = False
+
+    def start(self, what: str) -> None:
+        """A run of ``what`` was asked for (its first event is still to come)."""
+        self.what, self.running, self.ended, self.cancelling = what, True, None, False
+        self.chunk, self.chunks, self.turn, self.total = None, 0, 0, 0
+        self.done = set()
+
+    def finish(self, status: str) -> None:
+        """The run ended with ``status`` (also when its worker was cancelled or failed)."""
+        self.running, self.ended, self.cancelling = False, status, False
+
+    def update(self, event: EngineEvent) -> None:
+        """Fold one event of the run in."""
+        if isinstance(event, RunStarted):
+            self.chunks, self.total = event.chunk_count, event.paragraph_count
+        elif isinstance(event, ChunkStarted):
+            self.chunk, self.turn = event.part or str(event.chunk), 0
+        elif isinstance(event, ModelRequest):
+            self.turn = event.turn
+        elif isinstance(event, BatchCommitted):
+            self.done.update(event.paragraph_ids)
+            self.done.update(event.unchanged)
+        elif isinstance(event, RunFinished):
+            self.finish(event.status)
+
+    def text(self) -> str | None:
+        """``translate · chunk 3/12 · turn 2 · 45/300 paragraphs``, ``last run: complete``, or None."""
+        if not self.running:
+            return f"last run: {self.ended}" if self.ended else None
+        if self.cancelling:
+            return f"{self.what}: cancelling…"
+        parts = [f"running {self.what}"]
+        if self.chunk is not None:
+            parts.append(f"chunk {self.chunk}/{self.chunks}")
+        if self.turn:
+            parts.append(f"turn {self.turn}")
+        if self.total:
+            noun = "paragraph" if self.total == 1 else "paragraphs"
+            parts.append(f"{len(self.done)}/{self.total} {noun}")
+        return " · ".join(parts)
