@@ -12,7 +12,7 @@ from store.loader import load_chapter
 from store.model import Chapter, Paragraph
 from tests.support.model_server import ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
 from tests.tui.chapters import review_chapter, write
-from tests.tui.conftest import SIZE, Messages, make_app, wait_for
+from tests.tui.conftest import SIZE, Messages, make_app, screen_text, wait_for
 from tui.run_status import RunStatus
 from tui.screens.ask import AskScreen
 from tui.screens.chapter import ChapterScreen
@@ -182,3 +182,17 @@ def test_run_status_wording() -> None:
     assert status.text() == "translate: cancelling…"
     status.update(RunFinished(run_id="r", status="cancelled", summary={}))
     assert status.text() == "last run: cancelled"
+
+
+async def test_the_demo_model_on_a_real_chapter_is_never_silent(review_path: Path, workspace_dir: Path) -> None:
+    app = make_app(review_path, watch=False)  # no configuration: the offline demo model
+    messages = Messages()
+    async with app.run_test(size=(120, 40), message_hook=messages) as pilot:
+        screen = chapter_screen(app)
+        assert "DEMO MODEL: writes placeholder text" in screen_text(app)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: any("offline demo" in n for n in messages.notifications()), what="the warning")
+        await wait_for(pilot, lambda: not screen.run_in_progress, what="the run")
+    sample = make_app(workspace_dir / "rashomon.json", watch=False)  # the bundled sample: the demo's own chapter
+    async with sample.run_test(size=(120, 40)):
+        assert "DEMO MODEL" not in screen_text(sample)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 from datetime import UTC, datetime
-from importlib.resources import files
 from pathlib import Path
 
 import platformdirs
@@ -13,8 +12,7 @@ from engine.config import resolve_model
 from store.atomic import atomic_write
 from tui.commands.model_flags import add_model_flags, model_settings
 from tui.commands.open import DEMO_DELAY, launch
-
-SAMPLE = "rashomon.json"
+from tui.sample import SAMPLE, sample_bytes
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -40,9 +38,8 @@ def demo_folder() -> Path:
 
 def copy_sample(folder: Path) -> Path:
     """Write the sample chapter into ``folder`` and return its path."""
-    data = files("tui").joinpath("samples", SAMPLE).read_bytes()
     target = folder / SAMPLE
-    atomic_write(target, data, expect=None)
+    atomic_write(target, sample_bytes(), expect=None)
     return target
 
 

@@ -26,6 +26,7 @@ from store.errors import StoreError
 from store.model import Chapter, Paragraph
 from tui.messages import WorkspaceChanged
 from tui.run_status import RunStatus
+from tui.sample import is_bundled_sample
 from tui.screens.chapter_runs import ChapterRuns
 from tui.screens.edit import EditorFailed, EditScreen, edit_in_editor
 from tui.screens.prompt import PromptScreen
@@ -126,6 +127,12 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
         self.update_status()
 
     @property
+    def demo_on_real_chapter(self) -> bool:
+        """The offline demo model is in use on a chapter other than the bundled sample."""
+        chapter = self.session.chapter
+        return self.workspace.settings.is_demo and not (chapter is not None and is_bundled_sample(chapter))
+
+    @property
     def run_label(self) -> str | None:
         """The status line's word on the run: its progress while it goes, then how it ended."""
         return self.run_status.text()
@@ -177,10 +184,12 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
         if (run := self.run_label) is not None:
             parts.append(run)
         parts.append(f"model {self.workspace.settings.model}")
+        if self.demo_on_real_chapter:
+            parts.append("DEMO MODEL: writes placeholder text")
         parts.append(f"chunks {self.separator_task or 'off'}")
         status = self.query_one("#chapter-status", Static)
         status.update(Text(visible(" · ".join(parts), newlines=False), no_wrap=True, overflow="ellipsis"))
-        status.set_class(bool(s.invalid or s.deleted), "-problem")
+        status.set_class(bool(s.invalid or s.deleted or self.demo_on_real_chapter), "-problem")
 
     @on(ParagraphTable.CursorMoved)
     def _cursor_moved(self, event: ParagraphTable.CursorMoved) -> None:

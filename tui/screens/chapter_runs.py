@@ -159,6 +159,10 @@ class ChapterRuns(DOMNode):
             hint = " (u retranslates every paragraph)" if task == "translate" else ""
             screen.notify(f"Nothing to {task}: no paragraph is in the {task} work set{hint}.", severity="warning")
             return
+        if screen.demo_on_real_chapter:
+            screen.notify(f"The model is the offline demo: it writes placeholder text ([demo …]) into "
+                          f"{session.path.name}. Set a model in the config file (see the README) to translate "
+                          "for real.", severity="warning", timeout=8, markup=False)
         session.run_changed.clear()
         if only_paragraph is None:
             self._freeze_rows(task, include_all)
