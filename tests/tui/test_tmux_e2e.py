@@ -80,6 +80,17 @@ def test_installed_binary_in_tmux(terminal: Terminal, isolated_dirs: Path) -> No
     terminal.keys("m")
     terminal.wait_for(lambda s: "1 reviewed" in s, "the paragraph to be marked reviewed")
     assert load_chapter(chapter).paragraphs[0].reviewed
+    terminal.keys("a")  # [1] is reviewed already: on to the next paragraph to review, [2]
+    terminal.keys("a")  # [2] marked, on to [4] ([3] is empty)
+    terminal.wait_for(lambda s: "2 reviewed" in s and "[4] e5433bb8 ·" in s, "mark-and-next")
+    assert load_chapter(chapter).paragraphs[1].reviewed
+    terminal.keys("j", "A")  # ask the model about [5]
+    terminal.wait_for(lambda s: "Ask the model about [5]" in s, "the ask form")
+    terminal.keys("more formal", "Enter")  # the task offered for a translated paragraph: polish
+    terminal.wait_for(lambda s: "Translation v2 · polish" in s and "(selected)" in s, "the new version shown", 60)
+    asked = load_chapter(chapter).paragraphs[4]
+    assert asked.selected_text is not None and asked.selected_text.endswith("[demo polished]")
+    assert [v.origin for v in asked.translations] == ["translation", "polish"]
     terminal.keys("?")
     terminal.wait_for(lambda s: "Keys — Chapter" in s and "chapter.translate" in s, "the help screen")
     terminal.keys("Escape")
