@@ -31,11 +31,12 @@ from tui.screens.chapter_runs import ChapterRuns
 from tui.screens.edit import EditorFailed, EditScreen, edit_in_editor
 from tui.screens.prompt import PromptScreen
 from tui.screens.text_view import TextViewScreen
+from tui.search import SCOPE_WORDS, Search
 from tui.session import ChapterSession, EditRefused, WorkspaceSession
 from tui.terminal_text import visible
 from tui.widgets.detail_pane import DetailPane, DetailPaneKeys
 from tui.widgets.log_pane import LogPane
-from tui.widgets.paragraph_rows import RowModel, find_target, search
+from tui.widgets.paragraph_rows import RowModel, find_target
 from tui.widgets.paragraph_table import ParagraphTable
 
 if TYPE_CHECKING:
@@ -63,6 +64,8 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
         Binding("n", "next_review(1)", "Next to review", show=False, id="chapter.next_review"),
         Binding("N", "next_review(-1)", "Previous to review", show=False, id="chapter.previous_review"),
         Binding("slash", "search", "Search", show=False, id="chapter.search"),
+        Binding("semicolon", "search_step(1)", "Next match", show=False, id="chapter.search_next"),
+        Binding("comma", "search_step(-1)", "Previous match", show=False, id="chapter.search_previous"),
         Binding("g", "goto", "Go to [n] or ID", show=False, id="chapter.goto"),
         Binding("l", "toggle_log", "Log", show=False, id="chapter.toggle_log"),
         Binding("f", "errors_only", "Log: errors only", show=False, id="chapter.log_errors"),
@@ -83,6 +86,7 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
         self.separator_task: TaskType | None = "translate" if has_todo or chapter is None else "polish"
         self.viewed_version: int | None = None
         self.last_query = ""
+        self.search: Search | None = None
         self.run_status = RunStatus()
 
     @property
@@ -183,6 +187,8 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
             parts.append(f"{s.conflicts} conflict(s): c")
         if (run := self.run_label) is not None:
             parts.append(run)
+        if self.search is not None and self.session.chapter is not None:
+            parts.append(self.search.describe(self.session.chapter, self.table.cursor))
         parts.append(f"model {self.workspace.settings.model}")
         if self.demo_on_real_chapter:
             parts.append("DEMO MODEL: writes placeholder text")
@@ -195,6 +201,8 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
     def _cursor_moved(self, event: ParagraphTable.CursorMoved) -> None:
         self.viewed_version = None
         self._update_detail()
+        if self.search is not None:
+            self.update_status()  # "k of n" follows the cursor
 
     async def load_conflicts(self) -> None:
         await asyncio.to_thread(self.session.refresh_conflicts)
@@ -323,18 +331,35 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
 
     def action_search(self) -> None:
         def found(query: str | None) -> None:
-            chapter = self.session.chapter
-            if not query or chapter is None:
+            if query is None:
                 return
             self.last_query = query
-            pos = search(chapter, query, self.table.cursor)
-            if pos is None:
-                self.notify(visible(f"No paragraph contains {query!r}."), severity="warning", markup=False)
-            else:
-                self.table.move_to(pos)
+            self.search = Search.parse(query)  # an empty query ends the search and its highlights
+            needle = self.search.needle if self.search is not None else None
+            self.table.set_highlight(needle)
+            self.query_one(DetailPane).highlight = needle
+            if self.search is None:
+                self.refresh_view()
+                return
+            self.action_search_step(1)
 
-        self.app.push_screen(PromptScreen("Search source and translations", value=self.last_query,
-                                          hint="enter: next match after the cursor · esc: cancel"), found)
+        self.app.push_screen(PromptScreen(
+            "Search source and translations (src: or tr: in front: only one of them)", value=self.last_query,
+            hint="enter: first match after the cursor, then ; next · , previous · empty: clear · esc: cancel"),
+            found)
+
+    def action_search_step(self, direction: int) -> None:
+        chapter = self.session.chapter
+        if self.search is None or chapter is None:
+            self.notify("No search yet: / searches.", severity="warning")
+            return
+        pos = self.search.step(chapter, self.table.cursor, direction)
+        if pos is None:
+            self.notify(visible(f"No paragraph contains {self.search.needle!r} in its "
+                                f"{SCOPE_WORDS[self.search.scope]}."), severity="warning", markup=False)
+        else:
+            self.table.move_to(pos)
+        self.refresh_view()
 
     def action_goto(self) -> None:
         def go(target: str | None) -> None:

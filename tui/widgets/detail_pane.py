@@ -87,11 +87,13 @@ class DetailPane(ScrollView, can_focus=True):
         "detail-pane--delete",
         "detail-pane--selected",
         "detail-pane--viewed",
+        "detail-pane--match",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self._token = 0  # bumped on every show(), so a late diff for another paragraph is dropped
+        self.highlight: str | None = None  # the search text shown highlighted in source and translation
         self._blocks: list[_Block] = []
         self._diff_at: int | None = None  # the block holding the diff, while it is being computed
         self._lines: list[Strip] = []
@@ -218,6 +220,9 @@ class DetailPane(ScrollView, can_focus=True):
             f"Translation {version_label(viewed + 1, version, version.id == para.selected_translation_id)}: ",
             heading)
         translation.append(visible(version.text))
+        if self.highlight:
+            for text in (source, translation):
+                text.highlight_words([self.highlight], self._style("match"), case_sensitive=False)
         blocks: list[_Block] = [title, _Pair(source, translation)]
         if viewed > 0:
             old, new = versions[viewed - 1].text, version.text

@@ -7,7 +7,6 @@ Rows are plain integers so a 100,000-paragraph chapter costs one small list: ``>
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -182,22 +181,6 @@ def separator_text(chunk: Chunk, width: int, style: Style) -> Text:
     """The separator line before a chunk."""
     heading = chunk.heading()
     return Text(fit(heading + "─" * max(width - cell_len(heading), 0), width), style=style, no_wrap=True, end="")
-
-
-def search(chapter: Chapter, query: str, start: int, *, backwards: bool = False) -> int | None:
-    """The position of the next paragraph after ``start`` (wrapping) whose source or selected translation
-    contains ``query`` (case-insensitive)."""
-    needle = query.casefold()
-    if not needle:
-        return None
-    paragraphs: Sequence[Paragraph] = chapter.paragraphs
-    n = len(paragraphs)
-    for step in range(1, n + 1):
-        pos = (start - step) % n if backwards else (start + step) % n
-        para = paragraphs[pos]
-        if needle in para.text.casefold() or needle in (para.selected_text or "").casefold():
-            return pos
-    return None
 
 
 def find_target(chapter: Chapter, target: str) -> int | None:

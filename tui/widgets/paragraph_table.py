@@ -53,6 +53,7 @@ class ParagraphTable(ScrollView, can_focus=True):
         "paragraph-table--translation",
         "paragraph-table--empty",
         "paragraph-table--separator",
+        "paragraph-table--match",
         *(f"paragraph-table--status-{s}" for s in STATUSES),
     }
 
@@ -80,6 +81,7 @@ class ParagraphTable(ScrollView, can_focus=True):
         self._generation = 0
         self._cache: LRUCache[tuple[int, bool, int, int], Strip] = LRUCache(512)
         self._styles: RowStyles | None = None
+        self.highlight: str | None = None  # the search text shown highlighted
 
     # -- data --------------------------------------------------------------------------------------------
 
@@ -104,6 +106,14 @@ class ParagraphTable(ScrollView, can_focus=True):
             self._scroll_cursor_into_view()
             self.post_message(self.CursorMoved(self, position, self.current_paragraph))
         self.refresh()
+
+    def set_highlight(self, needle: str | None) -> None:
+        """Highlight every occurrence of ``needle`` (ignoring case) in the rows; None: no highlight."""
+        if needle != self.highlight:
+            self.highlight = needle
+            self._generation += 1
+            self._cache.clear()
+            self.refresh()
 
     def set_marks(self, *, run_changed: frozenset[str], conflict_ids: frozenset[str]) -> None:
         """Update which paragraphs the last run changed and which have conflicts (statuses only)."""
@@ -235,6 +245,9 @@ class ParagraphTable(ScrollView, can_focus=True):
         else:
             para = chapter.paragraphs[ref]
             text = paragraph_text(para, ref, self.status_of(para), cols, styles)
+            if self.highlight:
+                text.highlight_words([self.highlight], self.get_component_rich_style("paragraph-table--match"),
+                                     case_sensitive=False)
             if is_cursor:
                 text.stylize(self.get_component_rich_style("paragraph-table--cursor"))
         strip = self._strip(text, base, width)

@@ -1,0 +1,77 @@
+"""Finding text in a chapter: every paragraph that matches, "k of n", stepping between matches.
+
+A query searches the source and the selected translation; ``src:`` or ``tr:`` in front limits it to one of
+them. Matching ignores case. The matches are found again whenever the chapter changes (a new object).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Literal
+
+from store.model import Chapter
+
+Scope = Literal["both", "source", "translation"]
+_PREFIXES: dict[str, Scope] = {"src:": "source", "tr:": "translation"}
+SCOPE_WORDS: dict[Scope, str] = {"both": "source and translation", "source": "source", "translation": "translation"}
+
+
+@dataclass
+class Search:
+    """One query and where it matches in the chapter shown."""
+
+    needle: str  # what is looked for, as typed (without the scope prefix)
+    scope: Scope = "both"
+    _for: int = field(default=0, repr=False)  # id() of the chapter the matches were found in
+    _matches: list[int] = field(default_factory=list, repr=False)
+
+    @classmethod
+    def parse(cls, query: str) -> Search | None:
+        """The search a typed query asks for (None for an empty one)."""
+        text = query.strip()
+        scope: Scope = "both"
+        for prefix, named in _PREFIXES.items():
+            if text.casefold().startswith(prefix):
+                text, scope = text[len(prefix):].strip(), named
+                break
+        return cls(text, scope) if text else None
+
+    def matches(self, chapter: Chapter) -> list[int]:
+        """The 0-based positions of the paragraphs that match, in chapter order."""
+        if self._for != id(chapter):
+            folded = self.needle.casefold()
+            in_source, in_translation = self.scope != "translation", self.scope != "source"
+            self._matches = [
+                pos for pos, para in enumerate(chapter.paragraphs)
+                if (in_source and folded in para.text.casefold())
+                or (in_translation and folded in (para.selected_text or "").casefold())
+            ]
+            self._for = id(chapter)
+        return self._matches
+
+    def step(self, chapter: Chapter, cursor: int, direction: int) -> int | None:
+        """The next (``direction`` 1) or previous (-1) match from ``cursor``, wrapping; None when none."""
+        found = self.matches(chapter)
+        if not found:
+            return None
+        if direction > 0:
+            at = bisect.bisect_right(found, cursor)
+            return found[at % len(found)]
+        at = bisect.bisect_left(found, cursor) - 1
+        return found[at % len(found)]
+
+    def rank(self, chapter: Chapter, cursor: int) -> tuple[int, int]:
+        """(k, n): the cursor is on the k-th of n matches (k 0 when it is on none)."""
+        found = self.matches(chapter)
+        at = bisect.bisect_left(found, cursor)
+        k = at + 1 if at < len(found) and found[at] == cursor else 0
+        return k, len(found)
+
+    def describe(self, chapter: Chapter, cursor: int) -> str:
+        """``search 'gate' (source): 3 of 12`` for the status line."""
+        k, n = self.rank(chapter, cursor)
+        where = "" if self.scope == "both" else f" ({self.scope})"
+        if not n:
+            return f"search {self.needle!r}{where}: no match"
+        return f"search {self.needle!r}{where}: {k} of {n}" if k else f"search {self.needle!r}{where}: {n} matches"
