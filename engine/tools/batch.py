@@ -4,7 +4,8 @@ Validation runs in this order and the first failing step rejects the whole batch
 written: (1) a non-empty list of at most ``max_batch`` items; (2) every item has a non-blank string
 ``paragraph_id`` (index-only items -> ``INDEX_NOT_ACCEPTED``) and a non-blank ``translated_text``;
 (3) no ID twice; (4) every ID is in the chunk (with boundaries) or in the chapter, and not an empty
-paragraph; (5) ``original_text_prefix`` guards; (6) the commit through the store.
+paragraph; (5) ``original_text_prefix`` guards; (6) the commit through the store. A success carries the QA
+warnings (``engine.checks``) about the accepted texts.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.checks import batch_warnings
 from engine.chunks import BaseState
 from engine.context import ReadOnlyChapterError, ToolContext
 from engine.tools.args import MAX_TEXT_CHARS, invalid_arguments, normalise_paragraph_id
@@ -345,6 +347,12 @@ async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[s
         out["note"] = ("A person chose a different version of "
                        + ", ".join(repr(i) for i in committed.kept_selection)
                        + " meanwhile; your text was saved as a new version but did not replace their choice.")
+    # The QA checks on what was accepted, so the model can fix a paragraph by submitting it again; a warning
+    # never rejects anything.
+    accepted = set(committed.accepted)
+    warnings = batch_warnings(result.chapter, [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted])
+    if warnings:
+        out["warnings"] = warnings
     if ctx.submissions is not None:  # during a chunk (the tracker carries its boundaries)
         out["remaining"] = list(ctx.submissions.remaining)
     return ToolReply(out, committed)

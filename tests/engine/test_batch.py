@@ -244,11 +244,12 @@ async def test_valid_batch_lands_exactly_on_its_paragraphs(chapter_file: Path) -
 
 
 async def test_manual_origin_and_unchanged_text(chapter_file: Path) -> None:
-    first = await submit(chapter_file, [{"paragraph_id": "p1", "translated_text": "Hello."}])
+    good = "“Good morning,” she said."  # a faithful translation: no QA warnings in the result
+    first = await submit(chapter_file, [{"paragraph_id": "p1", "translated_text": good}])
     assert first == {"success": True, "accepted": ["p1"], "unchanged": []}  # no boundaries: no `remaining`
     assert load_chapter(chapter_file).paragraph("p1").selected.origin == "manual"
     before = chapter_file.read_bytes()
-    again = await submit(chapter_file, [{"paragraph_id": "p1", "translated_text": "Hello."}])
+    again = await submit(chapter_file, [{"paragraph_id": "p1", "translated_text": good}])
     assert again["accepted"] == [] and again["unchanged"] == ["p1"]
     assert chapter_file.read_bytes() == before
 

@@ -1,0 +1,49 @@
+"""Every per-paragraph check, run on one (source, translation) pair.
+
+The checks are pure functions of the two texts, the language pair and the glossary; each finds at most one
+problem of its code. They run in the order of :data:`engine.checks.warning.CODES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.checks.chatter import check_chatter
+from engine.checks.glossary import GlossaryTerm, check_glossary
+from engine.checks.languages import Languages, languages
+from engine.checks.length_ratio import check_length
+from engine.checks.punctuation import check_end_punctuation, check_quotes_balanced, check_quotes_lost
+from engine.checks.repetition import check_repetition
+from engine.checks.scripts import check_chinese_script, check_han, check_hangul, check_kana
+from engine.checks.shape import check_newlines, check_numbers, check_same_as_source
+from engine.checks.warning import CheckWarning, Finding
+
+
+def findings(source: str, translation: str, langs: Languages,
+             glossary: Sequence[GlossaryTerm] = ()) -> list[Finding]:
+    """What the per-paragraph checks find in ``translation`` of ``source``."""
+    found = (
+        check_same_as_source(source, translation, langs),
+        check_kana(translation, langs, glossary),
+        check_hangul(translation, langs, glossary),
+        check_han(translation, langs, glossary),
+        check_chinese_script(translation, langs, glossary),
+        check_quotes_balanced(source, translation),
+        check_quotes_lost(source, translation),
+        check_end_punctuation(source, translation, langs),
+        check_numbers(source, translation, langs),
+        check_newlines(source, translation),
+        check_length(source, translation, langs),
+        check_repetition(source, translation),
+        check_chatter(source, translation),
+        check_glossary(source, translation, glossary),
+    )
+    return [f for f in found if f is not None]
+
+
+def check_paragraph(source: str, translation: str, source_language: str | None, target_language: str | None,
+                    glossary: Sequence[GlossaryTerm] = (), *, paragraph_id: str = "",
+                    paragraph_index: int = 0) -> list[CheckWarning]:
+    """The warnings about ``translation`` of ``source`` (every code but the workspace-wide INCONSISTENT)."""
+    langs = languages(source_language, target_language)
+    return [CheckWarning.of(f, paragraph_id, paragraph_index) for f in findings(source, translation, langs, glossary)]
