@@ -10,11 +10,12 @@ import logging
 from pathlib import Path
 from typing import ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
-from textual.theme import BUILTIN_THEMES
+from textual.theme import BUILTIN_THEMES, Theme
+from textual.worker import Worker, WorkerState
 
 import themes
 from engine.config import Config, ConfigError, resolve_model
@@ -26,10 +27,12 @@ from tui.palette import ActionsProvider
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
 from tui.screens.help import HelpScreen
+from tui.screens.prompt import TextModal
 from tui.screens.trace import TraceScreen
 from tui.session import ChapterSession, WorkspaceSession
 from tui.terminal_text import visible
-from tui.theme import PROOFDESK_THEME
+from tui.theme import PROOFDESK_THEME, save_theme, start_theme
+from tui.worker_failures import ReportingWorkerManager, failure_sentence
 
 log = logging.getLogger(__name__)
 
@@ -42,8 +45,8 @@ class ProofdeskApp(App[int]):
     """The workstation. Start it on a workspace (chapter list), a chapter, or a trace file."""
 
     TITLE = "proofdesk"
-    CSS_PATH: ClassVar = [THEMES_DIR / "proofdesk.tcss"]
-    COMMANDS: ClassVar = {ActionsProvider}
+    CSS_PATH: ClassVar = [THEMES_DIR / "proofdesk.tcss", THEMES_DIR / "focus.tcss"]
+    COMMANDS: ClassVar = App.COMMANDS | {ActionsProvider}  # Textual's own commands (keys, theme, ...) and ours
     ENABLE_COMMAND_PALETTE = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
@@ -55,6 +58,7 @@ class ProofdeskApp(App[int]):
                  trace: Path | None = None, config: Config | None = None, watch: bool = True,
                  demo_delay: float = 0.0) -> None:
         super().__init__()
+        self._workers = ReportingWorkerManager(self)  # a failing worker is reported, never ends the app
         self.workspace = workspace
         self.start_chapter = chapter
         self.start_trace = trace
@@ -65,7 +69,8 @@ class ProofdeskApp(App[int]):
         self.register_theme(PROOFDESK_THEME)
         if config is None and workspace is not None:
             config = workspace.config
-        self.theme = config.theme if config is not None and config.theme else "proofdesk"
+        self.config_theme = config.theme if config is not None else None
+        self.theme = start_theme(self.config_theme, self.available_themes)
         if config is not None and config.keymap:
             self.set_keymap(config.keymap)
 
@@ -129,6 +134,7 @@ class ProofdeskApp(App[int]):
     # -- screens ---------------------------------------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
         if self.start_trace is not None:
             self.push_screen(TraceScreen(self.start_trace))
             return
@@ -181,6 +187,34 @@ class ProofdeskApp(App[int]):
         if isinstance(self.screen, HelpScreen):
             return
         self.push_screen(HelpScreen(self.screen))
+
+    def on_key(self, event: events.Key) -> None:
+        # A key typed before the text modal now shown had opened went to the screen beneath it and comes back
+        # here unused: it belongs to the modal (see TextModal).
+        screen = self.screen
+        if isinstance(screen, TextModal) and screen.typed_before_opening(event):
+            event.stop()
+            event.prevent_default()
+            screen.take_key(event)
+
+    # -- failures, theme -------------------------------------------------------------------------------------
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The one handler of failed workers, of every node (tui.worker_failures sends them here): the traceback
+        to the log file, one sentence on screen; the app goes on. A cancelled worker has not failed."""
+        if event.state is not WorkerState.ERROR:
+            return
+        worker = event.worker
+        log.error("worker %r (group %r, node %s) failed", worker.name, worker.group, type(worker.node).__name__,
+                  exc_info=worker.error)
+        self.notify(failure_sentence(worker), severity="error", timeout=10, markup=False)
+
+    def _theme_chosen(self, theme: Theme) -> None:
+        self._save_theme(theme.name, self.config_theme)
+
+    @work(thread=True, exclusive=True, group="theme", description="save the chosen theme", exit_on_error=False)
+    def _save_theme(self, name: str, config_theme: str | None) -> None:
+        save_theme(name, config_theme)
 
     # -- the watcher -----------------------------------------------------------------------------------------
 

@@ -126,7 +126,9 @@ async def test_palette_switches_model_profile_and_theme(chapter_path: Path, conf
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.workspace.settings.model == "qwen3", what="the profile switch")
         assert app.workspace.settings.base_url == "http://127.0.0.1:9/v1"
-        await pilot.press("ctrl+p", *"Theme: ansi-light")
-        await palette_offers(pilot, "Theme: ansi-light")
+        await pilot.press("ctrl+p", *"Theme")  # Textual's own theme picker
+        await palette_offers(pilot, "Theme")
+        await pilot.press("enter", *"ansi-light")
+        await palette_offers(pilot, "ansi-light")
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.theme == "ansi-light", what="the theme switch")

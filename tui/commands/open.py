@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import codecs
+import shlex
 from pathlib import Path
 
 from engine.config import Config, ModelSettings
+from store.errors import ChapterLoadError
 from store.workspace import Workspace
 from tui.cli_errors import UsageError
 from tui.commands.model_flags import add_model_flags, model_settings
 
 DEMO_DELAY = 0.03  # seconds between the demo model's words in the TUI, so the stream is visible
+SNIFF_BYTES = 4096  # enough of a file to tell plain text from a chapter (JSON starts with "{")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,11 +63,33 @@ def launch(path: Path, config: Config, settings: ModelSettings, *, demo_delay: f
     else:
         workspace = WorkspaceSession(Workspace.for_chapter(path), config, settings)
         chapter = workspace.session(path)
-        chapter.load()  # a ChapterLoadError becomes one line and exit 2 (tui.cli)
+        try:
+            chapter.load()  # a ChapterLoadError becomes one line and exit 2 (tui.cli)
+        except ChapterLoadError:
+            if is_plain_text(path):
+                command = f"proofdesk import {shlex.quote(str(path))}"
+                raise UsageError(f"{path}: this is a plain-text file, not a chapter: run `{command}` first to make "
+                                 "a chapter from it") from None
+            raise
     log_to_file()
     app = ProofdeskApp(workspace, chapter=chapter, demo_delay=demo_delay if settings.is_demo else 0.0)
     app.run()
     return app.return_code or 0
+
+
+def is_plain_text(path: Path) -> bool:
+    """Whether ``path`` starts with readable UTF-8 text that is not JSON (a chapter file starts with ``{``)."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(SNIFF_BYTES)
+    except OSError:
+        return False
+    try:
+        text = codecs.getincrementaldecoder("utf-8-sig")().decode(head, final=False)  # a cut character waits
+    except UnicodeDecodeError:
+        return False
+    start = text.lstrip()
+    return bool(start) and start[0] not in "{[" and "\x00" not in start
 
 
 def run(args: argparse.Namespace) -> int:

@@ -159,7 +159,7 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
                         else RowModel.build(chapter, None, chunk_chars))
         self._separators_later(chapter, task, chunk_chars)
 
-    @work(thread=True, exclusive=True, group="rows", description="chunk separators")
+    @work(thread=True, exclusive=True, group="rows", description="chunk separators", exit_on_error=False)
     def _separators_later(self, chapter: Chapter, task: TaskType, chunk_chars: int) -> None:
         model = RowModel.build(chapter, task, chunk_chars)
         self.app.call_from_thread(self._apply_separators, chapter, model)

@@ -11,14 +11,14 @@ from pathlib import Path
 from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, TextArea
 
+from tui.screens.prompt import TextModal
 from tui.terminal_text import visible
 from tui.widgets.safe_editors import SafeTextArea
 
 
-class EditScreen(ModalScreen[str | None]):
+class EditScreen(TextModal[str | None]):
     """Edit a text; dismisses with the new text (save) or None (cancel).
 
     Saving has a letter-key-free path that every terminal passes: tab to the Save button, enter.
@@ -47,12 +47,12 @@ class EditScreen(ModalScreen[str | None]):
             with Horizontal(id="edit-buttons"):
                 yield Button("Save", id="edit-save", variant="primary")
                 yield Button("Cancel", id="edit-cancel")
-            yield Label("ctrl+s / F2 or tab → Save: save · esc: cancel", classes="modal-hint")
+            yield Label("ctrl+s / F2 or tab → Save: save · esc: cancel", classes="modal-hint", markup=False)
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
-        area.focus()
         area.move_cursor(area.document.end)
+        self.own_keys(area)  # focused, and the keys typed since e are typed at the end of the text
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
