@@ -9,7 +9,6 @@ stops the run nor clears its log.
 from __future__ import annotations
 
 import asyncio
-import logging
 from typing import TYPE_CHECKING, Any
 
 from textual import on, work
@@ -28,8 +27,6 @@ from tui.widgets.paragraph_rows import RowModel
 if TYPE_CHECKING:
     from engine.run import RunEvents
     from tui.screens.chapter import ChapterScreen
-
-log = logging.getLogger(__name__)
 
 
 class ChapterRuns(DOMNode):
@@ -255,7 +252,6 @@ class ChapterRuns(DOMNode):
             self._request_reload()
         elif event.state == WorkerState.ERROR:
             self.run_status.finish("failed")
-            log.error("run failed", exc_info=event.worker.error)
             screen.log_pane.add_notice(f"the run failed: {event.worker.error}", error=True)
         screen.update_status()
 
