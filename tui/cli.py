@@ -29,10 +29,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "trace": ("trace", "open a run's trace in the step-by-step inspector"),
     "import": ("import_text", "make a chapter file from plain text (one paragraph per line)"),
     "export": ("export_text", "write the selected translations as plain text, one line per paragraph"),
+    "check": ("check", "print the QA warnings of chapters (or --dismiss one)"),
 }
 # Commands that run no Textual app: when one returns, all that is left to do is flush, so the process ends at once
 # instead of spending 0.1-0.3 s in the interpreter's teardown of every module it imported.
-HEADLESS = frozenset({"run", "chunks", "tool", "check-model", "import", "export"})
+HEADLESS = frozenset({"run", "chunks", "tool", "check-model", "import", "export", "check"})
 
 
 def package_version() -> str:

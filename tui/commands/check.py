@@ -1,0 +1,162 @@
+"""``proofdesk check CHAPTER|WORKSPACE…``: the QA warnings of chapters, and ``--dismiss`` to dismiss one.
+
+Folders stand for every chapter file in them. INCONSISTENT compares the chapters checked together, so
+``check WORKSPACE`` finds a paragraph translated one way in ch01 and another in ch07. Exit 0 when no warning
+remains, 1 when some do, 2 for bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine.checks import CODES, CheckWarning, check_paragraph, check_workspace, dismiss, dismissed_codes
+from store.atomic import CommitError
+from store.commit import ChapterStore
+from store.errors import StoreError
+from store.loader import load_chapter
+from store.model import Chapter
+from store.workspace import Workspace
+from tui.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
+from tui.terminal_text import json_text, visible
+
+# The workspace's glossary sits beside the chapters and is never one of them.
+GLOSSARY_FILE = "glossary.json"
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``check`` subcommand."""
+    p = subparsers.add_parser(
+        "check",
+        help="print the QA warnings of chapters (kana left, lost quotes, numbers, repetition, …)",
+        description="Print the QA warnings of the selected translations, one line each: 'file:[index] id CODE "
+        "message'. A folder stands for every chapter file in it; INCONSISTENT compares the chapters checked "
+        "together. Dismissed warnings are left out unless --all. Exit 0 when no warning remains, 1 when some "
+        "do, 2 for bad input. With --dismiss PARAGRAPH_ID CODE, dismiss that warning for the paragraph's current "
+        "texts instead (it comes back when either text changes).",
+    )
+    p.add_argument("paths", metavar="CHAPTER|WORKSPACE", type=Path, nargs="+", help="chapter files or folders")
+    p.add_argument("--json", action="store_true", help="print a JSON list of warnings, each with its 'file'")
+    p.add_argument("--codes", metavar="A,B", help=f"only these codes ({', '.join(CODES)})")
+    p.add_argument("--all", action="store_true", dest="include_dismissed", help="also the dismissed warnings")
+    p.add_argument("--dismiss", nargs=2, metavar=("PARAGRAPH_ID", "CODE"),
+                   help="dismiss CODE on the paragraph PARAGRAPH_ID of CHAPTER")
+    p.set_defaults(handler=run)
+
+
+def _code(text: str) -> str:
+    code = text.strip().upper()
+    if code not in CODES:
+        raise UsageError(f"unknown check code {text.strip()!r}; the codes are {', '.join(CODES)}")
+    return code
+
+
+def _codes(text: str | None) -> set[str] | None:
+    if text is None:
+        return None
+    codes = {_code(part) for part in text.split(",") if part.strip()}
+    if not codes:
+        raise UsageError("--codes names no code")
+    return codes
+
+
+def chapter_files(paths: list[Path]) -> list[Path]:
+    """The chapter files the arguments stand for, in order, each once; a folder gives its chapter files."""
+    files: list[Path] = []
+    seen: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found = [path / p.name for p in Workspace(path).chapter_paths() if p.name != GLOSSARY_FILE]
+            if not found:
+                raise UsageError(f"{path}: no chapter files in this folder")
+        else:
+            found = [path]
+        for file in found:
+            key = file.resolve()
+            if key not in seen:
+                seen.add(key)
+                files.append(file)
+    return files
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the warnings (or dismiss one); the exit code says whether any remain."""
+    codes = _codes(args.codes)
+    if args.dismiss is not None:
+        if len(args.paths) != 1 or args.paths[0].is_dir() or codes is not None or args.include_dismissed:
+            raise UsageError("--dismiss takes one chapter file, without --codes or --all")
+        return dismiss_one(args.paths[0], args.dismiss[0], _code(args.dismiss[1]), as_json=args.json)
+    files = chapter_files(args.paths)
+    chapters = [load_chapter(f) for f in files]  # a file that is not a chapter: one line, exit 2
+    names = [str(f) for f in files]
+    results = check_workspace(chapters, names=names, include_dismissed=args.include_dismissed, codes=codes)
+    remaining = 0
+    records: list[dict[str, Any]] = []
+    lines: list[str] = []
+    for name, chapter, warnings in zip(names, chapters, results, strict=True):
+        for w in warnings:
+            dismissed = args.include_dismissed and _is_dismissed(chapter, w)
+            remaining += not dismissed
+            if args.json:
+                record = {"file": name, **w.to_json()}
+                if args.include_dismissed:
+                    record["dismissed"] = dismissed
+                records.append(record)
+            else:
+                line = f"{name}:[{w.paragraph_index}] {w.paragraph_id} {w.code} {w.message}"
+                lines.append(visible(line + (" (dismissed)" if dismissed else ""), newlines=False) + "\n")
+    if args.json:
+        sys.stdout.write(json_text(records, indent=2) + "\n")
+    else:
+        sys.stdout.write("".join(lines))
+    return EXIT_FAILED if remaining else EXIT_OK
+
+
+def _is_dismissed(chapter: Chapter, warning: CheckWarning) -> bool:
+    para = chapter.paragraphs[warning.paragraph_index - 1]
+    return warning.code in dismissed_codes(para)
+
+
+def dismiss_one(path: Path, paragraph_id: str, code: str, *, as_json: bool) -> int:
+    """Dismiss ``code`` on one paragraph for its current texts, through a locked commit."""
+    try:
+        store = ChapterStore(path)
+    except CommitError as exc:
+        raise UsageError(f"{path}: {exc.reason}") from None
+    chapter = store.load()
+    para = chapter.paragraph(paragraph_id)
+    if para is None:
+        raise UsageError(f"{path}: no paragraph has the id {paragraph_id!r}")
+    seen = para.selected_text
+    if seen is None:
+        raise UsageError(f"{path}: paragraph {paragraph_id} has no translation, so no warning to dismiss")
+    already = code in dismissed_codes(para)
+
+    def apply(current: Chapter) -> Chapter:
+        pos = current.positions.get(paragraph_id)
+        if pos is None:
+            raise UsageError(f"{path}: paragraph {paragraph_id} was removed meanwhile")
+        changed = dismiss(current.paragraphs[pos], code, seen)
+        return current if changed is current.paragraphs[pos] else current.with_paragraphs({pos: changed})
+
+    if not already:
+        try:
+            store.update(apply)
+        except StoreError as exc:
+            print(visible(f"proofdesk: {path}: the dismissal was not saved: {exc}", newlines=False), file=sys.stderr)
+            return EXIT_FAILED
+    index = chapter.positions[paragraph_id] + 1
+    fires = code == "INCONSISTENT" or any(w.code == code for w in check_paragraph(
+        para.text, seen, chapter.source_language, chapter.target_language))
+    if as_json:
+        sys.stdout.write(json_text({"file": str(path), "paragraph_id": paragraph_id, "paragraph_index": index,
+                                    "code": code, "dismissed": True, "already": already}, indent=2) + "\n")
+    else:
+        state = "was already dismissed" if already else "dismissed"
+        print(visible(f"{path}:[{index}] {paragraph_id} {code} {state}", newlines=False))
+    if not fires:
+        print(visible(f"proofdesk: note: {code} does not fire on paragraph {paragraph_id} as it is now",
+                      newlines=False), file=sys.stderr)
+    return EXIT_OK
