@@ -149,3 +149,30 @@ async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(chapter_path
         assert p4.reviewed is True and p4.selected is not None and p4.selected.origin == "translation"
         await pilot.press("home", "n", "n")
         assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a shell script as $EDITOR")
+async def test_external_editor_shows_the_source_and_a_failed_exit_saves_nothing(
+        chapter_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    seen = tmp_path / "seen.txt"
+    editor = tmp_path / "edit.sh"
+    # Keeps the note lines, edits the translation line, and exits with the status in $EDIT_STATUS.
+    editor.write_text(f'#!/bin/sh\ncp "$1" {seen}\nsed -i "s/The fifth paragraph./Fifth, edited./" "$1"\n'
+                      'exit "${EDIT_STATUS:-0}"\n', encoding="utf-8")
+    editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("VISUAL", str(editor))
+    monkeypatch.setenv("EDIT_STATUS", "1")  # as vim's :cq
+    before = chapter_path.read_bytes()
+    app = make_app(chapter_path, watch=False)
+    messages = Messages()
+    async with app.run_test(size=SIZE, message_hook=messages) as pilot:
+        await pilot.press("g", "5", "enter", "E")
+        await wait_for(pilot, lambda: any("exited with status 1; nothing was saved" in n
+                                          for n in messages.notifications()), what="the refusal")
+        assert chapter_path.read_bytes() == before
+        shown = seen.read_text(encoding="utf-8").splitlines()
+        assert shown[1:3] == ["#| Source:", "#| 五つ目の段落です。"] and shown[-1] == "The fifth paragraph."
+        monkeypatch.setenv("EDIT_STATUS", "0")
+        await pilot.press("E")
+        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000005").selected_text == "Fifth, edited.",
+                       what="the edit without the note lines")

@@ -264,7 +264,7 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
         if para is None or para.is_empty:
             return
         try:
-            text, editor = edit_in_editor(self.app, para.selected_text or "", hint=para.id)
+            text, editor = edit_in_editor(self.app, para.selected_text or "", hint=para.id, source=para.text)
         except EditorFailed as exc:
             self.notify(visible(str(exc)), severity="error", markup=False)
             return

@@ -72,28 +72,53 @@ class EditorFailed(Exception):
     """The external editor could not be run, or wrote something that is not UTF-8 text."""
 
 
-def edit_in_editor(app: App[object], text: str, *, hint: str = "text") -> tuple[str, str]:
+NOTE_PREFIX = "#| "  # lines of the temporary file that carry the source; the edit ignores them
+
+
+def editor_file_text(text: str, source: str | None, label: str) -> str:
+    """The temporary file's content: the source as note lines, then the translation to edit."""
+    if source is None:
+        return text
+    notes = [f"{NOTE_PREFIX}{label}: edit the translation under these lines; lines starting with "
+             f"{NOTE_PREFIX.strip()!r} are ignored.", f"{NOTE_PREFIX}Source:"]
+    notes += [f"{NOTE_PREFIX}{line}" for line in source.splitlines() or [""]]
+    return "\n".join(notes) + "\n" + text
+
+
+def edited_text(content: str) -> str:
+    """The translation in the edited file: the leading note lines and the editor's final newline removed."""
+    lines = content.split("\n")
+    while lines and lines[0].startswith(NOTE_PREFIX.strip()):
+        lines.pop(0)
+    return "\n".join(lines).removesuffix("\n")
+
+
+def edit_in_editor(app: App[object], text: str, *, hint: str = "text", source: str | None = None) -> tuple[str, str]:
     """Let the person edit ``text`` in ``$VISUAL`` / ``$EDITOR`` (default ``vi``) with the app suspended.
 
-    Returns the edited text (without the final newline editors add) and the editor command.
+    The file shows ``source`` above the text as note lines the edit ignores. Returns the edited text and the
+    editor command; raises :class:`EditorFailed` when the editor cannot run or exits with a failure (then
+    nothing is to be saved, as ``:cq`` in vim means).
     """
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     safe = "".join(ch if ch.isalnum() else "_" for ch in hint)[:40]
     with tempfile.NamedTemporaryFile("w", suffix=".txt", prefix=f"proofdesk-{safe}-", encoding="utf-8",
                                      delete=False) as handle:
-        handle.write(text)
+        handle.write(editor_file_text(text, source, hint))
         temp = Path(handle.name)
     command = [*shlex.split(editor), str(temp)]
     try:
         try:
             with app.suspend():
-                subprocess.run(command, check=False)
+                done = subprocess.run(command, check=False)
         except SuspendNotSupported:
             # Only drivers without a terminal (headless, web) cannot suspend; there is no terminal to hand over.
-            subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
+            done = subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
+        if done.returncode != 0:
+            raise EditorFailed(f"{editor} exited with status {done.returncode}; nothing was saved")
         edited = temp.read_text(encoding="utf-8")
     except (OSError, ValueError) as exc:  # the editor is missing, or its output is not UTF-8
         raise EditorFailed(f"Could not use {editor}: {exc}") from None
     finally:
         temp.unlink(missing_ok=True)
-    return edited.removesuffix("\n"), editor
+    return edited_text(edited), editor
