@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.terminal_text import json_text
-from tui.widgets.log_entries import short_arguments
+from tui.widgets.log_entries import commit_summary, short_arguments
 
 
 @dataclass
@@ -92,7 +92,7 @@ def build_steps(events: list[dict[str, Any]]) -> list[Step]:
             else:
                 step.title = f"✓ {step.title}"
         elif kind == "batch_committed":
-            add("commit", f"committed {len(event.get('paragraph_ids') or [])} paragraph(s)", event)
+            add("commit", commit_summary(event.get("paragraph_ids") or [], event.get("unchanged") or []), event)
         elif kind == "reminder":
             add("reminder", f"reminder {event.get('number', '?')}: {len(event.get('missing') or [])} missing", event)
         elif kind == "retry":
