@@ -53,7 +53,7 @@ async def test_translate_run_probes_the_boundary_then_commits(chapter_path: Path
         boundary = [e for e in pane.visible_entries if "CHUNK_BOUNDARY" in e.text]
         assert boundary and boundary[0].is_error  # drawn in the error colour
         assert any("⚙ add_translation_batch(3 paragraphs: a0000001, a0000003, a0000004)" in t for t in log)
-        assert any(t.startswith("✔ committed 3 paragraph(s)") for t in log)
+        assert any(t.startswith("✔ committed 3 paragraphs") for t in log)
         assert "■ run complete" in log
         await wait_for(pilot, lambda: "The first sentence." in screen_text(app), what="the rows to update")
         table = screen.query_one(ParagraphTable)

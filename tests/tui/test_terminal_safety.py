@@ -207,7 +207,7 @@ async def test_a_run_with_a_hostile_model_and_server(folder: Path, model_server:
         check("chapter screen", screen_output(app))
 
         # the whole log line (the error's full event) in the text view
-        await pilot.press("end", "enter")
+        await pilot.press("end", "v")
         assert isinstance(app.screen, TextViewScreen)
         await pilot.pause()
         check("text view", screen_output(app))

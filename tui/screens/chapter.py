@@ -288,13 +288,14 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
         para = self._current()
         if para is None or self.viewed_version is None or not para.translations:
             return
+        number = self.viewed_version + 1
         version = para.translations[self.viewed_version]
         if version.id == para.selected_translation_id:
             self.notify("That version is already selected.")
             return
         self.viewed_version = None
         self._commit(self.session.select_version, para.id, version.id,
-                     done=f"[{self.table.cursor + 1}] {para.id}: selected version {version.id} ({version.origin})")
+                     done=f"[{self.table.cursor + 1}] {para.id}: selected v{number} ({version.origin})")
 
     def action_toggle_reviewed(self) -> None:
         para = self._current()

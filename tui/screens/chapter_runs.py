@@ -246,6 +246,7 @@ class ChapterRuns(DOMNode):
         screen.refresh_bindings()
         if event.state in (WorkerState.CANCELLED, WorkerState.ERROR):
             self._thaw_rows()
+            screen.log_pane.run_ended()  # no run_finished may come: the waiting line goes anyway
         if event.state == WorkerState.CANCELLED:
             self.run_status.finish("cancelled")
             screen.log_pane.add_notice("run cancelled; committed batches are kept")
