@@ -11,36 +11,52 @@ import re
 
 from engine.checks.warning import Finding, quoted
 
-_PATTERNS = [
+# Each pattern runs only when one of its trigger strings is in the lower-cased translation (a substring search
+# is far cheaper than a regex at every position); the patterns then match the lower-cased text.
+_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     # English
-    r"\bhere(?:'s|’s| is| are)\s+(?:the|your|my|a)\s+(?:[\w-]+\s+){0,2}"
-    r"(?:translation|translated|version|rendering|revision|text)\b",
-    r"\bas an? (?:ai|artificial intelligence|large language model|language model)\b",
-    r"\bi (?:cannot|can't|can’t|am unable to|'m unable to|’m unable to|am not able to) "
-    r"(?:translate|assist|help with|comply|provide|fulfil|fulfill|complete (?:this|that|the)|process)\b",
-    r"\bT/N\b", r"\bTN\s*:", r"\btranslator['’]?s? note\b", r"[(\[]\s*note\s*:", r"```",
-    r"(?:^|\n)\s*(?:translation|translated text|english translation|polished (?:text|version)|revised (?:text|version)"
-    r"|proofread (?:text|version))\s*[:：]",
-    r"^\s*(?:sure|certainly|of course|okay|ok)\s*[,!.]\s*(?:here|i\b|i'll|i’ll|below|the following|let me)",
+    (("here",), r"\bhere(?:'s|’s| is| are)\s+(?:the|your|my|a)\s+(?:[\w-]+\s+){0,2}"
+                r"(?:translation|translated|version|rendering|revision|text)\b"),
+    (("as a",), r"\bas an? (?:ai|artificial intelligence|large language model|language model)\b"),
+    (("i can", "unable", "not able"),
+     r"\bi (?:cannot|can't|can’t|am unable to|'m unable to|’m unable to|am not able to) "
+     r"(?:translate|assist|help with|comply|provide|fulfil|fulfill|complete (?:this|that|the)|process)\b"),
+    (("t/n", "tn"), r"\bt/n\b|\btn\s*:"),
+    (("note",), r"\btranslator['’]?s? note\b|[(\[]\s*note\s*:"),
+    (("```",), r"```"),
+    (("translat", "polished", "revised", "proofread"),
+     r"(?:^|\n)\s*(?:translation|translated text|english translation|polished (?:text|version)"
+     r"|revised (?:text|version)|proofread (?:text|version))\s*[:：]"),
+    (("sure", "certainly", "of course", "ok"),
+     r"^\s*(?:sure|certainly|of course|okay|ok)\s*[,!.]\s*(?:here|i\b|i'll|i’ll|below|the following|let me)"),
     # Chinese and Japanese
-    r"以下是.{0,8}(?:翻译|译文|润色|翻譯|譯文|潤色)", r"以下は.{0,8}(?:翻訳|訳文)",
-    r"(?:^|\n)\s*(?:译文|翻译|譯文|翻譯|訳文|翻訳)\s*[:：]",
-    r"译者注|譯者注|译注|譯注|訳注|訳者注|[（(]\s*注\s*[:：]",
-    r"作为(?:一个)?(?:AI|人工智能|语言模型)|作為(?:一個)?(?:AI|人工智慧|語言模型)",
-    r"我(?:无法|不能)(?:翻译|提供|协助)|我(?:無法|不能)(?:翻譯|提供|協助)",
-]
-_CHATTER = re.compile("|".join(f"(?:{p})" for p in _PATTERNS), re.IGNORECASE)
+    (("以下",), r"以下是.{0,8}(?:翻译|译文|润色|翻譯|譯文|潤色)|以下は.{0,8}(?:翻訳|訳文)"),
+    (("译", "譯", "訳", "翻"),
+     r"(?:^|\n)\s*(?:译文|翻译|譯文|翻譯|訳文|翻訳)\s*[:：]|译者注|譯者注|译注|譯注|訳注|訳者注"),
+    (("注",), r"[（(]\s*注\s*[:：]"),
+    (("作为", "作為"), r"作为(?:一个)?(?:ai|人工智能|语言模型)|作為(?:一個)?(?:ai|人工智慧|語言模型)"),
+    (("我无法", "我不能", "我無法"), r"我(?:无法|不能)(?:翻译|提供|协助)|我(?:無法|不能)(?:翻譯|提供|協助)"),
+)
+_COMPILED = tuple((triggers, re.compile(pattern)) for triggers, pattern in _RULES)
 
 
 def check_chatter(source: str, translation: str) -> Finding | None:
     """AI_CHATTER: model talk or a translator's note in the translation ("Here is the translation", "T/N", ```)."""
-    lowered_source: str | None = None
-    for m in _CHATTER.finditer(translation):
+    lowered = translation.lower()
+    if len(lowered) != len(translation):
+        return None  # a letter whose lower case is longer (İ): offsets would not match; never in model talk
+    found: list[re.Match[str]] = []
+    for triggers, pattern in _COMPILED:
+        if any(t in lowered for t in triggers):
+            found.extend(pattern.finditer(lowered))
+    if not found:
+        return None
+    lowered_source = source.lower()
+    for m in sorted(found, key=lambda m: m.start()):
         said = m.group().strip()
-        if lowered_source is None:
-            lowered_source = source.lower()
-        if said.lower() in lowered_source:
+        if said in lowered_source:
             continue
         start = m.start() + (len(m.group()) - len(m.group().lstrip()))
-        return Finding("AI_CHATTER", f"model talk or a translator's note: {quoted(said, 40)}", (start, m.end()))
+        text = translation[start:m.end()]
+        return Finding("AI_CHATTER", f"model talk or a translator's note: {quoted(text, 40)}", (start, m.end()))
     return None

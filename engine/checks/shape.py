@@ -25,7 +25,7 @@ def _squeezed(text: str) -> str:
 
 def check_same_as_source(source: str, translation: str, langs: Languages) -> Finding | None:
     """SAME_AS_SOURCE: the translation is the source again (whitespace ignored) and the languages differ."""
-    if not langs.differ:
+    if not langs.differ or source.lstrip()[:1] != translation.lstrip()[:1]:
         return None
     squeezed = _squeezed(source)
     if squeezed != _squeezed(translation):

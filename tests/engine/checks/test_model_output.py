@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
+from engine.checks.repetition import _RUN, _may_loop
 from tests.engine.checks.cases import Case, assert_fires, assert_quiet, params
 from tests.engine.checks.fiction import kuangren, rashomon, unsu
 
@@ -77,3 +80,20 @@ def test_ai_chatter_stays_quiet(case: Case) -> None:
 def test_repetition_message_names_the_unit() -> None:
     warning = assert_fires(REPEATED["a word in a loop"], "REPETITION")
     assert warning.message == "“went” repeated 8 times in a row" and warning.severity == "error"
+
+
+def test_the_cheap_loop_test_never_misses_what_the_regex_finds() -> None:
+    """``_may_loop`` is a necessary condition: wherever the full pattern finds a run, it says so too."""
+    rng = random.Random(13)
+    alphabet = "ab の下人 ……!"
+    found = 0
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 40)))
+        if rng.random() < 0.5:
+            unit = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 11)))
+            at = rng.randrange(0, len(text) + 1)
+            text = text[:at] + unit * rng.randrange(6, 10) + text[at:]
+        if _RUN.search(text):
+            found += 1
+            assert _may_loop(text), text
+    assert found > 500
