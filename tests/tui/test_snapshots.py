@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -31,27 +30,12 @@ from store.loader import parse_chapter
 from store.workspace import Workspace
 from tests.tui.chapters import STAMP, showcase_chapter, write
 from tests.tui.conftest import make_app, sample_bytes, wait_for, workers_done
+from tests.tui.snapshot_guard import same_textual_version  # noqa: F401 (an autouse fixture)
 from tui.app import ProofdeskApp
 from tui.messages import EngineEventReceived
 from tui.screens.chapter import ChapterScreen
 from tui.screens.trace import TraceScreen
 from tui.widgets.log_pane import LogPane
-
-VERSION_FILE = Path(__file__).parent / "snapshots_textual_version.txt"
-
-
-@pytest.fixture(autouse=True)
-def same_textual_version(request: pytest.FixtureRequest) -> None:
-    """Fail at once, with one clear message, when the snapshots were made with another Textual."""
-    installed = version("textual")
-    if request.config.getoption("--snapshot-update", default=False):
-        VERSION_FILE.write_text(installed + "\n", encoding="utf-8")
-        return
-    recorded = VERSION_FILE.read_text(encoding="utf-8").strip() if VERSION_FILE.exists() else "(none recorded)"
-    if recorded != installed:
-        pytest.fail(f"The TUI snapshots were made with Textual {recorded}, but Textual {installed} is installed: "
-                    "check the screens, then re-record them with "
-                    "`pytest tests/tui/test_snapshots.py --snapshot-update`.", pytrace=False)
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ message when another is installed; re-record with ``pytest tests/tui/test_snapsh
 from __future__ import annotations
 
 from collections.abc import Callable
-from importlib.metadata import version
 from pathlib import Path
 
 import pytest
@@ -17,24 +16,9 @@ from textual.pilot import Pilot
 from store.loader import parse_chapter
 from tests.tui.chapters import showcase_chapter, write
 from tests.tui.conftest import make_app, sample_bytes, wait_for, workers_done
+from tests.tui.snapshot_guard import same_textual_version  # noqa: F401 (an autouse fixture)
 from tui.screens.chapter import ChapterScreen
 from tui.widgets.detail_pane import DetailPane
-
-VERSION_FILE = Path(__file__).parent / "snapshots_textual_version.txt"
-
-
-@pytest.fixture(autouse=True)
-def same_textual_version(request: pytest.FixtureRequest) -> None:
-    """Fail at once, with one clear message, when the snapshots were made with another Textual."""
-    installed = version("textual")
-    if request.config.getoption("--snapshot-update", default=False):
-        VERSION_FILE.write_text(installed + "\n", encoding="utf-8")
-        return
-    recorded = VERSION_FILE.read_text(encoding="utf-8").strip() if VERSION_FILE.exists() else "(none recorded)"
-    if recorded != installed:
-        pytest.fail(f"The TUI snapshots were made with Textual {recorded}, but Textual {installed} is installed: "
-                    "check the screens, then re-record them with "
-                    "`pytest tests/tui/test_snapshots_reading.py --snapshot-update`.", pytrace=False)
 
 
 @pytest.fixture
