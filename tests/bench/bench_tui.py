@@ -91,10 +91,47 @@ def start_once(path: Path, *, watch: bool = True, settle: float = 0.0) -> dict[s
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+class KeyTimer:
+    """Times keypress to screen: from sending ``down`` to the first frame with the cursor one row lower.
+
+    Hooks the app's ``_display`` (where Textual hands a frame to the terminal).
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.latencies: list[float] = []
+        self._waiting: dict[str, Any] = {}
+        display = app._display
+
+        def timed_display(screen: Any, renderable: Any) -> None:
+            from tui.screens.chapter import ChapterScreen
+
+            display(screen, renderable)
+            target = self._waiting.get("cursor")
+            if target is not None and isinstance(screen, ChapterScreen) and screen.table.cursor == target:
+                self.latencies.append(time.perf_counter() - self._waiting.pop("sent"))
+                self._waiting.pop("cursor")
+                self._waiting["done"].set()
+
+        app._display = timed_display
+
+    async def press_down(self, screen: Any) -> None:
+        """Send one ``down`` as a terminal would and wait for the frame that shows it."""
+        from textual import events
+
+        done = asyncio.Event()
+        self._waiting.update(cursor=screen.table.cursor + 1, done=done, sent=time.perf_counter())
+        key = events.Key("down", None)
+        key.set_sender(self.app)
+        driver = self.app._driver
+        assert driver is not None
+        driver.send_message(key)
+        await asyncio.wait_for(done.wait(), 10)
+
+
 # -- keypress latency under an event stream ----------------------------------------------------------------
 
 async def keypress_latency(path: Path, rate: int, presses: int) -> list[float]:
-    from textual import events
 
     from engine.config import load_config, resolve_model
     from engine.events import ModelDelta, ModelRequest, ToolCalled, ToolResult
@@ -109,19 +146,7 @@ async def keypress_latency(path: Path, rate: int, presses: int) -> list[float]:
     session = ws.session(path)
     session.load()
     app = ProofdeskApp(ws, chapter=session, watch=False)
-    waiting: dict[str, Any] = {}
-    latencies: list[float] = []
-    display = app._display
-
-    def timed_display(screen: Any, renderable: Any) -> None:
-        display(screen, renderable)
-        target = waiting.get("cursor")
-        if target is not None and isinstance(screen, ChapterScreen) and screen.table.cursor == target:
-            latencies.append(time.perf_counter() - waiting.pop("sent"))
-            waiting.pop("cursor")
-            waiting["done"].set()
-
-    app._display = timed_display  # type: ignore[method-assign]
+    timer = KeyTimer(app)
 
     def events_batch(n: int, counter: int) -> list[Any]:
         out: list[Any] = []
@@ -159,20 +184,13 @@ async def keypress_latency(path: Path, rate: int, presses: int) -> list[float]:
 
         feeder = asyncio.create_task(feed()) if rate else None
         await asyncio.sleep(0.5)
-        driver = app._driver
-        assert driver is not None
         for _ in range(presses):
-            done = asyncio.Event()
-            waiting.update(cursor=screen.table.cursor + 1, done=done, sent=time.perf_counter())
-            key = events.Key("down", None)
-            key.set_sender(app)
-            driver.send_message(key)
-            await asyncio.wait_for(done.wait(), 5)
+            await timer.press_down(screen)
             await asyncio.sleep(0.05)  # a person types a few keys a second
         stop.set()
         if feeder is not None:
             await feeder
-    return latencies
+    return timer.latencies
 
 
 async def keypress_during_run(path: Path, latency: float, presses: int) -> tuple[list[float], int]:
@@ -182,7 +200,6 @@ async def keypress_during_run(path: Path, latency: float, presses: int) -> tuple
     submits the whole chunk; the app runs the run as the ``t`` key does (its worker, its store, the watcher
     on). Returns the latencies and how many batches were committed while the keys were timed.
     """
-    from textual import events
 
     from engine.config import load_config, resolve_model
     from engine.events import BatchCommitted
@@ -203,20 +220,8 @@ async def keypress_during_run(path: Path, latency: float, presses: int) -> tuple
         session = ws.session(path)
         session.load()
         app = ProofdeskApp(ws, chapter=session)
-        waiting: dict[str, Any] = {}
-        latencies: list[float] = []
+        timer = KeyTimer(app)
         commits = {"n": 0}
-        display = app._display
-
-        def timed_display(screen: Any, renderable: Any) -> None:
-            display(screen, renderable)
-            target = waiting.get("cursor")
-            if target is not None and isinstance(screen, ChapterScreen) and screen.table.cursor == target:
-                latencies.append(time.perf_counter() - waiting.pop("sent"))
-                waiting.pop("cursor")
-                waiting["done"].set()
-
-        app._display = timed_display  # type: ignore[method-assign]
 
         def hook(message: Any) -> None:
             if isinstance(message, EngineEventReceived) and isinstance(message.event, BatchCommitted):
@@ -231,15 +236,8 @@ async def keypress_during_run(path: Path, latency: float, presses: int) -> tuple
             while commits["n"] < 1:  # the run is under way and has committed once
                 await pilot.pause(0.05)
             counted_from = commits["n"]
-            driver = app._driver
-            assert driver is not None
             for _ in range(presses):
-                done = asyncio.Event()
-                waiting.update(cursor=screen.table.cursor + 1, done=done, sent=time.perf_counter())
-                key = events.Key("down", None)
-                key.set_sender(app)
-                driver.send_message(key)
-                await asyncio.wait_for(done.wait(), 10)
+                await timer.press_down(screen)
                 await asyncio.sleep(0.05)  # a person types a few keys a second
             committed = commits["n"] - counted_from
             await pilot.press("x")
@@ -247,7 +245,7 @@ async def keypress_during_run(path: Path, latency: float, presses: int) -> tuple
                 await pilot.pause(0.05)
     finally:
         server.stop()
-    return latencies, committed
+    return timer.latencies, committed
 
 
 def main() -> None:
