@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from store.errors import StoreError
-from store.workspace import TEMP_PREFIX, TEMP_SUFFIX, content_digest
+from store.workspace import LEGACY_TEMP_PREFIX, TEMP_PREFIX, TEMP_SUFFIX, content_digest, name_key
 
 # Hard links are an optimisation for rollback, not a requirement: filesystems without them still commit.
 _NO_LINK_ERRNOS = frozenset({errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.EXDEV,
@@ -48,6 +48,31 @@ class SymlinkRefused(CommitError):
 
     def __init__(self, path: Path | str) -> None:
         super().__init__(path, "write", "it is a symbolic link; open the file it points to instead")
+
+
+class ReadOnlyChapter(CommitError):
+    """The file is read-only and the person did not ask to rewrite it anyway; nothing was written."""
+
+    def __init__(self, path: Path | str, mode: int) -> None:
+        super().__init__(path, "write", f"it is read-only (mode {mode:04o})")
+        self.mode = mode
+        self.args = (f"{self.path.name} is read-only (mode {mode:04o}): proofdesk does not rewrite a read-only "
+                     "chapter; make it writable (chmod u+w) or pass --force to write it anyway",)
+
+
+def refuse_read_only(path: Path | str) -> None:
+    """Raise :class:`ReadOnlyChapter` if ``path`` is read-only by vim's rule; a missing file passes.
+
+    vim's rule: read-only unless we may write the file *and* one of its write bits is set. The bits count even
+    for root (who may write anything), and the owner of a 0444 file could rename a new version over it: both
+    would defeat a person who made the file read-only on purpose.
+    """
+    try:
+        st = os.stat(path)
+    except OSError:
+        return
+    if not (stat.S_IMODE(st.st_mode) & 0o222) or not os.access(path, os.W_OK):
+        raise ReadOnlyChapter(path, stat.S_IMODE(st.st_mode))
 
 
 class ConcurrentChange(StoreError):
@@ -129,17 +154,30 @@ def current_umask() -> int:
 
 
 def temp_prefix(target_name: str) -> str:
-    """The prefix of our temp files for ``target_name`` (``.proofdesk-<name>.``)."""
-    return f"{TEMP_PREFIX}{target_name}."
+    """The prefix of our temp files for ``target_name``: ``.pd-<name_key(target_name)>.``.
+
+    Short whatever the target's name: a name of 232 bytes or more could never be committed while temps
+    carried the whole name (a temp name over 255 bytes cannot be created).
+    """
+    return f"{TEMP_PREFIX}{name_key(target_name)}."
 
 
 def temp_target(temp_name: str) -> str | None:
-    """The target file name a temp of ours belongs to, or None when ``temp_name`` is not one of ours."""
-    if not (temp_name.startswith(TEMP_PREFIX) and temp_name.endswith(TEMP_SUFFIX)):
+    """The ``name_key`` of the target a temp of ours belongs to, or None when ``temp_name`` is not one of ours.
+
+    For every target name of up to 200 bytes the key is the name itself. Temps left by earlier versions
+    (``.proofdesk-<name>.<random>.tmp``) are recognised too, so a stale one is still cleaned up.
+    """
+    if not temp_name.endswith(TEMP_SUFFIX):
         return None
-    middle = temp_name[len(TEMP_PREFIX):-len(TEMP_SUFFIX)]
-    target, dot, random_part = middle.rpartition(".")
-    return target if dot and target and random_part else None
+    for prefix in (TEMP_PREFIX, LEGACY_TEMP_PREFIX):
+        if temp_name.startswith(prefix):
+            middle = temp_name[len(prefix):-len(TEMP_SUFFIX)]
+            target, dot, random_part = middle.rpartition(".")
+            if not (dot and target and random_part):
+                return None
+            return target if prefix == TEMP_PREFIX else name_key(target)
+    return None
 
 
 def _remove_quietly(path: str | None) -> None:
@@ -390,6 +428,9 @@ def _roll_back(target: str, backup: str | None) -> None:
 def clean_stale_temps(folder: Path | str, *, target: str | None = None,
                       older_than: float | None = None) -> list[Path]:
     """Remove our own temp files in ``folder`` (for ``target`` only, if given); return what was removed.
+
+    ``target`` is a ``name_key`` (what :func:`temp_target` returns), which is the name itself for every
+    name of up to 200 bytes.
 
     Only names with our prefix and suffix are touched. Call it while holding the lock of every target whose
     temps may be removed (so no live writer owns them); ``older_than`` (a ``time.time()`` value) additionally

@@ -31,6 +31,7 @@ from store.atomic import (
     SymlinkRefused,
     atomic_write,
     clean_stale_temps,
+    refuse_read_only,
     temp_target,
 )
 from store.errors import ChapterLoadError, StoreError
@@ -89,7 +90,8 @@ class ChapterStore:
     _cleaned_guard: ClassVar[threading.Lock] = threading.Lock()
 
     def __init__(self, path: str | Path, workspace: Workspace | None = None,
-                 keep_versions: int = DEFAULT_KEEP_VERSIONS, *, lock_timeout: float = DEFAULT_TIMEOUT) -> None:
+                 keep_versions: int = DEFAULT_KEEP_VERSIONS, *, lock_timeout: float = DEFAULT_TIMEOUT,
+                 allow_read_only: bool = False) -> None:
         given = Path(path)
         # Resolve the folder, never the file: a symlinked chapter is refused, not silently replaced.
         self.path = given.parent.resolve() / given.name
@@ -98,6 +100,7 @@ class ChapterStore:
         self.workspace = workspace if workspace is not None else Workspace(self.path.parent)
         self.keep_versions = keep_versions
         self.lock_timeout = lock_timeout
+        self.allow_read_only = allow_read_only  # the person asked (--force) to rewrite a read-only chapter
         self._mutex = threading.RLock()
         self._chapter: Chapter | None = None
         self._state: FileState | None = None
@@ -219,11 +222,17 @@ class ChapterStore:
 
     # -- writing -----------------------------------------------------------------------------------------
 
+    def check_writable(self) -> None:
+        """Raise :class:`~store.atomic.ReadOnlyChapter` if the file is read-only, unless ``allow_read_only``."""
+        if not self.allow_read_only:
+            refuse_read_only(self.path)  # every write checks; a run checks once before paying a model
+
     def _lock(self) -> ChapterLock:
         return ChapterLock(self.workspace, self.path, timeout=self.lock_timeout)
 
     def _write(self, chapter: Chapter, state: FileState, data: bytes | None = None) -> FileState:
         """Serialise and atomically replace the file, CAS against ``state``; update the cache on success."""
+        self.check_writable()
         if data is None:
             data = _encode(self.path, chapter)
         # Remembered just before the rename, so the watcher never sees this content before it is known as ours.

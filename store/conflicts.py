@@ -1,10 +1,11 @@
 """Conflict records: what a commit could not merge, or merged without taking the selection.
 
 Each event is one JSON file under ``<workspace>/.proofdesk/conflicts/`` named
-``<chapter file name>.<UTC time>.<random>.json``, written atomically and durably *before* the caller
-reports the outcome, so a refused batch's texts are never lost. The TUI lists the unresolved records of a
-chapter and lets the editor resolve each one (keep theirs / keep ours / edit); resolving only marks the
-record, the chapter change itself goes through ``ChapterStore.update``.
+``<chapter file name>.<UTC time>.<random>.json`` (``name_key`` of the name, so a long name still fits), written
+atomically and durably *before* the caller reports the outcome, so a refused batch's texts are never lost. The
+folder is never a symbolic link (``safe_state_dir``) and a record file is never read through one. The TUI
+lists the unresolved records of a chapter and lets the editor resolve each one (keep theirs / keep ours /
+edit); resolving only marks the record, the chapter change itself goes through ``ChapterStore.update``.
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from store.atomic import atomic_write, clean_stale_temps, fsync_folder
+from store.atomic import atomic_write, clean_stale_temps
+from store.errors import StoreError
 from store.lock import FileLock
 from store.model import utc_now
-from store.workspace import TEMP_SUFFIX, Workspace
+from store.workspace import TEMP_SUFFIX, Workspace, name_key, nofollow_opener, safe_state_dir
 
 log = logging.getLogger(__name__)
 
@@ -92,21 +94,6 @@ def _conflicts_lock(state_dir: Path) -> FileLock:
     return FileLock(state_dir / "locks" / "conflicts.lock", what="the conflict records")
 
 
-def _ensure_dir(folder: Path) -> None:
-    """Create ``folder`` (and parents) durably: fsync each parent whose entry we added."""
-    missing: list[Path] = []
-    probe = folder
-    while not probe.exists():
-        missing.append(probe)
-        probe = probe.parent
-    for created in reversed(missing):
-        try:
-            created.mkdir()
-        except FileExistsError:
-            continue
-        fsync_folder(created.parent)
-
-
 def _encode(content: ConflictFile) -> bytes:
     return (content.model_dump_json(indent=2) + "\n").encode("utf-8")
 
@@ -119,14 +106,14 @@ def write_conflicts(
 ) -> Path:
     """Write one conflict file durably and return its path; raises OSError/CommitError if it cannot."""
     folder = workspace.conflicts_dir
-    _ensure_dir(folder)
+    safe_state_dir(folder)  # created durably; a planted symbolic link raises UnsafeStateDir
     moment = datetime.now(UTC)
     content = ConflictFile(chapter_file=chapter_path.name, created_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
                            records=tuple(records), rejected=tuple(rejected))
     data = _encode(content)
     with _conflicts_lock(workspace.state_dir):
         while True:
-            name = f"{chapter_path.name}.{moment.strftime('%Y%m%dT%H%M%S.%fZ')}.{secrets.token_hex(3)}.json"
+            name = f"{name_key(chapter_path.name)}.{moment.strftime('%Y%m%dT%H%M%S.%fZ')}.{secrets.token_hex(3)}.json"
             path = folder / name
             if not path.exists():
                 break
@@ -136,18 +123,23 @@ def write_conflicts(
 
 def _read(path: Path) -> ConflictFile | None:
     try:
-        return ConflictFile.model_validate_json(path.read_bytes())
+        with open(path, "rb", opener=nofollow_opener) as f:  # a planted link to another file is not read
+            return ConflictFile.model_validate_json(f.read())
     except (OSError, ValidationError, ValueError) as exc:
         log.warning("skipping unreadable conflict file %s: %s", path, str(exc).splitlines()[0])
         return None
 
 
 def conflict_files(workspace: Workspace, chapter_path: Path) -> list[Path]:
-    """The conflict files of a chapter, oldest first."""
-    prefix = chapter_path.name + "."
+    """The conflict files of a chapter, oldest first (none when the folder is a planted symbolic link)."""
+    prefix = name_key(chapter_path.name) + "."
     try:
+        safe_state_dir(workspace.conflicts_dir, create=False)
         names = os.listdir(workspace.conflicts_dir)
     except FileNotFoundError:
+        return []
+    except (OSError, StoreError) as exc:
+        log.warning("not reading conflict records: %s", exc)
         return []
     return [workspace.conflicts_dir / n for n in sorted(names)
             if n.startswith(prefix) and n.endswith(".json") and not n.endswith(TEMP_SUFFIX)]
@@ -176,6 +168,7 @@ def read_rejected(path: Path) -> tuple[RejectedText, ...]:
 def resolve(conflict: StoredConflict, resolution: Resolution) -> StoredConflict:
     """Mark a record resolved (durably) and return it as now stored; the chapter is not touched here."""
     state_dir = conflict.path.parent.parent
+    safe_state_dir(conflict.path.parent, create=False)  # never rewrite a record through a planted link
     with _conflicts_lock(state_dir):
         content = _read(conflict.path)
         if content is None or conflict.index >= len(content.records):
@@ -192,10 +185,17 @@ def resolve(conflict: StoredConflict, resolution: Resolution) -> StoredConflict:
 def clean_conflict_temps(workspace: Workspace) -> list[Path]:
     """Remove our stale temps from the conflicts folder, if no one is writing conflict records now."""
     folder = workspace.conflicts_dir
+    try:
+        safe_state_dir(folder, create=False)
+    except StoreError:
+        return []  # a planted link: nothing of ours is in there to clean
     if not folder.is_dir():
         return []
     lock = _conflicts_lock(workspace.state_dir)
-    if not lock.try_acquire():
+    try:
+        if not lock.try_acquire():
+            return []
+    except StoreError:
         return []
     try:
         return clean_stale_temps(folder)

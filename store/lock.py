@@ -4,18 +4,26 @@ The lock file lives under ``<workspace>/.proofdesk/locks/`` and is never renamed
 lock file while someone waits on it would let two writers in). ``flock`` locks belong to an open file
 description, so every acquisition opens its own descriptor: two threads of one process exclude each other
 exactly like two processes do, and the kernel releases the lock when a process dies.
+
+Lock files are state files: their folder must be a real folder (``safe_state_dir``) and the file is opened
+with ``O_NOFOLLOW``, so a planted ``locks/c.json.lock -> /elsewhere/file`` never creates or opens that file.
+``RunLock`` is the other lock a chapter has: held for a whole run, so a second run is told about the first.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import fcntl
 import os
+import stat
 import time
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
 from store.errors import StoreError
-from store.workspace import Workspace
+from store.workspace import Workspace, safe_state_dir
 
 DEFAULT_TIMEOUT = 30.0
 
@@ -48,12 +56,26 @@ class FileLock:
         """Whether this object currently holds the lock."""
         return self._fd is not None
 
+    @property
+    def fd(self) -> int | None:
+        """The descriptor of the lock file while the lock is held."""
+        return self._fd
+
     def _open(self) -> int:
         try:
-            self.lock_path.parent.mkdir(parents=True, exist_ok=True)
-            return os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+            safe_state_dir(self.lock_path.parent)  # raises UnsafeStateDir (a StoreError) for a planted link
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK,
+                         0o666)
         except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise LockError(f"refusing to use the lock file {self.lock_path}: it is a symbolic link; "
+                                "remove it and try again") from None
             raise LockError(f"could not open the lock file {self.lock_path}: {exc.strerror or exc}") from None
+        if not stat.S_ISREG(os.fstat(fd).st_mode):  # O_NONBLOCK above: a planted FIFO does not hang us here
+            os.close(fd)
+            raise LockError(f"refusing to use the lock file {self.lock_path}: it is not a regular file; "
+                            "remove it and try again")
+        return fd
 
     def acquire(self, timeout: float | None = None) -> None:
         """Take the lock, waiting up to ``timeout`` (default: the object's); raise :class:`LockTimeout`."""
@@ -120,3 +142,98 @@ class ChapterLock(FileLock):
     def __enter__(self) -> ChapterLock:
         self.acquire()
         return self
+
+
+_VERBS = {"translate": "translating", "polish": "polishing", "proofread": "proofreading"}
+
+
+class RunBusy(StoreError):
+    """Another run holds the chapter's run lock; the message says who and how to proceed."""
+
+    def __init__(self, chapter_name: str, holder: dict[str, str]) -> None:
+        self.chapter_name = chapter_name
+        self.holder = holder
+        verb = _VERBS.get(holder.get("task", ""), "working on")
+        pid = holder.get("pid", "unknown")
+        started = holder.get("started")
+        when = f", started {_local_time(started)}" if started else ""
+        super().__init__(f"another run is {verb} {chapter_name} (pid {pid}{when}); wait for it or pass --force "
+                         "to run anyway")
+
+
+def _local_time(stamp: str) -> str:
+    """``stamp`` (ISO 8601) as local time: the clock time if it is today, else the date and the time."""
+    try:
+        moment = datetime.fromisoformat(stamp).astimezone()
+    except ValueError:
+        return stamp
+    return moment.strftime("%H:%M:%S" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
+
+
+class RunLock:
+    """The lock a run holds on its chapter for its whole duration: ``.proofdesk/locks/<chapter>.run.lock``.
+
+    Two runs on one chapter are not unsafe (every commit merges onto the file under the write lock), but
+    both are billed and the second mostly loses to the first; so a second run is refused unless forced. The
+    lock is a non-blocking ``flock`` (released by the kernel when the run's process dies); while it is held
+    the file names the holder (``pid``, ``started``, ``task`` lines), which the refusal quotes.
+    """
+
+    def __init__(self, workspace: Workspace, chapter_path: Path | str) -> None:
+        self.chapter_path = Path(chapter_path)
+        self._lock = FileLock(workspace.run_lock_path(self.chapter_path), what=f"runs of {self.chapter_path.name}")
+
+    @property
+    def held(self) -> bool:
+        """Whether this object holds the run lock."""
+        return self._lock.held
+
+    @property
+    def lock_path(self) -> Path:
+        """The run lock file."""
+        return self._lock.lock_path
+
+    def acquire(self, task: str, *, force: bool = False) -> bool:
+        """Take the lock now or raise :class:`RunBusy`; with ``force``, go on without it (returns False)."""
+        if self._lock.try_acquire():
+            self._describe_holder(task)
+            return True
+        if force:
+            return False
+        raise RunBusy(self.chapter_path.name, self.holder())
+
+    def _describe_holder(self, task: str) -> None:
+        fd = self._lock.fd
+        assert fd is not None
+        started = datetime.now().astimezone().isoformat(timespec="seconds")
+        text = f"pid {os.getpid()}\nstarted {started}\ntask {task}\n".encode()
+        with contextlib.suppress(OSError):  # only the message of a refused second run depends on it
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, text, 0)
+
+    def holder(self) -> dict[str, str]:
+        """What the lock file says about the run holding it (may be empty or partial)."""
+        try:
+            fd = os.open(self.lock_path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            return {}
+        try:
+            raw = os.read(fd, 4096) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+        except OSError:
+            raw = b""
+        finally:
+            os.close(fd)
+        found: dict[str, str] = {}
+        for line in raw.decode("utf-8", "replace").splitlines():
+            key, _, value = line.partition(" ")
+            if key in ("pid", "started", "task") and value and value.isprintable():
+                found[key] = value[:64]
+        return found
+
+    def release(self) -> None:
+        """Release the lock (the file stays: it is never deleted while someone may wait on it)."""
+        fd = self._lock.fd
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)  # a run that starts later never quotes this one's pid
+        self._lock.release()

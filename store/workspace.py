@@ -7,14 +7,27 @@ process wrote, so the watcher can tell our own commits from edits made outside.
 
 from __future__ import annotations
 
+import errno
 import hashlib
+import os
+import stat
 import threading
 from collections import deque
 from pathlib import Path
 
+from store.errors import StoreError
+
 STATE_DIR = ".proofdesk"
-TEMP_PREFIX = ".proofdesk-"  # our temp files: ".proofdesk-<chapter name>.<random>.tmp"
+# Our temp files: ".pd-<key>.<random>.tmp" beside their target, <key> being name_key(target name). Hidden and
+# ending in .tmp, so no scan or watcher ever takes one for a chapter.
+TEMP_PREFIX = ".pd-"
+LEGACY_TEMP_PREFIX = ".proofdesk-"  # earlier versions' ".proofdesk-<name>.<random>.tmp": still cleaned up
 TEMP_SUFFIX = ".tmp"
+# A name is kept whole in our temp and lock names up to this many bytes; the longest such name is then
+# ".pd-" + key + "." + 8 random + ".tmp" = key + 17 <= 217 bytes, and "<key>.run.lock" <= 209: always under
+# the 255 bytes a file name may have, whatever the chapter's own name.
+KEY_MAX_BYTES = 200
+_KEY_HEAD_BYTES = 160
 
 
 def content_digest(data: bytes) -> str:
@@ -25,6 +38,82 @@ def content_digest(data: bytes) -> str:
 def is_chapter_name(name: str) -> bool:
     """Whether a file name in a workspace can be a chapter: ``*.json``, not hidden, not one of our temps."""
     return name.endswith(".json") and not name.startswith(".") and not name.endswith(TEMP_SUFFIX)
+
+
+def name_key(name: str) -> str:
+    """The form of a file name used inside our temp and lock names: the name itself up to 200 bytes.
+
+    A longer name (up to the 255 bytes a name may have) becomes its first 160 bytes (cut at a character
+    boundary), ``~`` and 16 hex digits of its BLAKE2b hash, so the temp and lock names built from it fit.
+    """
+    raw = os.fsencode(name)
+    if len(raw) <= KEY_MAX_BYTES:
+        return name
+    head = raw[:_KEY_HEAD_BYTES].decode("utf-8", "ignore")  # drops a character cut in half (and stray bytes)
+    return f"{head}~{hashlib.blake2b(raw, digest_size=8).hexdigest()}"
+
+
+class UnsafeStateDir(StoreError):
+    """A folder of ``.proofdesk/`` is a symbolic link or not a folder: proofdesk writes nothing through it."""
+
+    def __init__(self, path: Path, what: str) -> None:
+        self.path = path
+        super().__init__(f"refusing to use {path}: it is {what}, and proofdesk keeps its state (locks, traces, "
+                         f"conflicts) only in real folders inside the workspace; remove it and try again")
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    try:
+        os.fsync(fd)
+    except OSError as exc:
+        if exc.errno != errno.EINVAL:  # a filesystem that cannot fsync folders (as PostgreSQL tolerates)
+            raise
+    finally:
+        os.close(fd)
+
+
+def safe_state_dir(path: Path, *, create: bool = True) -> Path:
+    """``path`` once every folder of it from ``.proofdesk`` down is a real folder; create missing ones.
+
+    A planted symbolic link (``.proofdesk/traces/ch01 -> /elsewhere``) would make us write where nobody asked:
+    each folder from the last ``.proofdesk`` component of ``path`` down is looked at without following links,
+    and :class:`UnsafeStateDir` names the first that is a link or not a folder. Folders we create are made
+    durable (their parent is fsynced). A path with no ``.proofdesk`` component (a trace path the person chose)
+    is only created. Raises OSError when a folder cannot be created.
+    """
+    path = Path(path)
+    parts = path.parts
+    if STATE_DIR not in parts:
+        if create:
+            path.mkdir(parents=True, exist_ok=True)
+        return path
+    start = len(parts) - 1 - parts[::-1].index(STATE_DIR)
+    probe = Path(*parts[:start])
+    for part in parts[start:]:
+        probe = probe / part
+        try:
+            st = os.lstat(probe)
+        except FileNotFoundError:
+            if not create:
+                return path
+            try:
+                probe.mkdir()
+            except FileExistsError:  # made meanwhile (another process): look at what it is
+                st = os.lstat(probe)
+            else:
+                _fsync_dir(probe.parent)
+                continue
+        if stat.S_ISLNK(st.st_mode):
+            raise UnsafeStateDir(probe, "a symbolic link")
+        if not stat.S_ISDIR(st.st_mode):
+            raise UnsafeStateDir(probe, "not a folder")
+    return path
+
+
+def nofollow_opener(path: str, flags: int) -> int:
+    """An ``opener`` for ``open()`` that never follows a symbolic link at the file itself (and closes on exec)."""
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
 
 
 class OwnWrites:
@@ -85,8 +174,20 @@ class Workspace:
         return self.state_dir / "traces"
 
     def lock_path(self, chapter_path: Path) -> Path:
-        """The lock file of a chapter: ``.proofdesk/locks/<chapter file name>.lock``."""
-        return self.locks_dir / f"{chapter_path.name}.lock"
+        """The lock file of a chapter: ``.proofdesk/locks/<chapter file name>.lock`` (``name_key`` of the name)."""
+        return self.key_lock_path(name_key(chapter_path.name))
+
+    def key_lock_path(self, key: str) -> Path:
+        """The lock file of the chapter whose ``name_key`` is ``key`` (what a temp name of ours carries)."""
+        return self.locks_dir / f"{key}.lock"
+
+    def run_lock_path(self, chapter_path: Path) -> Path:
+        """The lock held for a whole run of a chapter: ``.proofdesk/locks/<chapter file name>.run.lock``."""
+        return self.locks_dir / f"{name_key(chapter_path.name)}.run.lock"
+
+    def safe_state_dir(self, path: Path, *, create: bool = True) -> Path:
+        """``path`` (the state folder or a folder in it), checked and created: see :func:`safe_state_dir`."""
+        return safe_state_dir(path, create=create)
 
     def chapter_paths(self) -> list[Path]:
         """The candidate chapter files of the workspace (``*.json`` in the folder itself), sorted by name."""
