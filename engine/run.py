@@ -33,6 +33,7 @@ from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_
 from engine.trace import TraceWriter, default_trace_path
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
+from store.lock import RunLock
 from store.merge import DEFAULT_KEEP_VERSIONS
 from store.workspace import Workspace
 
@@ -59,6 +60,7 @@ class RunRequest:
     source_language: str | None = None
     target_language: str | None = None
     demo_delay: float = 0.0  # seconds between the demo model's streamed words (TUI demo)
+    force: bool = False  # --force: run beside another run of the chapter; write a read-only chapter
 
     @classmethod
     def configured(cls, chapter_path: Path, task: TaskType, settings: ModelSettings, run: RunDefaults, *,
@@ -126,6 +128,7 @@ class _Run:
         self.workspace = workspace or Workspace.for_chapter(request.chapter_path)
         self.run_id = uuid.uuid4().hex[:12]
         self.trace: TraceWriter | None = None
+        self.run_lock: RunLock | None = None
         self.outcomes: list[tuple[ToolCallLoopConfig, ChunkOutcome]] = []
         self.current: tuple[ToolCallLoopConfig, ChunkOutcome, float] | None = None  # the chunk in progress
         self.stopped: str | None = None  # why the remaining chunks are skipped
@@ -211,7 +214,8 @@ class _Run:
     async def execute(self) -> None:
         req = self.request
         try:
-            store = self.store or ChapterStore(req.chapter_path, self.workspace, keep_versions=req.keep_versions)
+            store = self.store or ChapterStore(req.chapter_path, self.workspace, keep_versions=req.keep_versions,
+                                               allow_read_only=req.force)
             chapter = store.load()
             service: TaskService = service_for(req.task)(
                 chapter, source_language=req.source_language, target_language=req.target_language,
@@ -225,11 +229,18 @@ class _Run:
         if req.only_chunk is not None and not 1 <= req.only_chunk <= max(len(configs), 1):
             self.refuse(f"chunk {req.only_chunk} does not exist (the {req.task} work set has {len(configs)} chunks)")
             return
+        try:
+            # Before any model is paid: a read-only chapter, or another run on it (unless --force).
+            store.check_writable()
+            self.run_lock = RunLock(self.workspace, store.path)  # creates .proofdesk/locks, checked
+            self.run_lock.acquire(req.task, force=req.force)
+        except StoreError as exc:
+            self.refuse(str(exc))
+            return
         secrets = [req.settings.api_key.reveal()] if req.settings.api_key else []
         trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter.id, req.task)
         try:
-            # Both are needed before the first commit: fail now, in one sentence, not batch after batch.
-            self.workspace.locks_dir.mkdir(parents=True, exist_ok=True)
+            # Needed before the first event: fail now, in one sentence, not batch after batch.
             self.trace = TraceWriter(trace_path, secrets=secrets)
         except OSError as exc:
             where = exc.filename or self.workspace.state_dir
@@ -299,6 +310,8 @@ class _Run:
     def close(self) -> None:
         if self.trace is not None:
             self.trace.close()
+        if self.run_lock is not None:
+            self.run_lock.release()
 
 
 class RunEvents:

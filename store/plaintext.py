@@ -1,7 +1,12 @@
 """Plain text <-> chapter: ``proofdesk import`` and ``proofdesk export``.
 
-One paragraph per line, verbatim. Lines end at LF, CRLF or CR only — never at U+2028 and the
+Import: one paragraph per line, verbatim. Lines end at LF, CRLF or CR only — never at U+2028 and the
 other separators ``str.splitlines`` knows, which are legitimate characters inside a paragraph.
+
+Export: line n is paragraph n for *every* reader, including those that break lines where ``str.splitlines``
+does (Python, JavaScript, many editors). So inside a paragraph each line-breaking character — CR, LF, CRLF,
+VT, FF, the file/group/record separators U+001C–U+001E, NEL U+0085, U+2028 and U+2029 — becomes one space,
+in translations, source text (``--missing source``/``mark``) alike.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ from store.model import Chapter, Paragraph, new_id
 
 MissingPolicy = Literal["blank", "source", "mark"]
 _LINE_END = re.compile(r"\r\n|\r|\n")
+# Every line boundary str.splitlines knows (CRLF counted once): none may survive inside an exported paragraph.
+_ANY_LINE_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_FINAL_LINE_BREAK = re.compile("(?:\r\n|[\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029])\\Z")
 
 
 def split_lines(text: str) -> list[str]:
@@ -51,11 +59,16 @@ def missing_mark(para: Paragraph) -> str:
     return f"[untranslated {para.id}] {para.text}"
 
 
+def one_line(text: str) -> str:
+    """``text`` with every line-breaking character (CRLF as one) replaced by a space; a final one is dropped."""
+    return _ANY_LINE_BREAK.sub(" ", _FINAL_LINE_BREAK.sub("", text, count=1))
+
+
 def export_lines(chapter: Chapter, missing: MissingPolicy = "blank") -> list[str]:
     """One line per paragraph: the selected translation; empty paragraphs as empty lines.
 
-    A translation that itself spans several lines is joined with spaces so line *n* of the export
-    is always paragraph *n* of the chapter.
+    Text that itself holds line breaks (of any kind, see the module docstring) has each replaced by a space,
+    so line *n* of the export is always paragraph *n* of the chapter.
     """
     out: list[str] = []
     for para in chapter.paragraphs:
@@ -63,11 +76,11 @@ def export_lines(chapter: Chapter, missing: MissingPolicy = "blank") -> list[str
         if para.is_empty:
             out.append("")
         elif chosen is not None:
-            out.append(" ".join(split_lines(chosen)) if ("\n" in chosen or "\r" in chosen) else chosen)
+            out.append(one_line(chosen))
         elif missing == "source":
-            out.append(para.text)
+            out.append(one_line(para.text))
         elif missing == "mark":
-            out.append(missing_mark(para))
+            out.append(one_line(missing_mark(para)))
         else:
             out.append("")
     return out

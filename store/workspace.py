@@ -58,8 +58,13 @@ class UnsafeStateDir(StoreError):
 
     def __init__(self, path: Path, what: str) -> None:
         self.path = path
-        super().__init__(f"refusing to use {path}: it is {what}, and proofdesk keeps its state (locks, traces, "
-                         f"conflicts) only in real folders inside the workspace; remove it and try again")
+        if what == "a symbolic link":
+            message = (f"refusing to use {path}: it is a symbolic link, and proofdesk keeps its state (locks, "
+                       "traces, conflicts) only in real folders inside the workspace; remove it and try again")
+        else:
+            message = (f"cannot create the folder {path}: something that is {what} is in the way (proofdesk "
+                       "keeps locks, traces and conflicts there); move it away and try again")
+        super().__init__(message)
 
 
 def _fsync_dir(folder: Path) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -20,10 +22,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "export",
         help="write the selected translations as plain text, one line per paragraph",
         description="Write the selected translations as plain text: line n is paragraph n of the chapter, empty "
-        "paragraphs as empty lines. A translation spanning several lines is joined with spaces.",
+        "paragraphs as empty lines. Every line break inside a paragraph (CR, LF, VT, FF, NEL, U+2028, U+2029 and "
+        "the like) becomes a space, so line n stays paragraph n for any reader.",
     )
     p.add_argument("chapter", metavar="CHAPTER", type=Path, help="the chapter file")
-    p.add_argument("-o", "--output", metavar="OUT", type=Path, help="write to OUT instead of stdout")
+    p.add_argument("-o", "--output", metavar="OUT", type=Path, help="write to OUT instead of stdout: a file is "
+                   "replaced atomically; a device or a pipe (/dev/null, /dev/stdout) is written directly")
     p.add_argument("--missing", choices=("blank", "source", "mark"), default="blank",
                    help="for paragraphs without a translation: an empty line (default), the source text, or "
                    "'[untranslated ID] source'")
@@ -43,8 +47,25 @@ def run(args: argparse.Namespace) -> int:
     out: Path = args.output
     if out.exists() and out.resolve() == Path(args.chapter).resolve():
         raise UsageError(f"{out}: refusing to write the export over the chapter file itself")
+    if _is_stream(out):
+        # A device or a pipe cannot be replaced by a rename (and must not be): write to it as it is.
+        try:
+            with open(out, "wb") as stream:
+                stream.write(text.encode("utf-8"))
+        except OSError as exc:
+            raise UsageError(f"{out}: cannot be written: {exc.strerror or exc}") from None
+        return EXIT_OK
     try:
         atomic_write(out, text.encode("utf-8"), expect=None)
     except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left
         raise UsageError(f"{out}: {exc}") from None
     return EXIT_OK
+
+
+def _is_stream(path: Path) -> bool:
+    """Whether ``path`` is a character device or a pipe (``/dev/null``, ``/dev/stdout``, ``>(cmd)``)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)

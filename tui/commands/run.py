@@ -5,8 +5,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
+import os
 import signal
+import stat
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -42,10 +46,45 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "translated or not")
     p.add_argument("--instruction", metavar="TEXT", help="an instruction for the model added to every chunk "
                    "message, such as 'more formal'")
-    p.add_argument("--trace", type=Path, metavar="PATH", help="write the trace here (one chapter only)")
+    p.add_argument("--trace", type=Path, metavar="PATH", help="write the trace here (one chapter only): a new "
+                   "file, or an earlier trace to append to")
+    p.add_argument("--force", action="store_true", help="run even while another run is working on the chapter, "
+                   "and write a read-only chapter")
     add_setting_flag(p, settings.JOBS, "chapters run at once")
     p.add_argument("--json", action="store_true", help="print the events as JSON Lines on stdout")
     p.set_defaults(handler=run)
+
+
+def check_trace_path(path: Path, chapters: Sequence[Path]) -> None:
+    """Refuse a ``--trace`` path that appending a trace would damage: a chapter, or any file but a trace.
+
+    A trace is JSON Lines whose first line is a run's event (an object with string ``kind`` and ``run_id``, as
+    ``engine.trace.TraceWriter`` writes). A new file, an empty one and a character device (``/dev/null``) pass.
+    """
+    if any(path.resolve() == Path(c).resolve() for c in chapters):
+        raise UsageError(f"{path}: --trace names the chapter being run, and a trace appended to it would corrupt "
+                         "it; name a new file")
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be used for the trace: {exc.strerror or exc}") from None
+    if stat.S_ISCHR(st.st_mode):
+        return
+    if not stat.S_ISREG(st.st_mode):
+        what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
+        raise UsageError(f"{path}: cannot be used for the trace: it is {what}")
+    if st.st_size == 0:
+        return
+    try:
+        with open(path, "rb") as f:
+            first = json.loads(f.readline(1 << 20))
+    except (OSError, ValueError, RecursionError):
+        first = None
+    if not (isinstance(first, dict) and isinstance(first.get("kind"), str) and isinstance(first.get("run_id"), str)):
+        raise UsageError(f"{path}: refusing to append the trace to it: it is not a proofdesk trace (a file of JSON "
+                         "lines starting with a run's first event); name a new file or an earlier trace")
 
 
 def _json_line(event: EngineEvent) -> str | None:
@@ -92,6 +131,8 @@ def run(args: argparse.Namespace) -> int:
     config, model = model_settings(args)
     if args.trace and len(args.chapters) > 1:
         raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")
+    if args.trace:
+        check_trace_path(args.trace, args.chapters)
     if args.paragraph is not None and len(args.chapters) > 1:
         raise UsageError("--paragraph names a paragraph of one chapter, so it takes one chapter")
     if args.paragraph is not None and args.include_all:
@@ -104,7 +145,8 @@ def run(args: argparse.Namespace) -> int:
     requests = [RunRequest.configured(path, args.task, model, config.run, chunk_chars=args.chunk_chars,
                                       max_batch=args.max_batch, max_turns=args.max_turns,
                                       include_all=args.include_all, trace_path=args.trace,
-                                      only_paragraph=args.paragraph, instruction=args.instruction)
+                                      only_paragraph=args.paragraph, instruction=args.instruction,
+                                      force=args.force)
                 for path in args.chapters]
     jobs = config.run.jobs if args.jobs is None else args.jobs
     view: ProgressView = RichProgress() if sys.stderr.isatty() else PlainProgress(sys.stderr)

@@ -44,6 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--origin", choices=ORIGINS, default="manual",
                    help="origin of versions add_translation_batch creates (default manual)")
     add_setting_flag(p, MAX_BATCH, "most items per add_translation_batch")
+    p.add_argument("--force", action="store_true", help="let add_translation_batch write a read-only chapter")
     p.set_defaults(handler=run)
 
 
@@ -53,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
     if args.chunk is not None and args.task is None:
         raise UsageError("--chunk needs --task, which decides the work set the chunks are built from")
     try:
-        store = ChapterStore(args.chapter)
+        store = ChapterStore(args.chapter, allow_read_only=args.force)
     except CommitError as exc:
         raise UsageError(f"{args.chapter}: {exc.reason}") from None
     store.load()  # a chapter that cannot be loaded is bad input (exit 2), not a tool error
