@@ -15,9 +15,9 @@ from engine.checks.warning import Finding, quoted
 # is far cheaper than a regex at every position); the patterns then match the lower-cased text.
 _RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     # English
-    (("here",), r"\bhere(?:'s|’s| is| are)\s+(?:the|your|my|a)\s+(?:[\w-]+\s+){0,2}"
+    (("here is", "here's", "here’s", "here are"), r"\bhere(?:'s|’s| is| are)\s+(?:the|your|my|a)\s+(?:[\w-]+\s+){0,2}"
                 r"(?:translation|translated|version|rendering|revision|text)\b"),
-    (("as a",), r"\bas an? (?:ai|artificial intelligence|large language model|language model)\b"),
+    (("as an ", "as a l"), r"\bas an? (?:ai|artificial intelligence|large language model|language model)\b"),
     (("i can", "unable", "not able"),
      r"\bi (?:cannot|can't|can’t|am unable to|'m unable to|’m unable to|am not able to) "
      r"(?:translate|assist|help with|comply|provide|fulfil|fulfill|complete (?:this|that|the)|process)\b"),
@@ -37,7 +37,8 @@ _RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("作为", "作為"), r"作为(?:一个)?(?:ai|人工智能|语言模型)|作為(?:一個)?(?:ai|人工智慧|語言模型)"),
     (("我无法", "我不能", "我無法"), r"我(?:无法|不能)(?:翻译|提供|协助)|我(?:無法|不能)(?:翻譯|提供|協助)"),
 )
-_COMPILED = tuple((triggers, re.compile(pattern)) for triggers, pattern in _RULES)
+_PATTERNS = tuple(re.compile(pattern) for _, pattern in _RULES)
+_TRIGGERS = tuple((trigger, i) for i, (triggers, _) in enumerate(_RULES) for trigger in triggers)
 
 
 def check_chatter(source: str, translation: str) -> Finding | None:
@@ -45,10 +46,10 @@ def check_chatter(source: str, translation: str) -> Finding | None:
     lowered = translation.lower()
     if len(lowered) != len(translation):
         return None  # a letter whose lower case is longer (İ): offsets would not match; never in model talk
-    found: list[re.Match[str]] = []
-    for triggers, pattern in _COMPILED:
-        if any(t in lowered for t in triggers):
-            found.extend(pattern.finditer(lowered))
+    rules = {i for trigger, i in _TRIGGERS if trigger in lowered}
+    if not rules:
+        return None
+    found = [m for i in sorted(rules) for m in _PATTERNS[i].finditer(lowered)]
     if not found:
         return None
     lowered_source = source.lower()

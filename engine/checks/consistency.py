@@ -19,7 +19,7 @@ _SPACE = re.compile(r"\s+")
 _STRIP = " \t\r\n\u3000\ufeff"
 MAX_NAMED = 3
 
-# One paragraph of the workspace: (chapter number, 0-based position, translation as compared).
+# One paragraph of the workspace: (chapter number, 0-based position, its translation).
 _Place = tuple[int, int, str]
 
 
@@ -43,7 +43,7 @@ def _groups(chapters: Sequence[Chapter]) -> list[list[_Place]]:
             key = _key(para.text)
             if key is None:
                 continue
-            place = (c, pos, _SPACE.sub(" ", translation.strip()))
+            place = (c, pos, translation)
             seen = first.get(key)
             if seen is None:
                 first[key] = place
@@ -51,7 +51,14 @@ def _groups(chapters: Sequence[Chapter]) -> list[list[_Place]]:
                 more[key].append(place)
             else:
                 more[key] = [seen, place]
-    return [places for places in more.values() if len({t for _, _, t in places}) > 1]
+    groups = []
+    for places in more.values():
+        if len({t for _, _, t in places}) == 1:
+            continue  # the same text everywhere: nothing to squeeze
+        squeezed = [(c, pos, _SPACE.sub(" ", t.strip())) for c, pos, t in places]
+        if len({t for _, _, t in squeezed}) > 1:
+            groups.append(squeezed)
+    return groups
 
 
 def check_consistency(chapters: Sequence[Chapter], names: Sequence[str] | None = None) -> list[list[CheckWarning]]:

@@ -6,6 +6,7 @@ problem of its code. They run in the order of :data:`engine.checks.warning.CODES
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from engine.checks.chatter import check_chatter
@@ -18,16 +19,21 @@ from engine.checks.scripts import check_chinese_script, check_han, check_hangul,
 from engine.checks.shape import check_newlines, check_numbers, check_same_as_source
 from engine.checks.warning import CheckWarning, Finding
 
+# Any character from U+1100 on, but for general punctuation, symbols and arrows (U+2000-U+2BFF: “ ” — …): where
+# none occurs, no script is left, and one scan spares the four script checks theirs.
+_WIDE = re.compile("[^\x00-\u10ff\u2000-\u2bff]")
+
 
 def findings(source: str, translation: str, langs: Languages,
              glossary: Sequence[GlossaryTerm] = ()) -> list[Finding]:
     """What the per-paragraph checks find in ``translation`` of ``source``."""
+    wide = _WIDE.search(translation) is not None
     found = (
         check_same_as_source(source, translation, langs),
-        check_kana(translation, langs, glossary),
-        check_hangul(translation, langs, glossary),
-        check_han(translation, langs, glossary),
-        check_chinese_script(translation, langs, glossary),
+        check_kana(translation, langs, glossary) if wide else None,
+        check_hangul(translation, langs, glossary) if wide else None,
+        check_han(translation, langs, glossary) if wide else None,
+        check_chinese_script(translation, langs, glossary) if wide else None,
         check_quotes_balanced(source, translation),
         check_quotes_lost(source, translation),
         check_end_punctuation(source, translation, langs),
