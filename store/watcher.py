@@ -14,9 +14,14 @@
   own write seen once and back again later is someone restoring it, and is reported;
 - a missing file is reported ``ChapterDeleted`` only when it is still missing ``delete_grace`` seconds after it
   was first seen missing; a file recreated meanwhile is compared with the known state like any change;
-- every ``reconcile_every`` seconds a scan stats every chapter and pokes those whose
-  (inode, size, mtime_ns, ctime_ns) differ from the known state, so a missed notification (same-second rewrite,
-  rsync replace with an older mtime, a dead backend) is still caught;
+- a reconcile scan stats every chapter and pokes those whose (inode, size, mtime_ns, ctime_ns) differ from the
+  known state, so a missed notification (same-second rewrite, rsync replace with an older mtime, a dead backend)
+  is still caught. It runs every ``reconcile_every`` seconds (2) until the backend has proved healthy — it ran
+  ``healthy_after`` seconds (30) without failing and no scan found a change it missed — and then every
+  ``reconcile_idle`` seconds (30), so an idle workstation on 5,000 chapters costs next to nothing; a backend
+  failure, a replaced workspace folder or a missed change (a change the scan found with no notification for it
+  ``miss_grace`` seconds after it happened: a filesystem without inotify, a network mount) goes back to the
+  short interval;
 - if the notify backend raises or ends, it is restarted after a backoff (logged), and a scan runs at once.
 
 Start-up: the known state is seeded from one scan of the folder, silently. ``seed()`` returns what it read
@@ -33,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from pathlib import Path
@@ -79,6 +85,9 @@ class ChapterWatcher:
         settle: float = 0.3,
         delete_grace: float = 2.0,
         reconcile_every: float = 2.0,
+        reconcile_idle: float = 30.0,
+        healthy_after: float = _HEALTHY_RUN,
+        miss_grace: float = 3.0,
         retries: int = 3,
         retry_delay: float | None = None,
         restart_backoff: float = 0.5,
@@ -91,6 +100,10 @@ class ChapterWatcher:
         self.settle = settle
         self.delete_grace = delete_grace
         self.reconcile_every = reconcile_every
+        self.reconcile_idle = max(reconcile_idle, reconcile_every)
+        self.healthy_after = healthy_after
+        self.miss_grace = miss_grace  # longer than awatch's debounce (1.6 s): a notification is surely in by then
+        self.missed = 0  # changes the scan found that the backend never reported
         self.retries = retries
         self.retry_delay = settle if retry_delay is None else retry_delay
         self.restart_backoff = restart_backoff
@@ -102,6 +115,10 @@ class ChapterWatcher:
         self._due: dict[Path, float] = {}  # path -> loop time at which to look at it
         self._attempts: dict[Path, tuple[str, int]] = {}  # path -> (bad content digest, reads of it in a row)
         self._missing_since: dict[Path, float] = {}
+        self._paths: dict[str, Path] = {}  # one Path per chapter name: the scan hashes names, never builds paths
+        self._notified: dict[Path, int] = {}  # path -> wall clock (ns) of its last notification
+        self._suspects: dict[Path, int] = {}  # scan hits not yet judged: path -> ctime_ns of the change found
+        self._fast_until = 0.0  # loop time until which the scan keeps its short interval
         self._consumed_own: dict[Path, deque[str]] = {}  # own-write digests already seen on disk, per path
         self._queue: asyncio.Queue[WatchEvent | _Stop] = asyncio.Queue()
         self._wake = asyncio.Event()
@@ -128,7 +145,8 @@ class ChapterWatcher:
         """
         found, self._root_id = await asyncio.to_thread(scan_folder, self.root)
         result: dict[Path, Chapter | ChapterLoadError] = {}
-        for path in sorted(found):
+        for name in sorted(found):
+            path = self._path(name)
             given = known.get(path) if known else None
             ex = await asyncio.to_thread(examine, path, given, None)
             if ex.status == "same" and given is not None and given.chapter is not None and ex.digest is not None:
@@ -154,6 +172,7 @@ class ChapterWatcher:
         if self._started or self._stopping:
             return
         self._started = True
+        self._go_fast()
         self._tasks.append(asyncio.create_task(self._notify_loop(), name="chapter-watcher-notify"))
         # One turn of the loop runs awatch up to its first real await, by which time its inotify watch exists.
         await asyncio.sleep(0)
@@ -210,6 +229,25 @@ class ChapterWatcher:
     def __aiter__(self) -> AsyncIterator[WatchEvent]:
         return self.events()
 
+    @property
+    def reconcile_interval(self) -> float:
+        """Seconds between reconcile scans now: short until the notify backend has proved healthy."""
+        if asyncio.get_running_loop().time() < self._fast_until:
+            return self.reconcile_every
+        return self.reconcile_idle
+
+    def _go_fast(self, extra: float = 0.0) -> None:
+        """Scan at the short interval until the backend has again run ``healthy_after`` seconds (plus ``extra``)."""
+        self._fast_until = max(self._fast_until,
+                               asyncio.get_running_loop().time() + extra + self.healthy_after)
+
+    def _path(self, name: str) -> Path:
+        """The one ``Path`` of chapter ``name`` (its hash is computed once, not at every scan)."""
+        path = self._paths.get(name)
+        if path is None:
+            path = self._paths[name] = self.root / name
+        return path
+
     def known_digest(self, path: Path) -> str | None:
         """The content digest of the state last reported or adopted for ``path`` (None if unknown)."""
         known = self._known.get(path)
@@ -233,9 +271,12 @@ class ChapterWatcher:
                 async with contextlib.aclosing(self._watch_factory(self.root, run_stop, self._accept)) as stream:
                     async for changes in stream:
                         self.stats.notify_batches += 1
+                        now_ns = time.time_ns()
                         for change, raw in changes:
                             if self._accept(change, raw):
-                                self._poke(Path(raw))
+                                path = self._path(Path(raw).name)
+                                self._notified[path] = now_ns
+                                self._poke(path)
                         if run_stop.is_set():
                             break
                 failure = "the file watcher stopped unexpectedly"
@@ -253,12 +294,14 @@ class ChapterWatcher:
             if loop.time() - started > _HEALTHY_RUN:
                 backoff = self.restart_backoff
             log.warning("%s (%s); restarting in %.1f s", failure, self.root, backoff)
+            self._go_fast(backoff)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopped.wait(), timeout=backoff)
             backoff = min(backoff * 2, self.max_backoff)
             self._scan_now.set()  # whatever happened while we were deaf
 
     def _restart_notify(self) -> None:
+        self._go_fast()
         if self._run_stop is not None and not self._run_stop.is_set():
             self._restart_requested = True
             self._run_stop.set()
@@ -381,7 +424,7 @@ class ChapterWatcher:
     async def _reconcile_loop(self) -> None:
         while not self._stopping:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._scan_now.wait(), timeout=self.reconcile_every)
+                await asyncio.wait_for(self._scan_now.wait(), timeout=self.reconcile_interval)
             self._scan_now.clear()
             if self._stopping:
                 return
@@ -398,14 +441,40 @@ class ChapterWatcher:
         if root_id is not None:
             self._root_id = root_id
         hits = 0
-        for path, key in found.items():
-            known = self._known.get(path)
-            if path not in self._due and (known is None or known.stat != key):
+        known_now, due = self._known, self._due
+        for name, key in found.items():
+            path = self._path(name)
+            known = known_now.get(path)
+            if path not in due and (known is None or known.stat != key):
                 hits += 1
+                self._suspects[path] = key[3]
                 self._poke(path)
-        for path in self._known:
-            if path not in found and path not in self._due:
+        for path in known_now:
+            if path.name not in found and path not in due:
                 hits += 1
                 self._poke(path)
         self.stats.reconcile_hits += hits
+        self._judge_suspects()
+        if len(self._paths) > 2 * len(found) + 64:  # names come and go: keep the cache to what exists
+            keep = set(found) | {p.name for p in known_now} | {p.name for p in due}
+            self._paths = {n: p for n, p in self._paths.items() if n in keep}
+            self._notified = {p: t for p, t in self._notified.items() if p.name in keep}
         return hits
+
+    def _judge_suspects(self) -> None:
+        """A change the scan found is a miss if no notification for its path came within ``miss_grace`` of it."""
+        now_ns = time.time_ns()
+        grace_ns = int(self.miss_grace * 1e9)
+        missed = []
+        for path, ctime_ns in list(self._suspects.items()):
+            if now_ns - ctime_ns < grace_ns:
+                continue  # too recent: its notification may still be on the way; judged at a later scan
+            del self._suspects[path]
+            if self._notified.get(path, 0) < ctime_ns:
+                missed.append(path)
+        if missed:
+            self.missed += len(missed)
+            if asyncio.get_running_loop().time() >= self._fast_until:
+                log.info("%d change(s) in %s were never notified (first: %s); scanning every %g s again",
+                         len(missed), self.root, missed[0].name, self.reconcile_every)
+            self._go_fast()

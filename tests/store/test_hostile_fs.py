@@ -1,5 +1,7 @@
-"""A workspace someone tampered with, or a careless one: planted symbolic links in ``.proofdesk/``, read-only
-chapters, chapter names as long as a file name may be (issue 17, items 4, 5 and 13)."""
+"""A workspace someone tampered with, a careless one or a big one: planted symbolic links in ``.proofdesk/``,
+read-only chapters, chapter names as long as a file name may be, and the watcher's idle rhythm on a workspace of
+thousands of chapters (issue 17, items 4, 5, 13 and 17; the idle CPU itself is measured by
+``tests/bench/bench_watch_idle.py``, never asserted)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from store import watch_read
 from store.atomic import CommitError, ReadOnlyChapter, temp_prefix, temp_target
 from store.commit import ChapterStore, StaleParagraphError, clean_folder
 from store.conflicts import list_conflicts, write_conflicts
@@ -18,6 +21,7 @@ from store.lock import ChapterLock, LockError
 from store.merge import BatchItem
 from store.model import Chapter
 from store.serialize import chapter_bytes
+from store.watcher import ChapterWatcher
 from store.workspace import (
     LEGACY_TEMP_PREFIX,
     TEMP_SUFFIX,
@@ -28,6 +32,8 @@ from store.workspace import (
     safe_state_dir,
 )
 from tests.bench.chapters import write_chapter
+from tests.store.watch_backends import FlakyBackend, deaf_watch
+from tests.store.watch_support import EventRecorder, chapter_data, inotify_watched, wait_until
 
 
 @pytest.fixture
@@ -275,3 +281,66 @@ def test_conflict_writes_are_serialised_across_threads_with_long_names(tmp_path:
     for t in threads:
         t.join()
     assert errors == [] and len(list(workspace.conflicts_dir.iterdir())) == 4
+
+
+# -- item 17: an idle watcher does not rescan a big workspace every two seconds ---------------------------------
+
+
+@pytest.fixture
+def watched(tmp_path: Path) -> Workspace:
+    root = tmp_path / "watched"
+    root.mkdir()
+    (root / "ch.json").write_bytes(chapter_data("v0"))
+    return Workspace(root)
+
+
+async def test_the_scan_backs_off_while_notify_is_healthy_and_comes_back_after_a_failure(
+        watched: Workspace) -> None:
+    backend = FlakyBackend(fail_at_start=0)  # its first run fails after delivering its first change set
+    watcher = ChapterWatcher(watched, settle=0.05, reconcile_every=0.05, reconcile_idle=600, healthy_after=0.3,
+                             restart_backoff=0.05, watch_factory=backend)
+    async with watcher:
+        assert watcher.reconcile_interval == 0.05  # just started: the backend has proved nothing yet
+        await wait_until(lambda: watcher.reconcile_interval == 600, "the scan never backed off")
+        await wait_until(lambda: inotify_watched(watched.root), "the backend never watched the folder")
+        watcher.healthy_after = 3600  # from now on, a return to the short interval stays observable
+        (watched.root / "ch.json").write_bytes(chapter_data("v1"))
+        await wait_until(lambda: watcher.stats.restarts >= 1, "the injected failure never happened")
+        assert watcher.reconcile_interval == 0.05
+    assert watcher.missed == 0
+
+
+async def test_a_change_notify_never_reported_brings_the_short_interval_back(
+        watched: Workspace, caplog: pytest.LogCaptureFixture) -> None:
+    watcher = ChapterWatcher(watched, settle=0.05, reconcile_every=0.05, reconcile_idle=0.3, healthy_after=0.3,
+                             miss_grace=0.1, watch_factory=deaf_watch)
+    async with watcher:
+        recorder = EventRecorder(watcher)
+        await wait_until(lambda: watcher.reconcile_interval == 0.3, "the scan never backed off")
+        watcher.healthy_after = 3600
+        with caplog.at_level("INFO", logger="store.watcher"):
+            (watched.root / "ch.json").write_bytes(chapter_data("v1"))
+            await recorder.wait_count(1)  # found by the (slower) scan all the same
+            await wait_until(lambda: watcher.missed >= 1, "the missed change was never judged")
+        assert watcher.reconcile_interval == 0.05
+        assert any("never notified" in r.getMessage() for r in caplog.records)
+
+
+async def test_changes_notify_reported_are_not_taken_for_misses(watched: Workspace) -> None:
+    watcher = ChapterWatcher(watched, settle=0.05, reconcile_every=0.05, reconcile_idle=0.05, miss_grace=0.5)
+    async with watcher:
+        recorder = EventRecorder(watcher)
+        await wait_until(lambda: inotify_watched(watched.root), "the backend never watched the folder")
+        for n in range(3):
+            (watched.root / "ch.json").write_bytes(chapter_data(f"edit {n}"))
+            await recorder.wait_count(n + 1)
+        # Scans running all along may have found each edit before its notification: judged once the grace is over.
+        await wait_until(lambda: not watcher._suspects, "scan hits were never judged")
+        assert watcher.missed == 0
+
+
+def test_the_scan_keys_chapters_by_name(watched: Workspace) -> None:
+    (watched.root / "notes.txt").write_text("x")
+    (watched.root / ".pd-ch.json.abcd1234.tmp").write_text("{")
+    found, root_id = watch_read.scan_folder(watched.root)
+    assert list(found) == ["ch.json"] and root_id is not None
