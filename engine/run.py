@@ -35,7 +35,7 @@ from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
 from store.lock import RunLock
 from store.merge import DEFAULT_KEEP_VERSIONS
-from store.workspace import Workspace
+from store.workspace import Workspace, safe_state_dir
 
 _END = object()
 log = logging.getLogger(__name__)
@@ -240,8 +240,13 @@ class _Run:
         secrets = [req.settings.api_key.reveal()] if req.settings.api_key else []
         trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter.id, req.task)
         try:
-            # Needed before the first event: fail now, in one sentence, not batch after batch.
+            # Needed before the first event: fail now, in one sentence, not batch after batch. The trace's
+            # folders under .proofdesk/ must be real folders (a planted link would be written through).
+            safe_state_dir(trace_path.parent)
             self.trace = TraceWriter(trace_path, secrets=secrets)
+        except StoreError as exc:
+            self.refuse(str(exc))
+            return
         except OSError as exc:
             where = exc.filename or self.workspace.state_dir
             self.refuse(f"cannot create {where}: {exc.strerror or exc} (proofdesk keeps locks and traces there)")

@@ -133,6 +133,21 @@ def test_a_tool_commit_never_creates_a_planted_lock_links_target(chapter: Path, 
     assert not victim.exists()
 
 
+@pytest.mark.parametrize("planted", ["traces", "traces/ch01"])
+def test_a_run_never_writes_its_trace_through_a_planted_link(chapter: Path, tmp_path: Path, planted: str,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    link = chapter.parent / ".proofdesk" / planted
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(elsewhere, target_is_directory=True)
+    before = chapter.read_bytes()
+    code, _, err = cli(capsys, "run", str(chapter), "--task", "translate", *DEMO)
+    assert code == 2
+    one_sentence(err, str(link), "symbolic link")
+    assert list(elsewhere.iterdir()) == [] and chapter.read_bytes() == before
+
+
 # -- item 11: --trace over a chapter or another file ----------------------------------------------------------
 
 
