@@ -49,8 +49,14 @@ def keep_ours(para: Paragraph, our_version_id: str | None, our_text: str) -> Par
     return edit_translation(para, our_text)
 
 
-def needs_review(para: Paragraph, conflict_ids: frozenset[str]) -> bool:
-    """A paragraph the editor still has to look at: a conflict, or a translation not yet marked reviewed."""
+def needs_review(para: Paragraph, conflict_ids: frozenset[str],
+                 warning_ids: frozenset[str] = frozenset()) -> bool:
+    """A paragraph the editor still has to look at: a conflict, a translation with QA warnings nobody dismissed
+    (``warning_ids``; marking it reviewed does not settle them), or a translation not yet marked reviewed."""
     if para.is_empty:
         return False
-    return para.id in conflict_ids or (para.selected_translation_id is not None and not para.reviewed)
+    if para.id in conflict_ids:
+        return True
+    if para.selected_translation_id is None:
+        return False
+    return not para.reviewed or para.id in warning_ids

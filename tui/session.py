@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from engine.checks import dismiss
 from engine.chunks import TaskType
 from engine.config import Config, ModelSettings
 from engine.trace import default_trace_path
@@ -191,6 +192,25 @@ class ChapterSession:
         if reviewed:
             self.run_changed.discard(paragraph_id)
         return chapter
+
+    def dismiss_warnings(self, paragraph_id: str, codes: Sequence[str], translation: str | None = None) -> Chapter:
+        """Dismiss the QA warnings ``codes`` on the paragraph for its source and ``translation``: the text the
+        person saw (default: the selected text at commit time). A dismissal of a text the paragraph no longer
+        holds changes nothing visible: it applies only if that text is selected again."""
+
+        def apply(para: Paragraph) -> Paragraph:
+            seen = para.selected_text if translation is None else translation
+            if seen is None:
+                raise EditRefused(f"paragraph {paragraph_id} has no translation, so no warning to dismiss")
+            for code in codes:
+                para = dismiss(para, code, seen)
+            return para
+
+        return self._change(paragraph_id, apply)
+
+    def dismiss_warning(self, paragraph_id: str, code: str, translation: str | None = None) -> Chapter:
+        """Dismiss one QA warning (see :meth:`dismiss_warnings`)."""
+        return self.dismiss_warnings(paragraph_id, (code,), translation)
 
     def resolve_conflict(self, conflict: StoredConflict, resolution: Resolution, text: str | None = None) -> Chapter:
         """Resolve one conflict record: keep theirs (the file as it is), keep ours, or an edited text."""

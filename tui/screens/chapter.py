@@ -27,6 +27,7 @@ from store.model import Chapter, Paragraph
 from tui.messages import WorkspaceChanged
 from tui.run_status import RunStatus
 from tui.sample import is_bundled_sample
+from tui.screens.chapter_checks import ChapterChecks
 from tui.screens.chapter_runs import ChapterRuns
 from tui.screens.edit import EditorFailed, EditScreen, edit_in_editor
 from tui.screens.prompt import PromptScreen
@@ -48,7 +49,7 @@ SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
 SYNC_ROWS = 2000  # up to this many paragraphs, chunk separators are computed at once (no flicker)
 
 
-class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
+class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
     """One chapter: rows, the paragraph under the cursor, the log of the run."""
 
     HELP_GROUP = "Chapter"
@@ -126,6 +127,7 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
         table = self.table
         if chapter is not None and (rows or chapter is not table.chapter):
             self._show_rows(chapter)
+        self.want_warnings(chapter)
         table.set_marks(run_changed=frozenset(self.session.run_changed), conflict_ids=self.session.conflict_ids)
         self._update_detail()
         self.update_status()
@@ -171,7 +173,8 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
     def _update_detail(self) -> None:
         para = self.table.current_paragraph
         status = self.table.status_of(para) if para is not None else "empty"
-        self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version)
+        warnings = self.warnings.of(para) if para is not None else ()
+        self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version, warnings)
 
     def update_status(self) -> None:
         s = self.session.summary()
@@ -185,6 +188,7 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
         parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
         if s.conflicts:
             parts.append(f"{s.conflicts} conflict(s): c")
+        parts.extend(self.warnings_status())
         if (run := self.run_label) is not None:
             parts.append(run)
         if self.search is not None and self.session.chapter is not None:
@@ -315,17 +319,21 @@ class ChapterScreen(ChapterRuns, DetailPaneKeys, Screen[None]):
             return
         if not para.reviewed:
             self._commit(self.session.set_reviewed, para.id, True)
+        if warnings := self.warnings.of(para):
+            # Marking reviewed does not settle warnings: the paragraph still needs review until they go.
+            self.notify(f"[{self.table.cursor + 1}] still has {len(warnings)} warning(s): d dismisses, e edits.",
+                        timeout=3)
         self.action_next_review(1)
 
     def action_next_review(self, step: int) -> None:
         chapter = self.session.chapter
         if chapter is None or not chapter.paragraphs:
             return
-        conflicts = self.session.conflict_ids
+        conflicts, warned = self.session.conflict_ids, self.warnings.ids
         n = len(chapter.paragraphs)
         for k in range(1, n + 1):
             pos = (self.table.cursor + step * k) % n
-            if needs_review(chapter.paragraphs[pos], conflicts):
+            if self.table.is_shown(pos) and needs_review(chapter.paragraphs[pos], conflicts, warned):
                 self.table.move_to(pos)
                 return
         self.notify("Nothing left to review.")

@@ -3,6 +3,8 @@
 The diff compares the version being viewed (stepped with ``[`` / ``]``) with the one before it, character
 by character. Long texts are diffed in a thread worker so the cursor never waits for ``SequenceMatcher``.
 Everything from the chapter file (IDs, texts, models, timestamps) is shown with control characters escaped.
+The paragraph's QA warnings are listed above the texts, and the place of each in the selected translation
+(its span) is highlighted there.
 
 Texts are wrapped by :mod:`tui.widgets.line_break` to the width left once the scrollbar's gutter is
 reserved, so a scrollbar appearing never clips a character. From ``SIDE_BY_SIDE_WIDTH`` cells on, source and
@@ -12,7 +14,9 @@ zoom and scroll it while the table keeps the focus.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from rich.cells import cell_len
 from rich.segment import Segment
@@ -26,6 +30,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 from textual.widget import Widget
 
+from engine.checks import CheckWarning
 from store.model import Paragraph, TranslationVersion
 from tui.terminal_text import visible
 from tui.widgets.char_diff import Piece, char_diff
@@ -88,6 +93,8 @@ class DetailPane(ScrollView, can_focus=True):
         "detail-pane--selected",
         "detail-pane--viewed",
         "detail-pane--match",
+        "detail-pane--warning",
+        "detail-pane--warning-span",
     }
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
@@ -193,8 +200,10 @@ class DetailPane(ScrollView, can_focus=True):
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"detail-pane--{name}")
 
-    def show(self, para: Paragraph | None, position: int, status: Status, viewed: int | None) -> None:
-        """Show ``para``; ``viewed`` is the 0-based index of the version being looked at (None: selected)."""
+    def show(self, para: Paragraph | None, position: int, status: Status, viewed: int | None,
+             warnings: Sequence[CheckWarning] = ()) -> None:
+        """Show ``para``; ``viewed`` is the 0-based index of the version being looked at (None: selected);
+        ``warnings`` are the QA warnings of its selected translation."""
         self._token += 1
         self._diff_at = None
         if para is None:
@@ -215,15 +224,20 @@ class DetailPane(ScrollView, can_focus=True):
             self._set([title, _Pair(source, Text("No translation yet.", muted, end=""))])
             return
         version = versions[viewed]
+        selected = version.id == para.selected_translation_id
         translation = Text(end="")
-        translation.append(
-            f"Translation {version_label(viewed + 1, version, version.id == para.selected_translation_id)}: ",
-            heading)
-        translation.append(visible(version.text))
+        translation.append(f"Translation {version_label(viewed + 1, version, selected)}: ", heading)
+        # Spans are places in the selected text: another version shown has none of them.
+        spans = [w.span for w in warnings if w.span is not None] if selected else []
+        append_marked(translation, version.text, spans, self._style("warning-span"))
         if self.highlight:
             for text in (source, translation):
                 text.highlight_words([self.highlight], self._style("match"), case_sensitive=False)
-        blocks: list[_Block] = [title, _Pair(source, translation)]
+        # The warnings come first: in a short pane they are seen without scrolling past long texts.
+        blocks: list[_Block] = [title]
+        if warnings:
+            blocks.append(self._warnings(warnings, selected))
+        blocks.append(_Pair(source, translation))
         if viewed > 0:
             old, new = versions[viewed - 1].text, version.text
             if len(old) + len(new) <= _INLINE_DIFF_CHARS:
@@ -234,6 +248,18 @@ class DetailPane(ScrollView, can_focus=True):
                 self._diff_later(viewed, old, new, self._token)
         blocks.append(self._versions(para, viewed))
         self._set(blocks)
+
+    def _warnings(self, warnings: Sequence[CheckWarning], selected: bool) -> Text:
+        """``QA warnings (2): d dismisses`` and one line per warning: code, severity, message."""
+        text = Text(end="")
+        about = "" if selected else " of the selected version"
+        text.append(f"QA warnings{about} ({len(warnings)}): d dismisses · w next", self._style("heading"))
+        for w in warnings:
+            text.append("\n")
+            text.append(w.code, self._style("warning"))
+            text.append(f" · {w.severity} · ", self._style("muted"))
+            text.append(visible(w.message, newlines=False))  # messages quote the texts: shown escaped
+        return text
 
     def _versions(self, para: Paragraph, viewed: int) -> Text:
         text = Text(end="")
@@ -273,6 +299,18 @@ class DetailPane(ScrollView, can_focus=True):
         blocks[at] = self._diff(viewed, pieces)
         self._diff_at = None
         self._set(blocks, keep_scroll=True)
+
+
+def append_marked(text: Text, raw: str, spans: Sequence[tuple[int, int]], style: Style) -> None:
+    """Append ``raw`` to ``text`` shown escaped, with the characters inside any of ``spans`` (offsets in
+    ``raw``) in ``style``. Each piece is escaped on its own, so an escape never splits a marked place."""
+    size = len(raw)
+    places = [(min(max(a, 0), size), min(max(b, 0), size)) for a, b in spans]
+    places = [(a, b) for a, b in places if a < b]
+    cuts = sorted({0, size, *(a for a, _ in places), *(b for _, b in places)})
+    for a, b in pairwise(cuts):
+        marked = any(s <= a and b <= e for s, e in places)
+        text.append(visible(raw[a:b]), style if marked else None)
 
 
 class DetailPaneKeys(DOMNode):

@@ -1,12 +1,15 @@
 """The rows of the chapter view: one per paragraph, plus a separator before each chunk (pure, no Textual).
 
 Rows are plain integers so a 100,000-paragraph chapter costs one small list: ``>= 0`` is a paragraph's
-0-based position, ``< 0`` is the separator of chunk ``-row - 1``. Cells are cut to width by terminal cells
-(CJK characters are two cells wide), never by characters.
+0-based position, ``< 0`` is the separator of chunk ``-row - 1``. A filtered model (:meth:`RowModel.only`)
+holds the rows of some paragraphs only, each chunk's separator kept above its first paragraph shown. Cells
+are cut to width by terminal cells (CJK characters are two cells wide), never by characters.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -39,6 +42,9 @@ STATUS_MEANING: dict[Status, str] = {
 }
 STATUS_WIDTH = 5
 ID_WIDTH = 8
+WARNING_MARK = "!"
+"""Shown just before the state of a row whose paragraph has QA warnings nobody dismissed (in the space that
+otherwise separates the translation from the state, so rows keep their layout)."""
 
 
 def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str],
@@ -57,14 +63,15 @@ def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str],
 
 @dataclass(frozen=True)
 class RowModel:
-    """The row list of one chapter state with its chunk separators."""
+    """The row list of one chapter state with its chunk separators (perhaps of some paragraphs only)."""
 
     rows: tuple[int, ...]
-    row_of: tuple[int, ...]  # paragraph position -> row number
+    row_of: tuple[int, ...]  # paragraph position -> row number (-1: not shown)
     chunks: tuple[Chunk, ...]
     ids: tuple[str, ...] = ()  # the paragraph IDs the rows were built for, in order
     task: TaskType | None = None
     built_for: int = 0  # id() of the chapter object the separators were computed from
+    shown: tuple[int, ...] | None = None  # the positions shown, ascending; None: every paragraph
 
     @classmethod
     def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int, *,
@@ -81,6 +88,53 @@ class RowModel:
             row_of.append(len(rows))
             rows.append(pos)
         return cls(tuple(rows), tuple(row_of), chunks, tuple(p.id for p in chapter.paragraphs), task, id(chapter))
+
+    def only(self, positions: Iterable[int]) -> RowModel:
+        """These rows for the paragraphs at ``positions`` only; a chunk's separator stays above its first
+        paragraph shown, and separators of chunks with none shown go."""
+        keep = set(positions)
+        rows: list[int] = []
+        row_of = [-1] * len(self.row_of)
+        separator: int | None = None
+        for ref in self.rows:
+            if ref < 0:
+                separator = ref
+            elif ref in keep:
+                if separator is not None:
+                    rows.append(separator)
+                    separator = None
+                row_of[ref] = len(rows)
+                rows.append(ref)
+        shown = tuple(ref for ref in rows if ref >= 0)
+        return RowModel(tuple(rows), tuple(row_of), self.chunks, self.ids, self.task, self.built_for, shown)
+
+    @property
+    def positions(self) -> Sequence[int]:
+        """The positions of the paragraphs shown, ascending."""
+        return range(len(self.row_of)) if self.shown is None else self.shown
+
+    def is_shown(self, position: int) -> bool:
+        """Whether the paragraph at ``position`` has a row."""
+        return 0 <= position < len(self.row_of) and self.row_of[position] >= 0
+
+    def nearest_shown(self, position: int) -> int | None:
+        """The shown position at or after ``position``, else the last one before it; None when none is shown."""
+        positions = self.positions
+        if not positions:
+            return None
+        at = bisect_left(positions, position)
+        return positions[at] if at < len(positions) else positions[-1]
+
+    def step(self, position: int, count: int) -> int | None:
+        """The shown position ``count`` rows of paragraphs after ``position`` (before it when negative), clamped
+        to the first and last shown; None when none is shown."""
+        positions = self.positions
+        if not positions:
+            return None
+        at = bisect_left(positions, position)
+        if count > 0 and (at == len(positions) or positions[at] != position):
+            at -= 1  # ``position`` is hidden: the shown one after it is the first step forward
+        return positions[min(max(at + count, 0), len(positions) - 1)]
 
     def fits(self, chapter: Chapter) -> bool:
         """Whether these rows (perhaps with stale separators) still describe ``chapter``'s paragraphs."""
@@ -148,6 +202,7 @@ class RowStyles:
     empty: Style
     separator: Style
     status: dict[Status, Style]
+    warning: Style  # the QA warning mark
 
 
 def header_text(cols: Columns, style: Style) -> Text:
@@ -157,8 +212,9 @@ def header_text(cols: Columns, style: Style) -> Text:
     return Text(line, style=style, no_wrap=True, end="")
 
 
-def paragraph_text(para: Paragraph, position: int, status: Status, cols: Columns, styles: RowStyles) -> Text:
-    """One paragraph row."""
+def paragraph_text(para: Paragraph, position: int, status: Status, cols: Columns, styles: RowStyles, *,
+                   warned: bool = False) -> Text:
+    """One paragraph row; ``warned``: the paragraph has QA warnings (marked before the state)."""
     index = fit(f"[{position + 1}]".rjust(cols.index), cols.index)
     ident = fit(visible(para.id, newlines=False), ID_WIDTH)
     if status == "empty":
@@ -172,7 +228,7 @@ def paragraph_text(para: Paragraph, position: int, status: Status, cols: Columns
     text.append(fit(one_line(para.text), cols.source), styles.source)
     text.append(" ")
     text.append(fit(one_line(para.selected_text or ""), cols.translation), styles.translation)
-    text.append(" ")
+    text.append(WARNING_MARK if warned else " ", styles.warning if warned else None)
     text.append(fit(STATUS_LABEL[status], STATUS_WIDTH), styles.status[status])
     return text
 
