@@ -146,14 +146,10 @@ class ChapterChecks(DOMNode):
     """The QA warning keys of the chapter view (see the module docstring)."""
 
     BINDINGS = [
-        Binding("w", "next_warning(1)", "Next paragraph with warnings (rows marked !)", show=False,
-                id="chapter.next_warning"),
-        Binding("W", "next_warning(-1)", "Previous paragraph with warnings", show=False,
-                id="chapter.previous_warning"),
-        Binding("d", "dismiss_warning", "Dismiss a warning of this paragraph", show=False,
-                id="chapter.dismiss_warning"),
-        Binding("o", "warning_filter", "Only paragraphs with warnings (by code) / all", show=False,
-                id="chapter.warning_filter"),
+        Binding("w", "next_warning(1)", "Next warning (rows marked !)", show=False, id="chapter.next_warning"),
+        Binding("W", "next_warning(-1)", "Previous warning", show=False, id="chapter.previous_warning"),
+        Binding("d", "dismiss_warning", "Dismiss a warning", show=False, id="chapter.dismiss_warning"),
+        Binding("o", "warning_filter", "Filter rows by warning code", show=False, id="chapter.warning_filter"),
     ]
 
     warnings: ChapterWarnings = NO_WARNINGS

@@ -3,8 +3,8 @@
 The diff compares the version being viewed (stepped with ``[`` / ``]``) with the one before it, character
 by character. Long texts are diffed in a thread worker so the cursor never waits for ``SequenceMatcher``.
 Everything from the chapter file (IDs, texts, models, timestamps) is shown with control characters escaped.
-The paragraph's QA warnings are listed above the texts, and the place of each in the selected translation
-(its span) is highlighted there.
+The paragraph's QA warnings are listed under its title, above the texts, and the place of each in the selected
+translation (its span) is highlighted there.
 
 Texts are wrapped by :mod:`tui.widgets.line_break` to the width left once the scrollbar's gutter is
 reserved, so a scrollbar appearing never clips a character. From ``SIDE_BY_SIDE_WIDTH`` cells on, source and
@@ -233,10 +233,14 @@ class DetailPane(ScrollView, can_focus=True):
         if self.highlight:
             for text in (source, translation):
                 text.highlight_words([self.highlight], self._style("match"), case_sensitive=False)
-        # The warnings come first: in a short pane they are seen without scrolling past long texts.
         blocks: list[_Block] = [title]
         if warnings:
-            blocks.append(self._warnings(warnings, selected))
+            # Under the title, above the texts: a short pane shows what is wrong before any long text.
+            count = len(warnings)
+            suffix = f" · {count} warning{'' if count == 1 else 's'}{'' if selected else ' on the selected version'}"
+            # Rich draws a Text without spans in no style at all: the title keeps that look beside the new part.
+            blocks[0] = Text.assemble(title.plain, (suffix + " (d dismisses)", self._style("warning")), end="")
+            blocks.append(self._warnings(warnings))
         blocks.append(_Pair(source, translation))
         if viewed > 0:
             old, new = versions[viewed - 1].text, version.text
@@ -249,13 +253,11 @@ class DetailPane(ScrollView, can_focus=True):
         blocks.append(self._versions(para, viewed))
         self._set(blocks)
 
-    def _warnings(self, warnings: Sequence[CheckWarning], selected: bool) -> Text:
-        """``QA warnings (2): d dismisses`` and one line per warning: code, severity, message."""
+    def _warnings(self, warnings: Sequence[CheckWarning]) -> Text:
+        """One line per warning: code, severity, message."""
         text = Text(end="")
-        about = "" if selected else " of the selected version"
-        text.append(f"QA warnings{about} ({len(warnings)}): d dismisses · w next", self._style("heading"))
-        for w in warnings:
-            text.append("\n")
+        for i, w in enumerate(warnings):
+            text.append("\n" if i else "")
             text.append(w.code, self._style("warning"))
             text.append(f" · {w.severity} · ", self._style("muted"))
             text.append(visible(w.message, newlines=False))  # messages quote the texts: shown escaped
