@@ -194,6 +194,12 @@ class Chapter(_Record):
         positions = self.cached("positions")
         if positions is not None and all(para.id == self.paragraphs[pos].id for pos, para in replacements.items()):
             copy.cache("positions", positions)
+        # What is derived from the source texts alone (the engine's lookup tables) holds while they stay put,
+        # as they do in every commit of translations.
+        by_source = self.cached("by_source")
+        if by_source is not None and all(para.id == self.paragraphs[pos].id and para.text == self.paragraphs[pos].text
+                                         for pos, para in replacements.items()):
+            copy.cache("by_source", by_source)
         return copy
 
     @property

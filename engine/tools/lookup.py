@@ -78,15 +78,24 @@ _cache: OrderedDict[int, tuple[weakref.ref[Chapter], ChapterIndex]] = OrderedDic
 
 
 def chapter_index(chapter: Chapter) -> ChapterIndex:
-    """The lookup tables of ``chapter``, built at most once per chapter object."""
+    """The lookup tables of ``chapter``, built at most once per chapter object.
+
+    Kept on the chapter itself (``Chapter.with_paragraphs`` hands them on to a version whose source texts are
+    unchanged, so a commit costs nothing here), and in a small cache for chapters loaded from disk.
+    """
+    carried = chapter.cached("by_source")
+    if isinstance(carried, ChapterIndex):
+        return carried
     key = id(chapter)
     with _lock:
         hit = _cache.get(key)
         if hit is not None and hit[0]() is chapter:
             _cache.move_to_end(key)
+            chapter.cache("by_source", hit[1])
             return hit[1]
         newest = next(reversed(_cache.values()))[1] if _cache else None
     index = ChapterIndex.build(chapter, newest)
+    chapter.cache("by_source", index)
     with _lock:
         _cache[key] = (weakref.ref(chapter), index)
         _cache.move_to_end(key)

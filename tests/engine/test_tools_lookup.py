@@ -88,6 +88,6 @@ def test_index_tables_are_built_once_per_chapter_version_and_reused_across_commi
     para, _ = append_version(chapter.paragraph("b"), "t", origin="translation", model=None)
     newer = chapter.with_paragraphs({2: para})
     second = chapter_index(newer)
-    assert second is not first and second.nonempty is first.nonempty
+    assert second is first  # handed on by with_paragraphs: nothing rebuilt, nothing compared
     rebuilt = ChapterIndex.build(chapter_of([*TEXTS[:-1], ""], ids=IDS))
     assert list(rebuilt.nonempty) == [0, 2, 4]
