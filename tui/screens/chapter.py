@@ -322,7 +322,7 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         if warnings := self.warnings.of(para):
             # Marking reviewed does not settle warnings: the paragraph still needs review until they go.
             self.notify(f"[{self.table.cursor + 1}] still has {len(warnings)} warning(s): d dismisses, e edits.",
-                        timeout=3)
+                        timeout=3, markup=False)
         self.action_next_review(1)
 
     def action_next_review(self, step: int) -> None:

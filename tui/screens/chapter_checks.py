@@ -305,12 +305,12 @@ class ChapterChecks(DOMNode):
         if self._view.table.set_filter(label, self.warnings.ids_with(self.filter_code)):
             return
         self.filter_on, self.filter_code = False, None
-        self._view.notify(f"No paragraph is left with {label}: showing every paragraph.")
+        self._view.notify(f"No paragraph is left with {label}: showing every paragraph.", markup=False)
 
     @on(ParagraphTable.FilterDropped)
     def _filter_dropped(self, message: ParagraphTable.FilterDropped) -> None:
         if not self.filter_on:
             return
         self.filter_on, self.filter_code = False, None
-        self._view.notify(f"Showing every paragraph again: {message.reason}.", timeout=3)
+        self._view.notify(f"Showing every paragraph again: {message.reason}.", timeout=3, markup=False)
         self._view.update_status()
