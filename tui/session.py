@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from engine.checks import dismiss
 from engine.chunks import TaskType
 from engine.config import Config, ModelSettings
+from engine.tools.lookup import chapter_index
 from engine.trace import default_trace_path
 from store import edits
 from store.atomic import CommitError
@@ -140,7 +141,9 @@ class ChapterSession:
     def _summarise(self) -> ChapterSummary:
         chapter = self.chapter
         paragraphs = chapter.paragraphs if chapter is not None else ()
-        non_empty = [p for p in paragraphs if not p.is_empty]
+        # The non-empty positions come from the lookup tables every commit hands on: no text is looked at here.
+        nonempty = chapter_index(chapter).nonempty if chapter is not None else ()
+        non_empty = [paragraphs[pos] for pos in nonempty]
         return ChapterSummary(
             path=self.path,
             chapter_id=chapter.id if chapter is not None else None,

@@ -27,6 +27,7 @@ from tui.logfile import log_to_file
 from tui.screens.chapter import ChapterScreen
 from tui.screens.edit import EditScreen
 from tui.screens.prompt import PromptScreen
+from tui.session import ChapterSession
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_table import ParagraphTable
@@ -64,10 +65,20 @@ def errors(messages: Messages) -> list[str]:
 # -- one handler for every worker's failure ---------------------------------------------------------------------
 
 
-async def test_a_failing_worker_is_reported_and_the_app_stays_up(workspace_dir: Path, log_file: Path) -> None:
+async def test_a_failing_worker_is_reported_and_the_app_stays_up(workspace_dir: Path, log_file: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     state = workspace_dir / ".proofdesk"
     state.mkdir()
     (state / "conflicts").write_text("a file where the conflicts folder belongs\n", encoding="utf-8")
+    quiet = make_app(workspace_dir / "rashomon.json", watch=False)
+    async with quiet.run_test(size=SIZE) as pilot:  # the store reads no records from a file: nothing fails
+        await pilot.app.workers.wait_for_complete()
+        assert quiet.is_running and isinstance(quiet.screen, ChapterScreen)
+
+    def unreadable(self: ChapterSession) -> None:  # the failure the conflicts folder used to cause
+        raise NotADirectoryError(20, "Not a directory", str(state / "conflicts" / "x"))
+
+    monkeypatch.setattr(ChapterSession, "refresh_conflicts", unreadable)
     messages = Messages()
     app = make_app(workspace_dir / "rashomon.json", watch=False)
     async with app.run_test(size=SIZE, message_hook=messages) as pilot:

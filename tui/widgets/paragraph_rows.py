@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from rich.cells import cell_len
@@ -72,6 +72,7 @@ class RowModel:
     task: TaskType | None = None
     built_for: int = 0  # id() of the chapter object the separators were computed from
     shown: tuple[int, ...] | None = None  # the positions shown, ascending; None: every paragraph
+    id_table: dict[str, int] | None = field(default=None, compare=False, repr=False)  # the chapter's positions
 
     @classmethod
     def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int, *,
@@ -87,7 +88,8 @@ class RowModel:
                 rows.append(-number - 1)
             row_of.append(len(rows))
             rows.append(pos)
-        return cls(tuple(rows), tuple(row_of), chunks, tuple(p.id for p in chapter.paragraphs), task, id(chapter))
+        return cls(tuple(rows), tuple(row_of), chunks, tuple(p.id for p in chapter.paragraphs), task, id(chapter),
+                   id_table=chapter.positions)
 
     def only(self, positions: Iterable[int]) -> RowModel:
         """These rows for the paragraphs at ``positions`` only; a chunk's separator stays above its first
@@ -106,7 +108,8 @@ class RowModel:
                 row_of[ref] = len(rows)
                 rows.append(ref)
         shown = tuple(ref for ref in rows if ref >= 0)
-        return RowModel(tuple(rows), tuple(row_of), self.chunks, self.ids, self.task, self.built_for, shown)
+        return RowModel(tuple(rows), tuple(row_of), self.chunks, self.ids, self.task, self.built_for, shown,
+                        id_table=self.id_table)
 
     @property
     def positions(self) -> Sequence[int]:
@@ -138,6 +141,8 @@ class RowModel:
 
     def fits(self, chapter: Chapter) -> bool:
         """Whether these rows (perhaps with stale separators) still describe ``chapter``'s paragraphs."""
+        if self.id_table is not None and chapter.cached("positions") is self.id_table:
+            return True  # a version that kept every ID carries the very position table these rows were built from
         paragraphs = chapter.paragraphs
         return len(paragraphs) == len(self.ids) and all(p.id == i for p, i in zip(paragraphs, self.ids, strict=True))
 
