@@ -87,7 +87,8 @@ def test_installed_binary_in_tmux(terminal: Terminal, isolated_dirs: Path) -> No
     terminal.keys("j", "A")  # ask the model about [5]
     terminal.wait_for(lambda s: "Ask the model about [5]" in s, "the ask form")
     terminal.keys("more formal", "Enter")  # the task offered for a translated paragraph: polish
-    terminal.wait_for(lambda s: "Translation v2 · polish" in s and "(selected)" in s, "the new version shown", 60)
+    terminal.wait_for(lambda s: "✔ committed 1 paragraph to rashomon.json" in s and "[5] cdb3e1b6 ·" in s,
+                      "the one-paragraph run's commit, the cursor on [5]", 60)
     asked = load_chapter(chapter).paragraphs[4]
     assert asked.selected_text is not None and asked.selected_text.endswith("[demo polished]")
     assert [v.origin for v in asked.translations] == ["translation", "polish"]
