@@ -301,21 +301,22 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         self._commit(self.session.select_version, para.id, version.id,
                      done=f"[{self.table.cursor + 1}] {para.id}: selected v{number} ({version.origin})")
 
-    def action_toggle_reviewed(self) -> None:
+    def _reviewable(self) -> Paragraph | None:
+        """The paragraph under the cursor if it has a translation to review (else says so)."""
         para = self._current()
-        if para is None:
-            return
-        if para.is_empty or para.selected_translation_id is None:
+        if para is not None and (para.is_empty or para.selected_translation_id is None):
             self.notify("Nothing to review: this paragraph has no translation.", severity="warning")
-            return
-        self._commit(self.session.set_reviewed, para.id, not para.reviewed)
+            return None
+        return para
+
+    def action_toggle_reviewed(self) -> None:
+        para = self._reviewable()
+        if para is not None:
+            self._commit(self.session.set_reviewed, para.id, not para.reviewed)
 
     def action_review_and_next(self) -> None:
-        para = self._current()
+        para = self._reviewable()
         if para is None:
-            return
-        if para.is_empty or para.selected_translation_id is None:
-            self.notify("Nothing to review: this paragraph has no translation.", severity="warning")
             return
         if not para.reviewed:
             self._commit(self.session.set_reviewed, para.id, True)
