@@ -40,6 +40,13 @@ def review_chapter() -> Chapter:
     )
 
 
+def small_chapter() -> Chapter:
+    """Three short Japanese paragraphs and an empty one, none translated (a run's whole work set fits one chunk)."""
+    sources = ("一つ目の文。", "", "二つ目の文。", "三つ目の文。")
+    return Chapter(id="small", title="Small", source_language="ja", target_language="en",
+                   paragraphs=tuple(Paragraph(id=f"a000000{i}", text=t) for i, t in enumerate(sources, 1)))
+
+
 def write(path: Path, chapter: Chapter) -> Path:
     """Write ``chapter`` to ``path`` in the canonical format."""
     path.write_bytes(chapter_bytes(chapter))

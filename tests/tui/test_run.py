@@ -7,25 +7,20 @@ from pathlib import Path
 import pytest
 
 from store.loader import load_chapter
-from store.model import Chapter, Paragraph
 from tests.support.model_server import ModelServer, Scripted, sse, tool_chunks
-from tests.tui.chapters import write
+from tests.tui.chapters import small_chapter, write
 from tests.tui.conftest import SIZE, make_app, screen_text, wait_for
 from tui.screens.chapter import ChapterScreen
 from tui.screens.trace import TraceScreen
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_table import ParagraphTable
 
-SOURCES = ("一つ目の文。", "", "二つ目の文。", "三つ目の文。")
-
 
 @pytest.fixture
 def chapter_path(tmp_path: Path) -> Path:
     folder = tmp_path / "ws"
     folder.mkdir()
-    chapter = Chapter(id="small", title="Small", source_language="ja", target_language="en",
-                      paragraphs=tuple(Paragraph(id=f"a000000{i}", text=t) for i, t in enumerate(SOURCES, 1)))
-    return write(folder / "small.json", chapter)
+    return write(folder / "small.json", small_chapter())
 
 
 def lines(pane: LogPane) -> list[str]:

@@ -9,9 +9,8 @@ from pathlib import Path
 import pytest
 
 from store.loader import load_chapter
-from store.model import Chapter, Paragraph
 from tests.support.model_server import ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
-from tests.tui.chapters import review_chapter, write
+from tests.tui.chapters import review_chapter, small_chapter, write
 from tests.tui.conftest import SIZE, Messages, make_app, screen_text, wait_for
 from tui.run_status import RunStatus
 from tui.screens.ask import AskScreen
@@ -19,8 +18,6 @@ from tui.screens.chapter import ChapterScreen
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_table import ParagraphTable
-
-SOURCES = ("一つ目の文。", "", "二つ目の文。", "三つ目の文。")
 
 
 @pytest.fixture
@@ -34,9 +31,7 @@ def review_path(tmp_path: Path) -> Path:
 def small_path(tmp_path: Path) -> Path:
     folder = tmp_path / "ws"
     folder.mkdir()
-    chapter = Chapter(id="small", title="Small", source_language="ja", target_language="en",
-                      paragraphs=tuple(Paragraph(id=f"a000000{i}", text=t) for i, t in enumerate(SOURCES, 1)))
-    return write(folder / "small.json", chapter)
+    return write(folder / "small.json", small_chapter())
 
 
 def chapter_screen(app: object) -> ChapterScreen:
