@@ -29,7 +29,6 @@ from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
 from tui.screens.help import HelpScreen
 from tui.screens.prompt import TextModal
-from tui.screens.trace import TraceScreen
 from tui.session import ChapterSession, WorkspaceSession
 from tui.terminal_text import visible
 from tui.theme import PROOFDESK_THEME, save_theme, start_theme
@@ -141,6 +140,8 @@ class ProofdeskApp(App[int]):
         gc.freeze()
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
         if self.start_trace is not None:
+            from tui.screens.trace import TraceScreen
+
             self.push_screen(TraceScreen(self.start_trace))
             return
         assert self.workspace is not None

@@ -29,9 +29,7 @@ from tui.run_status import RunStatus
 from tui.sample import is_bundled_sample
 from tui.screens.chapter_checks import ChapterChecks
 from tui.screens.chapter_runs import ChapterRuns
-from tui.screens.edit import EditorFailed, EditScreen, edit_in_editor
 from tui.screens.prompt import PromptScreen
-from tui.screens.text_view import TextViewScreen
 from tui.search import SCOPE_WORDS, Search
 from tui.session import ChapterSession, EditRefused, WorkspaceSession
 from tui.terminal_text import visible
@@ -260,6 +258,8 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
                 self._commit(self.session.edit_translation, para.id, text,
                              done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version")
 
+        from tui.screens.edit import EditScreen  # the editor widget loads with the first edit, not at start-up
+
         self.app.push_screen(EditScreen(f"Edit the translation of [{self.table.cursor + 1}] {para.id}",
                                         para.selected_text or "", source=para.text), save)
 
@@ -268,6 +268,8 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         if para is None or para.is_empty:
             return
         try:
+            from tui.screens.edit import EditorFailed, edit_in_editor
+
             text, editor = edit_in_editor(self.app, para.selected_text or "", hint=para.id, source=para.text)
         except EditorFailed as exc:
             self.notify(visible(str(exc)), severity="error", markup=False)
@@ -416,6 +418,8 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
 
     @on(LogPane.EntryViewRequested)
     def _view_entry(self, message: LogPane.EntryViewRequested) -> None:
+        from tui.screens.text_view import TextViewScreen
+
         self.app.push_screen(TextViewScreen(f"Log: {message.entry.kind}", message.entry.copy))
 
     def action_trace(self) -> None:

@@ -21,11 +21,11 @@ from engine.events import BatchCommitted, RunFinished, ToolResult
 from store.errors import ChapterLoadError
 from tui.messages import EngineEventReceived
 from tui.run_status import RunStatus
-from tui.screens.ask import AskScreen, Question
 from tui.widgets.paragraph_rows import RowModel
 
 if TYPE_CHECKING:
     from engine.run import RunEvents
+    from tui.screens.ask import Question
     from tui.screens.chapter import ChapterScreen
 
 
@@ -136,6 +136,8 @@ class ChapterRuns(DOMNode):
                 self._asked = para.id
                 self._start_run(question.task, only_paragraph=para.id, instruction=question.instruction,
                                 what=f"{question.task} [{index}] {para.id}")
+
+        from tui.screens.ask import AskScreen  # the form loads when first asked for
 
         screen.app.push_screen(AskScreen(f"Ask the model about [{index}] {para.id}", tasks=tasks,
                                          task="polish" if translated else "translate"), asked)

@@ -15,7 +15,7 @@ from textual.widgets import Button, Label, TextArea
 
 from tui.screens.prompt import TextModal
 from tui.terminal_text import visible
-from tui.widgets.safe_editors import SafeTextArea
+from tui.widgets.safe_text_area import SafeTextArea
 
 
 class EditScreen(TextModal[str | None]):
