@@ -168,8 +168,13 @@ class ChapterChecks(DOMNode):
         """Compute the warnings of ``chapter`` (in a thread) unless that state's are computed or on their way."""
         if chapter is None or chapter is self._checks_wanted:
             return
+        first = self._checks_wanted is None
         self._checks_wanted = chapter
-        self._compute_warnings(chapter, self._finding_cache)
+        if first:
+            # The first check of a big chapter holds the interpreter for a second or more: after the first frame.
+            self.call_after_refresh(self._compute_warnings, chapter, self._finding_cache)
+        else:
+            self._compute_warnings(chapter, self._finding_cache)
 
     @work(thread=True, exclusive=True, group="checks", description="QA checks", exit_on_error=False)
     def _compute_warnings(self, chapter: Chapter, cache: FindingCache) -> None:
