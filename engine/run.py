@@ -25,7 +25,15 @@ from engine.chunks import TaskType
 from engine.client.client import ModelClient, new_http_client
 from engine.client.failure import ModelFailure
 from engine.config import DEMO_BASE_URL, ModelSettings, RunDefaults
-from engine.events import ChunkFinished, ChunkStarted, EngineEvent, ErrorEvent, RunFinished, RunStarted
+from engine.events import (
+    BatchCommitted,
+    ChunkFinished,
+    ChunkStarted,
+    EngineEvent,
+    ErrorEvent,
+    RunFinished,
+    RunStarted,
+)
 from engine.loop import ChatModel, ChunkOutcome, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.services import TaskService, TaskSetupError, service_for
@@ -123,7 +131,8 @@ class _Run:
                  store: ChapterStore | None = None) -> None:
         self.request = request
         self.http = http
-        self.store = store
+        self.store = store  # the chapter's store: given by the caller, or opened by execute()
+        self.written: dict[str, str] = {}  # paragraph ID -> the version this run wrote for it
         self.emit_out: Callable[[EngineEvent], None] = lambda event: None
         self.workspace = workspace or Workspace.for_chapter(request.chapter_path)
         self.run_id = uuid.uuid4().hex[:12]
@@ -144,7 +153,32 @@ class _Run:
                 self.emit_out(ErrorEvent(run_id=self.run_id, message=failure, code="TRACE_FAILED"))
         if event.kind == "model_response":
             self.responses_seen += 1
+        elif isinstance(event, BatchCommitted) and self.store is not None:
+            self._remember_written(event)
         self.emit_out(event)
+
+    def _remember_written(self, event: BatchCommitted) -> None:
+        """Note the version each accepted paragraph got (the newest one), to check the file still holds it."""
+        chapter = self.store.chapter if self.store is not None else None
+        for pid in event.paragraph_ids:
+            para = chapter.paragraph(pid) if chapter is not None else None
+            if para is not None and para.translations:
+                self.written[pid] = para.translations[-1].id
+
+    def _reverted(self) -> list[str]:
+        """The paragraphs whose version from this run is no longer in the file (a checkout, a restore)."""
+        if not self.written or self.store is None:
+            return []
+        try:
+            chapter = self.store.load()
+        except (ChapterLoadError, StoreError):
+            return list(self.written)
+        gone = []
+        for pid, vid in self.written.items():
+            para = chapter.paragraph(pid)
+            if para is None or all(v.id != vid for v in para.translations):
+                gone.append(pid)
+        return gone
 
     def refuse(self, message: str) -> None:
         """End the run before any work: bad input or configuration, in one sentence."""
@@ -214,8 +248,8 @@ class _Run:
     async def execute(self) -> None:
         req = self.request
         try:
-            store = self.store or ChapterStore(req.chapter_path, self.workspace, keep_versions=req.keep_versions,
-                                               allow_read_only=req.force)
+            store = self.store = self.store or ChapterStore(
+                req.chapter_path, self.workspace, keep_versions=req.keep_versions, allow_read_only=req.force)
             chapter = store.load()
             service: TaskService = service_for(req.task)(
                 chapter, source_language=req.source_language, target_language=req.target_language,
@@ -310,6 +344,16 @@ class _Run:
                 await asyncio.shield(model.aclose())
         statuses = {o.status for _, o in self.outcomes} - {"split"}
         status = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
+        # What is on disk now, not what was acknowledged: a checkout under the run may have undone batches.
+        reverted = await asyncio.to_thread(self._reverted)
+        if reverted:
+            shown = ", ".join(reverted[:5]) + (" …" if len(reverted) > 5 else "")
+            message = (f"{len(reverted)} paragraph(s) this run committed are no longer in {req.chapter_path.name} "
+                       f"(changed on disk since, e.g. a checkout): {shown}")
+            self.emit(ErrorEvent(run_id=self.run_id, message=message, code="REVERTED_ON_DISK"))
+            self.finish("incomplete" if status == "complete" else status, self.stopped or message,
+                        reverted_on_disk=reverted)
+            return
         self.finish(status, self.stopped)
 
     def close(self) -> None:
