@@ -39,6 +39,26 @@ def workspace_dir(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.fixture
+def review_path(tmp_path: Path) -> Path:
+    """``ws/review.json``: the review chapter (every paragraph state; see ``chapters.review_chapter``)."""
+    from tests.tui.chapters import review_chapter, write
+
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    return write(folder / "review.json", review_chapter())
+
+
+@pytest.fixture
+def small_path(tmp_path: Path) -> Path:
+    """``ws/small.json``: three untranslated paragraphs and an empty one (``chapters.small_chapter``)."""
+    from tests.tui.chapters import small_chapter, write
+
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    return write(folder / "small.json", small_chapter())
+
+
 def make_app(path: Path, *, config: Config | None = None, watch: bool = True, **settings: str) -> ProofdeskApp:
     """The app on a chapter file (its view) or a folder (the chapter list), as ``proofdesk PATH`` builds it."""
     config = config or load_config()

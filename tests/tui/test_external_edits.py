@@ -17,13 +17,6 @@ from tui.screens.chapter_list import ChapterListScreen
 from tui.widgets.log_pane import LogPane
 
 
-@pytest.fixture
-def chapter_path(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return write(folder / "review.json", review_chapter())
-
-
 def save_like_an_editor(path: Path, data: bytes) -> None:
     """Write a sibling file and rename it over the chapter, as most editors save."""
     temp = path.with_name(path.name + ".swp~")
@@ -35,15 +28,15 @@ def notices(screen: ChapterScreen) -> list[str]:
     return [e.text for e in screen.query_one(LogPane).visible_entries if e.kind == "notice"]
 
 
-async def test_external_edit_reloads_with_a_notice(chapter_path: Path) -> None:
-    app = make_app(chapter_path)
+async def test_external_edit_reloads_with_a_notice(review_path: Path) -> None:
+    app = make_app(review_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
         await wait_for(pilot, lambda: not app.seeding, what="the watcher to start")
-        chapter = load_chapter(chapter_path)
+        chapter = load_chapter(review_path)
         para, _ = append_version(chapter.paragraphs[0], "Edited elsewhere.", origin="manual", model=None)
-        save_like_an_editor(chapter_path, chapter_bytes(chapter.with_paragraphs({0: para})))
+        save_like_an_editor(review_path, chapter_bytes(chapter.with_paragraphs({0: para})))
         await wait_for(pilot, lambda: any("changed on disk; reloaded" in n for n in notices(screen)),
                        what="the reload notice")
         await wait_for(pilot, lambda: "Edited elsewhere." in screen_text(app), what="the row to show the edit")
@@ -52,14 +45,14 @@ async def test_external_edit_reloads_with_a_notice(chapter_path: Path) -> None:
 
 
 @pytest.mark.slow  # the watcher's re-reads before a file counts as invalid, twice
-async def test_invalid_file_is_reported_kept_and_never_written_over(chapter_path: Path) -> None:
-    app = make_app(chapter_path)
+async def test_invalid_file_is_reported_kept_and_never_written_over(review_path: Path) -> None:
+    app = make_app(review_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
         await wait_for(pilot, lambda: not app.seeding, what="the watcher to start")
-        broken = chapter_path.read_bytes()[:-40]  # truncated JSON
-        save_like_an_editor(chapter_path, broken)
+        broken = review_path.read_bytes()[:-40]  # truncated JSON
+        save_like_an_editor(review_path, broken)
         await wait_for(pilot, lambda: any("is not valid on disk" in n for n in notices(screen)), timeout=15,
                        what="the invalid-file notice")
         assert "FILE INVALID ON DISK" in screen_text(app)
@@ -71,26 +64,26 @@ async def test_invalid_file_is_reported_kept_and_never_written_over(chapter_path
         # each of the three commits ran and reported its refusal; only then is "never written" a finding
         await workers_done(pilot)
         await wait_for(pilot, lambda: sum("not saved" in n for n in notices(screen)) == 3, what="three refusals")
-        assert chapter_path.read_bytes() == broken
+        assert review_path.read_bytes() == broken
         # A run is refused too.
         await pilot.press("t")
         assert not screen.run_in_progress
         # Once fixed on disk, the chapter reloads and edits work again.
-        save_like_an_editor(chapter_path, chapter_bytes(review_chapter()))
+        save_like_an_editor(review_path, chapter_bytes(review_chapter()))
         await wait_for(pilot, lambda: screen.session.invalid is None, timeout=15, what="the fixed file")
         await pilot.press("m")
-        await wait_for(pilot, lambda: load_chapter(chapter_path).paragraphs[1].reviewed, what="the review on disk")
+        await wait_for(pilot, lambda: load_chapter(review_path).paragraphs[1].reviewed, what="the review on disk")
 
 
-async def test_chapter_list_marks_changes_and_invalid_files(chapter_path: Path) -> None:
-    other = write(chapter_path.with_name("other.json"), review_chapter().replace(id="other"))
-    app = make_app(chapter_path.parent)
+async def test_chapter_list_marks_changes_and_invalid_files(review_path: Path) -> None:
+    other = write(review_path.with_name("other.json"), review_chapter().replace(id="other"))
+    app = make_app(review_path.parent)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, ChapterListScreen)
         await wait_for(pilot, lambda: not app.seeding, what="the first scan")
         save_like_an_editor(other, b"{ not json")
-        chapter = load_chapter(chapter_path)
-        save_like_an_editor(chapter_path, chapter_bytes(chapter.replace(title="Renamed outside")))
+        chapter = load_chapter(review_path)
+        save_like_an_editor(review_path, chapter_bytes(chapter.replace(title="Renamed outside")))
         await wait_for(pilot, lambda: "Renamed outside" in screen_text(app), timeout=15, what="the new title")
         await wait_for(pilot, lambda: "invalid" in screen_text(app), timeout=15, what="the invalid mark")
         text = screen_text(app)

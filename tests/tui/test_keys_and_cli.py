@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 
 from store.loader import load_chapter
-from tests.tui.chapters import review_chapter, write
 from tests.tui.conftest import SIZE, make_app, palette_offers, wait_for
 from tui.app import ProofdeskApp
 from tui.cli import main
@@ -16,13 +15,6 @@ from tui.keymap import binding_ids
 from tui.screens.chapter import ChapterScreen
 from tui.screens.help import HelpScreen
 from tui.widgets.paragraph_table import ParagraphTable
-
-
-@pytest.fixture
-def chapter_path(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return write(folder / "review.json", review_chapter())
 
 
 @pytest.fixture
@@ -40,15 +32,15 @@ def test_every_binding_has_an_id() -> None:
     assert {"chapter.translate", "chapter.cancel", "chapter.reviewed", "log.copy", "trace.next_error"} <= set(ids)
 
 
-async def test_keymap_remaps_a_binding_by_id(chapter_path: Path, config_file: Path) -> None:
+async def test_keymap_remaps_a_binding_by_id(review_path: Path, config_file: Path) -> None:
     config_file.write_text('[keymap]\n"chapter.reviewed" = "v"\n', encoding="utf-8")
-    app = make_app(chapter_path, watch=False)
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "m")
         await app.workers.wait_for_complete()  # a commit started by m would be one of them
-        assert not load_chapter(chapter_path).paragraphs[1].reviewed  # m no longer marks
+        assert not load_chapter(review_path).paragraphs[1].reviewed  # m no longer marks
         await pilot.press("v")
-        await wait_for(pilot, lambda: load_chapter(chapter_path).paragraphs[1].reviewed, what="v to mark reviewed")
+        await wait_for(pilot, lambda: load_chapter(review_path).paragraphs[1].reviewed, what="v to mark reviewed")
         await pilot.press("question_mark")
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
@@ -57,8 +49,8 @@ async def test_keymap_remaps_a_binding_by_id(chapter_path: Path, config_file: Pa
         assert reviewed and reviewed[0].split()[0] == "v"
 
 
-async def test_help_lists_every_key_of_the_screen(chapter_path: Path) -> None:
-    app = make_app(chapter_path, watch=False)
+async def test_help_lists_every_key_of_the_screen(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f1")
         help_screen = app.screen
@@ -73,14 +65,14 @@ async def test_help_lists_every_key_of_the_screen(chapter_path: Path) -> None:
 
 
 @pytest.mark.slow  # typing into the palette: a search per key
-async def test_palette_runs_any_action_by_name(chapter_path: Path) -> None:
-    app = make_app(chapter_path, watch=False)
+async def test_palette_runs_any_action_by_name(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down", "ctrl+p")
         await pilot.press(*"Mark, next")
         await palette_offers(pilot, "Mark, next")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: load_chapter(chapter_path).paragraphs[1].reviewed, what="the palette action")
+        await wait_for(pilot, lambda: load_chapter(review_path).paragraphs[1].reviewed, what="the palette action")
         await pilot.press("ctrl+p", *"Chunk separators: off")
         await palette_offers(pilot, "Chunk separators: off")
         await pilot.press("enter")
@@ -98,10 +90,10 @@ def test_open_refuses_a_missing_or_invalid_chapter(tmp_path: Path, capsys: pytes
     assert err.count("\n") == 1 and "bad.json:1:" in err and "Traceback" not in err
 
 
-def test_open_refuses_an_unknown_keymap_id(chapter_path: Path, config_file: Path,
+def test_open_refuses_an_unknown_keymap_id(review_path: Path, config_file: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     config_file.write_text('[keymap]\n"chapter.no_such_thing" = "z"\n', encoding="utf-8")
-    assert main([str(chapter_path)]) == 2
+    assert main([str(review_path)]) == 2
     err = capsys.readouterr().err
     assert "keymap.chapter.no_such_thing" in err and str(config_file) in err
 
@@ -115,10 +107,10 @@ def test_trace_refuses_a_broken_trace(tmp_path: Path, capsys: pytest.CaptureFixt
 
 
 @pytest.mark.slow  # typing into the palette: a search per key
-async def test_palette_switches_model_profile_and_theme(chapter_path: Path, config_file: Path) -> None:
+async def test_palette_switches_model_profile_and_theme(review_path: Path, config_file: Path) -> None:
     config_file.write_text('[profiles.local]\nmodel = "qwen3"\nbase_url = "http://127.0.0.1:9/v1"\n',
                            encoding="utf-8")
-    app = make_app(chapter_path, watch=False)
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         assert app.workspace is not None and app.workspace.settings.model == "demo"
         await pilot.press("ctrl+p", *"use profile local")

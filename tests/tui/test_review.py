@@ -12,18 +12,10 @@ import pytest
 
 from store.loader import load_chapter
 from store.model import Paragraph
-from tests.tui.chapters import review_chapter, write
 from tests.tui.conftest import SIZE, Messages, make_app, screen_text, wait_for
 from tui.screens.chapter import ChapterScreen
 from tui.screens.edit import EditScreen
 from tui.widgets.paragraph_table import ParagraphTable
-
-
-@pytest.fixture
-def chapter_path(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return write(folder / "review.json", review_chapter())
 
 
 def on_disk(path: Path, pid: str) -> Paragraph:
@@ -33,8 +25,8 @@ def on_disk(path: Path, pid: str) -> Paragraph:
 
 
 @pytest.mark.slow  # four commits through the keys, each awaited on disk and on screen
-async def test_versions_diff_select_edit_and_review(chapter_path: Path) -> None:
-    app = make_app(chapter_path)
+async def test_versions_diff_select_edit_and_review(review_path: Path) -> None:
+    app = make_app(review_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
@@ -50,17 +42,17 @@ async def test_versions_diff_select_edit_and_review(chapter_path: Path) -> None:
         assert screen.viewed_version == 0
         assert "▶ v1 · translation" in screen_text(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000002").selected_translation_id == "v0000001",
+        await wait_for(pilot, lambda: on_disk(review_path, "p0000002").selected_translation_id == "v0000001",
                        what="the selection on disk")
-        assert len(on_disk(chapter_path, "p0000002").translations) == 2  # selecting adds no version
+        assert len(on_disk(review_path, "p0000002").translations) == 2  # selecting adds no version
 
         # e edits in place: a manual version, appended and selected
         await pilot.press("e")
         assert isinstance(app.screen, EditScreen)
         await pilot.press("ctrl+u", *"Second, by hand.", "ctrl+s")
-        await wait_for(pilot, lambda: len(on_disk(chapter_path, "p0000002").translations) == 3,
+        await wait_for(pilot, lambda: len(on_disk(review_path, "p0000002").translations) == 3,
                        what="the manual version on disk")
-        para = on_disk(chapter_path, "p0000002")
+        para = on_disk(review_path, "p0000002")
         assert para.selected is not None and para.selected.origin == "manual"
         assert para.selected_text == "Second, by hand."
         await wait_for(pilot, lambda: "Second, by hand." in screen_text(app), what="the row to show the edit")
@@ -72,29 +64,29 @@ async def test_versions_diff_select_edit_and_review(chapter_path: Path) -> None:
 
         # m marks reviewed, m again unmarks
         await pilot.press("m")
-        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000002").reviewed, what="reviewed on disk")
+        await wait_for(pilot, lambda: on_disk(review_path, "p0000002").reviewed, what="reviewed on disk")
         await wait_for(pilot, lambda: "rev✓" in screen_text(app), what="the reviewed state in the row")
         await pilot.press("m")
-        await wait_for(pilot, lambda: not on_disk(chapter_path, "p0000002").reviewed, what="unreviewed on disk")
+        await wait_for(pilot, lambda: not on_disk(review_path, "p0000002").reviewed, what="unreviewed on disk")
 
 
-async def test_edit_can_be_cancelled_and_saved_without_ctrl_keys(chapter_path: Path) -> None:
-    app = make_app(chapter_path, watch=False)
+async def test_edit_can_be_cancelled_and_saved_without_ctrl_keys(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("e", *"xyz", "escape")
         assert isinstance(app.screen, ChapterScreen)
         # tab to the Save button, enter: no ctrl key needed (tmux and some terminals swallow them)
         await pilot.press("e", "ctrl+u", *"First.", "tab", "enter")
-        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000001").selected_text == "First.",
+        await wait_for(pilot, lambda: on_disk(review_path, "p0000001").selected_text == "First.",
                        what="the saved edit")
         await app.workers.wait_for_complete()
         # the cancelled edit wrote nothing: the save made after it is the paragraph's only version
-        assert [v.text for v in on_disk(chapter_path, "p0000001").translations] == ["First."]
-        assert b"xyz" not in chapter_path.read_bytes()
+        assert [v.text for v in on_disk(review_path, "p0000001").translations] == ["First."]
+        assert b"xyz" not in review_path.read_bytes()
 
 
-async def test_next_to_review_and_refusals(chapter_path: Path) -> None:
-    app = make_app(chapter_path, watch=False)
+async def test_next_to_review_and_refusals(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)
     messages = Messages()
     async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         table = app.screen.query_one(ParagraphTable)
@@ -107,45 +99,45 @@ async def test_next_to_review_and_refusals(chapter_path: Path) -> None:
         await pilot.press("N")
         assert table.current_paragraph.id == "p0000005"
         # nothing to review on an untranslated or empty paragraph: no commit
-        before = chapter_path.read_bytes()
+        before = review_path.read_bytes()
         await pilot.press("home", "m", "down", "down", "m")
         await wait_for(pilot, lambda: messages.notifications().count(
             "Nothing to review: this paragraph has no translation.") == 2, what="both refusals")
         await app.workers.wait_for_complete()
-        assert chapter_path.read_bytes() == before
+        assert review_path.read_bytes() == before
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a shell script as $EDITOR")
-async def test_edit_in_external_editor(chapter_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_edit_in_external_editor(review_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     editor = tmp_path / "fake-editor.sh"
     editor.write_text('#!/bin/sh\nprintf "Fifth, from the editor.\\n" > "$1"\n', encoding="utf-8")
     editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("VISUAL", str(editor))
-    app = make_app(chapter_path, watch=False)
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "5", "enter", "E")
-        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000005").selected_text == "Fifth, from the editor.",
+        await wait_for(pilot, lambda: on_disk(review_path, "p0000005").selected_text == "Fifth, from the editor.",
                        what="the external edit on disk")
-        para = on_disk(chapter_path, "p0000005")
+        para = on_disk(review_path, "p0000005")
         assert para.selected is not None and para.selected.origin == "manual"
     assert os.access(editor, os.X_OK)
 
 
-async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(chapter_path: Path) -> None:
-    app = make_app(chapter_path, watch=False)  # the offline demo model polishes the odd-numbered paragraphs
+async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)  # the offline demo model polishes the odd-numbered paragraphs
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
         table = screen.query_one(ParagraphTable)
         await pilot.press("n", "n", "m")
         assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
-        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000005").reviewed, what="p5 marked on disk")
+        await wait_for(pilot, lambda: on_disk(review_path, "p0000005").reviewed, what="p5 marked on disk")
         await pilot.press("p")
         await wait_for(pilot, lambda: screen.run_label == "last run: complete", what="the polish run")
-        p5 = on_disk(chapter_path, "p0000005")
+        p5 = on_disk(review_path, "p0000005")
         assert p5.selected is not None and p5.selected.origin == "polish"
         assert p5.reviewed is False  # a text nobody has reviewed is never marked reviewed
-        p4 = on_disk(chapter_path, "p0000004")
+        p4 = on_disk(review_path, "p0000004")
         assert p4.reviewed is True and p4.selected is not None and p4.selected.origin == "translation"
         await pilot.press("home", "n", "n")
         assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
@@ -153,7 +145,7 @@ async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(chapter_path
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a shell script as $EDITOR")
 async def test_external_editor_shows_the_source_and_a_failed_exit_saves_nothing(
-        chapter_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        review_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     seen = tmp_path / "seen.txt"
     editor = tmp_path / "edit.sh"
     # Keeps the note lines, edits the translation line, and exits with the status in $EDIT_STATUS.
@@ -162,17 +154,17 @@ async def test_external_editor_shows_the_source_and_a_failed_exit_saves_nothing(
     editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("VISUAL", str(editor))
     monkeypatch.setenv("EDIT_STATUS", "1")  # as vim's :cq
-    before = chapter_path.read_bytes()
-    app = make_app(chapter_path, watch=False)
+    before = review_path.read_bytes()
+    app = make_app(review_path, watch=False)
     messages = Messages()
     async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         await pilot.press("g", "5", "enter", "E")
         await wait_for(pilot, lambda: any("exited with status 1; nothing was saved" in n
                                           for n in messages.notifications()), what="the refusal")
-        assert chapter_path.read_bytes() == before
+        assert review_path.read_bytes() == before
         shown = seen.read_text(encoding="utf-8").splitlines()
         assert shown[1:3] == ["#| Source:", "#| 五つ目の段落です。"] and shown[-1] == "The fifth paragraph."
         monkeypatch.setenv("EDIT_STATUS", "0")
         await pilot.press("E")
-        await wait_for(pilot, lambda: on_disk(chapter_path, "p0000005").selected_text == "Fifth, edited.",
+        await wait_for(pilot, lambda: on_disk(review_path, "p0000005").selected_text == "Fifth, edited.",
                        what="the edit without the note lines")

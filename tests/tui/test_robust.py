@@ -51,13 +51,6 @@ def log_file() -> Iterator[Path]:
     logging.captureWarnings(False)
 
 
-@pytest.fixture
-def chapter_path(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return write(folder / "review.json", review_chapter())
-
-
 def errors(messages: Messages) -> list[str]:
     return [n.message for n in (m.notification for m in messages.of(Notify)) if n.severity == "error"]
 
@@ -95,10 +88,10 @@ async def test_a_failing_worker_is_reported_and_the_app_stays_up(workspace_dir: 
     assert "Traceback (most recent call last)" in logged and "NotADirectoryError" in logged
 
 
-async def test_a_worker_failure_is_shown_as_text_and_a_cancelled_worker_is_not_a_failure(chapter_path: Path,
+async def test_a_worker_failure_is_shown_as_text_and_a_cancelled_worker_is_not_a_failure(review_path: Path,
                                                                                         log_file: Path) -> None:
     messages = Messages()
-    app = make_app(chapter_path, watch=False)
+    app = make_app(review_path, watch=False)
 
     async def fails() -> None:
         raise ValueError("[bold]x[/bold] \x1b[31m")
@@ -149,9 +142,9 @@ async def test_brackets_from_data_and_labels_are_shown_as_they_are(tmp_path: Pat
 # -- a modal prompt owns every key typed after it opens -------------------------------------------------------------
 
 
-async def test_keys_pressed_right_after_g_go_to_the_prompt(chapter_path: Path) -> None:
+async def test_keys_pressed_right_after_g_go_to_the_prompt(review_path: Path) -> None:
     messages = Messages()
-    app = make_app(chapter_path, watch=False)
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         await pilot.press("g", "1", "2", "b", "enter")
         await wait_for(pilot, lambda: bool(messages.notifications()), what="the answer to the go-to")
@@ -163,11 +156,11 @@ async def test_keys_pressed_right_after_g_go_to_the_prompt(chapter_path: Path) -
     ("g", ["1", "2", "b", "enter"], "No paragraph [12b] and no ID starting with '12b'."),
     ("slash", ["q", "b", "x", "enter"], "No paragraph contains 'qbx'"),
 ])
-async def test_a_burst_of_keys_after_the_opening_key_goes_to_the_prompt(chapter_path: Path, opener: str,
+async def test_a_burst_of_keys_after_the_opening_key_goes_to_the_prompt(review_path: Path, opener: str,
                                                                         keys: list[str], answer: str) -> None:
     """As a terminal delivers keys typed (or pasted) quickly: all at once, before the first one is handled."""
     messages = Messages()
-    app = make_app(chapter_path, watch=False)
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         await pilot.pause()
         for key in (opener, *keys):
@@ -178,8 +171,8 @@ async def test_a_burst_of_keys_after_the_opening_key_goes_to_the_prompt(chapter_
         assert shown.startswith(answer)
 
 
-async def test_a_burst_of_keys_after_e_is_typed_into_the_editor(chapter_path: Path) -> None:
-    app = make_app(chapter_path, watch=False)
+async def test_a_burst_of_keys_after_e_is_typed_into_the_editor(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("down")
         for key in ("e", "a", "b", "c"):
@@ -198,8 +191,8 @@ def palette_prompts(app: App[object]) -> list[str]:
     return [str(commands.get_option_at_index(i).prompt) for i in range(commands.option_count)]
 
 
-async def test_the_palette_keeps_textuals_commands_and_lists_only_ours(chapter_path: Path) -> None:
-    app = make_app(chapter_path, watch=False)
+async def test_the_palette_keeps_textuals_commands_and_lists_only_ours(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette) and len(palette_prompts(app)) > 10,
@@ -213,10 +206,10 @@ async def test_the_palette_keeps_textuals_commands_and_lists_only_ours(chapter_p
         assert not [p for p in prompts if p.startswith(textuals)]
 
 
-async def test_a_theme_chosen_in_textuals_picker_is_kept_for_the_next_start(chapter_path: Path) -> None:
+async def test_a_theme_chosen_in_textuals_picker_is_kept_for_the_next_start(review_path: Path) -> None:
     from tui.theme import theme_state_path
 
-    app = make_app(chapter_path, watch=False)
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         assert app.theme == "proofdesk"
         await pilot.press("ctrl+p", *"Theme")
@@ -229,28 +222,28 @@ async def test_a_theme_chosen_in_textuals_picker_is_kept_for_the_next_start(chap
         await wait_for(pilot, lambda: app.theme == "ansi-light", what="the theme switch")
         await wait_for(pilot, lambda: theme_state_path().exists(), what="the theme to be saved")
     assert json.loads(theme_state_path().read_text(encoding="utf-8"))["theme"] == "ansi-light"
-    again = make_app(chapter_path, watch=False)
+    again = make_app(review_path, watch=False)
     assert again.theme == "ansi-light"
 
 
-def test_a_theme_set_in_the_config_after_the_choice_wins(chapter_path: Path, isolated_dirs: Path) -> None:
+def test_a_theme_set_in_the_config_after_the_choice_wins(review_path: Path, isolated_dirs: Path) -> None:
     from tui.theme import save_theme, theme_state_path
 
     save_theme("ansi-light", None)
-    assert make_app(chapter_path, watch=False).theme == "ansi-light"
+    assert make_app(review_path, watch=False).theme == "ansi-light"
     config = isolated_dirs / "config" / "proofdesk" / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
     config.write_text('theme = "nord"\n', encoding="utf-8")
-    assert make_app(chapter_path, watch=False).theme == "nord"  # the config changed since the choice
+    assert make_app(review_path, watch=False).theme == "nord"  # the config changed since the choice
     theme_state_path().write_text("{not json", encoding="utf-8")
-    assert make_app(chapter_path, watch=False).theme == "nord"
+    assert make_app(review_path, watch=False).theme == "nord"
 
 
 # -- the focused pane shows it -------------------------------------------------------------------------------------
 
 
-async def test_the_focused_pane_has_a_border_in_the_accent_colour(chapter_path: Path) -> None:
-    app = make_app(chapter_path, watch=False)
+async def test_the_focused_pane_has_a_border_in_the_accent_colour(review_path: Path) -> None:
+    app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         panes: list[Widget] = [screen.query_one(ParagraphTable), screen.query_one(DetailPane),

@@ -8,7 +8,7 @@ import pytest
 
 from store.loader import load_chapter
 from tests.support.model_server import ModelServer, Scripted, sse, tool_chunks
-from tests.tui.chapters import small_chapter, write
+from tests.tui.chapters import write
 from tests.tui.conftest import SIZE, make_app, screen_text, wait_for
 from tui.screens.chapter import ChapterScreen
 from tui.screens.trace import TraceScreen
@@ -16,19 +16,12 @@ from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_table import ParagraphTable
 
 
-@pytest.fixture
-def chapter_path(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return write(folder / "small.json", small_chapter())
-
-
 def lines(pane: LogPane) -> list[str]:
     return [e.text for e in pane.visible_entries]
 
 
 @pytest.mark.slow  # a whole run, then the log filter and the trace inspector
-async def test_translate_run_probes_the_boundary_then_commits(chapter_path: Path, model_server: ModelServer) -> None:
+async def test_translate_run_probes_the_boundary_then_commits(small_path: Path, model_server: ModelServer) -> None:
     # Turn 1: reach before the chunk's first paragraph -> CHUNK_BOUNDARY. Turn 2: submit all three.
     model_server.add_tools([("get_previous_paragraphs", {"paragraph_id": "a0000001", "count": 2})])
     model_server.add_tools([("add_translation_batch", {"paragraphs": [
@@ -36,7 +29,7 @@ async def test_translate_run_probes_the_boundary_then_commits(chapter_path: Path
         {"paragraph_id": "a0000003", "translated_text": "The second sentence."},
         {"paragraph_id": "a0000004", "translated_text": "The third sentence."},
     ]})])
-    app = make_app(chapter_path, base_url=model_server.base_url, model="test-model")
+    app = make_app(small_path, base_url=model_server.base_url, model="test-model")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
@@ -56,7 +49,7 @@ async def test_translate_run_probes_the_boundary_then_commits(chapter_path: Path
         assert [table.status_of(p) for p in table.chapter.paragraphs] == ["run", "empty", "run", "run"]
 
         # the file on disk has the texts, as translation versions
-        on_disk = load_chapter(chapter_path)
+        on_disk = load_chapter(small_path)
         assert [p.selected_text for p in on_disk.paragraphs] == [
             "The first sentence.", None, "The second sentence.", "The third sentence."]
         assert all(p.selected.origin == "translation" for p in on_disk.paragraphs if p.selected)
@@ -86,12 +79,12 @@ async def test_translate_run_probes_the_boundary_then_commits(chapter_path: Path
         assert app.screen is screen
 
 
-async def test_cancel_stops_the_run_and_writes_nothing(chapter_path: Path, model_server: ModelServer) -> None:
-    before = chapter_path.read_bytes()
+async def test_cancel_stops_the_run_and_writes_nothing(small_path: Path, model_server: ModelServer) -> None:
+    before = small_path.read_bytes()
     # A stream that starts and then hangs: the run waits on the model until it is cancelled.
     body = sse(tool_chunks([("add_translation_batch", {"paragraphs": []})]))
     model_server.add(Scripted(200, {"content-type": "text/event-stream"}, body, split=20, hang_after=40))
-    app = make_app(chapter_path, base_url=model_server.base_url, model="test-model")
+    app = make_app(small_path, base_url=model_server.base_url, model="test-model")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
@@ -109,21 +102,21 @@ async def test_cancel_stops_the_run_and_writes_nothing(chapter_path: Path, model
         # the run itself reports its end (run_finished, cancelled), as it does to every consumer
         await wait_for(pilot, lambda: any("■ run cancelled" in t for t in lines(pane)), what="the run's end")
         assert screen.run_label == "last run: cancelled"
-    assert chapter_path.read_bytes() == before
+    assert small_path.read_bytes() == before
 
 
-async def test_chunk_key_runs_only_the_chunk_under_the_cursor(chapter_path: Path, model_server: ModelServer,
+async def test_chunk_key_runs_only_the_chunk_under_the_cursor(small_path: Path, model_server: ModelServer,
                                                              tmp_path: Path) -> None:
     config_file = Path(tmp_path / "_home" / "config" / "proofdesk" / "config.toml")
     config_file.parent.mkdir(parents=True, exist_ok=True)
     config_file.write_text("[run]\nchunk_chars = 200\n", encoding="utf-8")
     # 200 chars per chunk: make the paragraphs long enough for one chunk each.
-    chapter = load_chapter(chapter_path)
+    chapter = load_chapter(small_path)
     long = chapter.replace(paragraphs=tuple(p.replace(text=p.text * 20) if p.text else p for p in chapter.paragraphs))
-    write(chapter_path, long)
+    write(small_path, long)
     model_server.add_tools([("add_translation_batch", {"paragraphs": [
         {"paragraph_id": "a0000003", "translated_text": "Only the second."}]})])
-    app = make_app(chapter_path, base_url=model_server.base_url, model="test-model")
+    app = make_app(small_path, base_url=model_server.base_url, model="test-model")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
@@ -134,4 +127,4 @@ async def test_chunk_key_runs_only_the_chunk_under_the_cursor(chapter_path: Path
         assert "■ run complete" in lines(pane)
     sent = model_server.requests[0].json["messages"][1]["content"]
     assert "a0000003" in sent and "a0000001" not in sent and "a0000004" not in sent
-    assert [p.selected_text for p in load_chapter(chapter_path).paragraphs] == [None, None, "Only the second.", None]
+    assert [p.selected_text for p in load_chapter(small_path).paragraphs] == [None, None, "Only the second.", None]

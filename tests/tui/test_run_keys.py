@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
 from store.loader import load_chapter
 from tests.support.model_server import ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
-from tests.tui.chapters import review_chapter, small_chapter, write
+from tests.tui.chapters import review_chapter, write
 from tests.tui.conftest import SIZE, Messages, make_app, screen_text, wait_for
 from tui.run_status import RunStatus
 from tui.screens.ask import AskScreen
@@ -18,20 +16,6 @@ from tui.screens.chapter import ChapterScreen
 from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_table import ParagraphTable
-
-
-@pytest.fixture
-def review_path(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return write(folder / "review.json", review_chapter())
-
-
-@pytest.fixture
-def small_path(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return write(folder / "small.json", small_chapter())
 
 
 def chapter_screen(app: object) -> ChapterScreen:
