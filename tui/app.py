@@ -65,7 +65,8 @@ class ProofdeskApp(App[int]):
         self.watch = watch and workspace is not None
         self.demo_delay = demo_delay
         self.seeding = self.watch
-        self._chapter_views: list[str] = []  # installed chapter views, least recently opened first
+        # The installed chapter views by screen name, least recently opened first.
+        self._chapter_views: dict[str, ChapterScreen] = {}
         self.register_theme(PROOFDESK_THEME)
         if config is None and workspace is not None:
             config = workspace.config
@@ -162,27 +163,22 @@ class ProofdeskApp(App[int]):
         """
         assert self.workspace is not None
         name = f"chapter:{session.path}"
-        if not self.is_screen_installed(name):
-            self.install_screen(ChapterScreen(self.workspace, session), name)
-        self._chapter_views = [n for n in self._chapter_views if n != name] + [name]
+        view = self._chapter_views.pop(name, None)
+        if view is None:
+            view = ChapterScreen(self.workspace, session)
+            self.install_screen(view, name)
+        self._chapter_views[name] = view
         self.push_screen(name)
         self._drop_idle_views()
 
     def _drop_idle_views(self) -> None:
         """Forget the least recently opened chapter views beyond the limit, never one shown or running."""
-        idle = [name for name in self._chapter_views[:-1] if self._idle_view(name) is not None]
+        idle = [name for name, view in self._chapter_views.items()
+                if view not in self.screen_stack and not view.run_in_progress]
         for name in idle[:max(len(idle) - KEPT_CHAPTER_VIEWS, 0)]:
-            screen = self._idle_view(name)
+            view = self._chapter_views.pop(name)
             self.uninstall_screen(name)
-            self._chapter_views.remove(name)
-            if screen is not None:
-                self.call_later(screen.remove)
-
-    def _idle_view(self, name: str) -> ChapterScreen | None:
-        screen = self._installed_screens.get(name)
-        if isinstance(screen, ChapterScreen) and screen not in self.screen_stack and not screen.run_in_progress:
-            return screen
-        return None
+            self.call_later(view.remove)
 
     def show_chapter_list(self) -> None:
         """Go back to the chapter list."""
@@ -226,8 +222,7 @@ class ProofdeskApp(App[int]):
 
     def broadcast(self, message: WorkspaceChanged) -> None:
         """Tell every screen on the stack, and the chapter views kept off it (their logs go on)."""
-        kept = [self._installed_screens.get(name) for name in self._chapter_views]
-        off_stack = [s for s in kept if isinstance(s, ChapterScreen) and s not in self.screen_stack]
+        off_stack = [view for view in self._chapter_views.values() if view not in self.screen_stack]
         screens = [*self.screen_stack, *off_stack]
         for screen in screens:
             screen.post_message(WorkspaceChanged(message.path, message.notice, error=message.error))

@@ -175,3 +175,28 @@ async def test_the_demo_model_on_a_real_chapter_is_never_silent(review_path: Pat
     sample = make_app(workspace_dir / "rashomon.json", watch=False)  # the bundled sample: the demo's own chapter
     async with sample.run_test(size=(120, 40)):
         assert "DEMO MODEL" not in screen_text(sample)
+
+
+async def test_idle_chapter_views_are_kept_up_to_a_limit(workspace_dir: Path) -> None:
+    from tests.tui.conftest import sample_bytes
+    from tui.app import KEPT_CHAPTER_VIEWS
+
+    for i in range(KEPT_CHAPTER_VIEWS + 2):
+        (workspace_dir / f"c{i}.json").write_bytes(sample_bytes().replace(b'"rashomon"', f'"c{i}"'.encode(), 1))
+    app = make_app(workspace_dir, watch=False)
+    async with app.run_test(size=SIZE) as pilot:
+        ws = app.workspace
+        assert ws is not None
+        for i in range(KEPT_CHAPTER_VIEWS + 2):
+            session = ws.session(workspace_dir / f"c{i}.json")
+            session.load()
+            app.open_chapter(session)
+            await pilot.pause()
+            app.show_chapter_list()
+            await pilot.pause()
+        kept = list(app._chapter_views)
+        assert len(kept) == KEPT_CHAPTER_VIEWS + 1  # the idle ones within the limit, plus the newest
+        assert "chapter:" + str((workspace_dir / "c0.json").resolve()) not in kept  # the oldest was let go
+        app.open_chapter(ws.session(workspace_dir / f"c{KEPT_CHAPTER_VIEWS + 1}.json"))
+        await pilot.pause()
+        assert app.screen is app._chapter_views[kept[-1]]  # the same view again, not a new one
