@@ -7,6 +7,7 @@ them. Matching ignores case. The matches are found again whenever the chapter ch
 from __future__ import annotations
 
 import bisect
+import weakref
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -23,7 +24,7 @@ class Search:
 
     needle: str  # what is looked for, as typed (without the scope prefix)
     scope: Scope = "both"
-    _for: int = field(default=0, repr=False)  # id() of the chapter the matches were found in
+    _for: weakref.ref[Chapter] | None = field(default=None, repr=False)  # the chapter the matches were found in
     _matches: list[int] = field(default_factory=list, repr=False)
 
     @classmethod
@@ -39,7 +40,7 @@ class Search:
 
     def matches(self, chapter: Chapter) -> list[int]:
         """The 0-based positions of the paragraphs that match, in chapter order."""
-        if self._for != id(chapter):
+        if self._for is None or self._for() is not chapter:
             folded = self.needle.casefold()
             in_source, in_translation = self.scope != "translation", self.scope != "source"
             self._matches = [
@@ -47,7 +48,7 @@ class Search:
                 if (in_source and folded in para.text.casefold())
                 or (in_translation and folded in (para.selected_text or "").casefold())
             ]
-            self._for = id(chapter)
+            self._for = weakref.ref(chapter)
         return self._matches
 
     def step(self, chapter: Chapter, cursor: int, direction: int) -> int | None:
