@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import platformdirs
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from engine import settings
+from engine.cost import Prices
 
 DEMO_MODEL = "demo"
 DEMO_BASE_URL = "demo://offline"  # what traces and events name as the demo model's address
@@ -51,6 +52,23 @@ class Profile(BaseModel):
     max_tokens_field: MaxTokensField = "max_tokens"
     connect_timeout: Annotated[float, _checked(settings.CONNECT_TIMEOUT)] = settings.DEFAULT_CONNECT_TIMEOUT
     read_timeout: Annotated[float, _checked(settings.READ_TIMEOUT)] = settings.DEFAULT_READ_TIMEOUT
+    # Prices per million tokens (engine.cost); no cost is shown without input and output prices.
+    price_input: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    price_cached_input: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    price_output: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    currency: str = Field(default="USD", pattern=r"^[A-Za-z]{3}$")
+
+    @model_validator(mode="after")
+    def _prices_in_pairs(self) -> Profile:
+        priced = [k for k in ("price_input", "price_cached_input", "price_output") if getattr(self, k) is not None]
+        if priced and (self.price_input is None or self.price_output is None):
+            raise ValueError("set both price_input and price_output (per million tokens) for a cost, or neither")
+        return self
+
+    @property
+    def prices(self) -> Prices | None:
+        """The profile's prices, or None when it sets none."""
+        return Prices.of(self.price_input, self.price_output, self.price_cached_input, self.currency.upper())
 
 
 class RunDefaults(BaseModel):
@@ -148,6 +166,7 @@ class ModelSettings:
     max_tokens_field: MaxTokensField = "max_tokens"
     connect_timeout: float = settings.DEFAULT_CONNECT_TIMEOUT
     read_timeout: float = settings.DEFAULT_READ_TIMEOUT
+    prices: Prices | None = None
 
     @property
     def is_demo(self) -> bool:
@@ -192,4 +211,5 @@ def resolve_model(
         max_tokens_field=chosen.max_tokens_field if chosen else "max_tokens",
         connect_timeout=chosen.connect_timeout if chosen else settings.DEFAULT_CONNECT_TIMEOUT,
         read_timeout=chosen.read_timeout if chosen else settings.DEFAULT_READ_TIMEOUT,
+        prices=chosen.prices if chosen else None,
     )

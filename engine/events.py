@@ -49,6 +49,7 @@ class RunStarted(EngineEvent, frozen=True, kw_only=True):
     base_url: str
     chunk_count: int
     paragraph_count: int
+    prices: dict[str, Any] | None = None  # the profile's prices per million tokens (engine.cost), when set
 
 
 class ChunkStarted(EngineEvent, frozen=True, kw_only=True):
@@ -177,10 +178,11 @@ class ChunkFinished(EngineEvent, frozen=True, kw_only=True):
     end_code: str | None = None  # why an unfinished chunk ended: CONTEXT_OVERFLOW, OUTPUT_LIMIT, NO_PROGRESS, ...
     part: str | None = None
     error: str | None = None
+    cost: dict[str, Any] | None = None  # engine.cost.cost_of(usage), when the profile sets prices
 
 
 class RunFinished(EngineEvent, frozen=True, kw_only=True):
-    """A run ended; ``summary`` holds per-chunk results, totals, tokens and timings."""
+    """A run ended; ``summary`` holds per-chunk results, totals, tokens (``usage``), ``cost`` and timings."""
 
     kind: ClassVar[str] = "run_finished"
     status: str  # "complete" | "incomplete" | "failed" | "cancelled"

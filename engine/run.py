@@ -13,7 +13,6 @@ import contextlib
 import logging
 import time
 import uuid
-from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +24,7 @@ from engine.chunks import TaskType
 from engine.client.client import ModelClient, new_http_client
 from engine.client.failure import ModelFailure
 from engine.config import DEMO_BASE_URL, ModelSettings, RunDefaults
+from engine.cost import cost_of
 from engine.events import (
     BatchCommitted,
     ChunkFinished,
@@ -36,6 +36,7 @@ from engine.events import (
 )
 from engine.loop import ChatModel, ChunkOutcome, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
+from engine.run_summary import run_summary
 from engine.services import TaskService, TaskSetupError, service_for
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
 from engine.trace import TraceWriter, default_trace_path
@@ -110,18 +111,6 @@ def needs_tls(settings: Sequence[ModelSettings]) -> bool:
     return any(httpx.URL(s.base_url).scheme != "http" for s in settings)
 
 
-ADVICE = {
-    "CONTEXT_OVERFLOW": "{n} chunk(s) outgrew the model's context (chunks too large on their first request are split "
-                        "down to single paragraphs first): lower --chunk-chars (now {chunk_chars}) or raise the "
-                        "server's context size (llama.cpp: --ctx-size).",
-    "OUTPUT_LIMIT": "{n} chunk(s) stopped because responses were cut off by the output limit: raise --max-tokens "
-                    "(now {max_tokens}) or lower --max-batch (now {max_batch}).",
-    "CONTEXT_FULL": "{n} chunk(s) stopped because responses were cut off before the output limit ({max_tokens}), "
-                    "where the model's context filled up: lower --chunk-chars (now {chunk_chars}) or raise the "
-                    "server's context size (llama.cpp: --ctx-size).",
-    "NO_PROGRESS": "{n} chunk(s) stopped because the model only repeated earlier calls or resent saved texts; "
-                   "run them again, or try another model.",
-}
 
 
 class _Run:
@@ -189,49 +178,15 @@ class _Run:
         self.emit(RunFinished(run_id=self.run_id, status=status, summary=self.summary(status, error, **extra)))
 
     def summary(self, status: str, error: str | None, **extra: Any) -> dict[str, Any]:
-        usage: Counter[str] = Counter()
-        errors: Counter[str] = Counter()
-        endings: Counter[str] = Counter()
-        advised: Counter[str] = Counter()
-        chunks = []
-        total = done = 0
-        for config, outcome in self.outcomes:
-            usage.update(outcome.usage)
-            if outcome.status == "split":  # its halves follow as their own entries
-                continue
-            errors.update(outcome.tool_errors)
-            if outcome.end_code and outcome.status != "complete":
-                endings[outcome.end_code] += 1
-                if outcome.end_code == "OUTPUT_LIMIT" and outcome.cut_completion_tokens and max(
-                        outcome.cut_completion_tokens) < self.request.settings.max_tokens:
-                    advised["CONTEXT_FULL"] += 1  # cut below our own limit: the server's context was full
-                elif outcome.end_code in ADVICE:
-                    advised[outcome.end_code] += 1
-            total += len(config.paragraph_ids)
-            done += len(config.paragraph_ids) - len(outcome.missing)  # a failed chunk may have committed some
-            chunks.append({"index": config.chunk_index, "part": config.part, "status": outcome.status,
-                           "missing": list(outcome.missing), "turns": outcome.turns,
-                           "tool_calls": outcome.tool_calls, "tool_errors": dict(outcome.tool_errors),
-                           "usage": dict(outcome.usage), "error": outcome.error, "end_code": outcome.end_code,
-                           "failure": None if outcome.failure is None else outcome.failure.to_json()})
-        req = self.request
-        values = {"chunk_chars": req.chunk_chars, "max_batch": req.max_batch, "max_tokens": req.settings.max_tokens}
-        advice = [ADVICE[code].format(n=n, **values) for code, n in sorted(advised.items())]
-        return {
-            "chapter": str(req.chapter_path), "task": req.task,
-            "model": req.settings.model, "status": status, "error": error,
-            "chunks": chunks, "chunks_complete": sum(c["status"] == "complete" for c in chunks),
-            "paragraphs_total": total, "paragraphs_done": done, "tool_errors": dict(errors), "usage": dict(usage),
-            "end_codes": dict(endings), "advice": advice,
-            "wall_ms": round((time.perf_counter() - self.started) * 1000, 1),
-            "trace": str(self.trace.path) if self.trace else None, "model_unusable": self.model_unusable, **extra,
-        }
+        return run_summary(self.request, self.outcomes, status=status, error=error, started=self.started,
+                           trace=self.trace.path if self.trace else None, model_unusable=self.model_unusable, **extra)
 
     def _chunk_finished(self, config: ToolCallLoopConfig, outcome: ChunkOutcome, started: float) -> None:
         self.outcomes.append((config, outcome))
         self.emit(ChunkFinished(run_id=self.run_id, chunk=config.chunk_index, status=outcome.status,
                                 missing=outcome.missing, turns=outcome.turns, tool_calls=outcome.tool_calls,
                                 tool_errors=dict(outcome.tool_errors), usage=dict(outcome.usage),
+                                cost=cost_of(outcome.usage, self.request.settings.prices),
                                 wall_ms=round((time.perf_counter() - started) * 1000, 1),
                                 end_code=outcome.end_code, part=config.part, error=outcome.error))
 
@@ -291,7 +246,8 @@ class _Run:
                              task=req.task, model=req.settings.model,
                              base_url=DEMO_BASE_URL if req.settings.is_demo else req.settings.base_url,
                              chunk_count=len(configs),
-                             paragraph_count=sum(len(c.paragraph_ids) for c in selected)))
+                             paragraph_count=sum(len(c.paragraph_ids) for c in selected),
+                             prices=None if req.settings.prices is None else req.settings.prices.to_json()))
 
         async def one_chunk(config: ToolCallLoopConfig) -> ChunkOutcome | None:
             if req.only_chunk is not None and config.chunk_index != req.only_chunk:

@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
+from engine.cost import Prices, cost_of
 from engine.events import (
     BatchCommitted,
     ChunkFinished,
     EngineEvent,
     ErrorEvent,
+    ModelResponse,
     Reminder,
     Retry,
     RunStarted,
     ToolResult,
 )
 from tui.terminal_text import visible
+from tui.usage_text import usage_text
 
 
 @dataclass
@@ -24,9 +28,19 @@ class _RunState:
     name: str
     total: int = 0
     done: set[str] = field(default_factory=set)
-    tokens: int = 0
+    usage: Counter[str] = field(default_factory=Counter)  # every response's tokens so far (retries included)
+    prices: Prices | None = None
     errors: int = 0
     chunks: int = 0
+
+    @property
+    def tokens(self) -> int:
+        """Tokens used so far."""
+        return self.usage["total_tokens"]
+
+    def spent(self, short: bool = True) -> str:
+        """Tokens, cache share and cost so far, in words."""
+        return usage_text(self.usage, cost_of(self.usage, self.prices), short=short)
 
 
 class ProgressView:
@@ -46,7 +60,8 @@ class ProgressView:
         state = self.runs.get(event.run_id)
         if isinstance(event, RunStarted):
             state = self.runs[event.run_id] = _RunState(Path(event.chapter_path).name, event.paragraph_count,
-                                                        chunks=event.chunk_count)
+                                                        chunks=event.chunk_count,
+                                                        prices=Prices.from_json(event.prices))
             self.started(state, event)
             return
         if state is None:
@@ -56,8 +71,8 @@ class ProgressView:
             state.done.update(event.unchanged)
         elif isinstance(event, ToolResult) and not event.success:
             state.errors += 1
-        elif isinstance(event, ChunkFinished):
-            state.tokens += int(event.usage.get("total_tokens", 0))
+        elif isinstance(event, ModelResponse) and event.usage:
+            state.usage.update({k: v for k, v in event.usage.items() if isinstance(v, int)})
         self.changed(state, event)
 
     def started(self, state: _RunState, event: RunStarted) -> None:
@@ -90,7 +105,7 @@ class PlainProgress(ProgressView):
         if isinstance(event, ChunkFinished):
             missing = f" · missing {', '.join(event.missing)}" if event.missing else ""
             self._say(f"{state.name}: chunk {event.part or event.chunk}/{state.chunks} {event.status} · "
-                      f"{len(state.done)}/{state.total} paragraphs · {state.tokens} tokens · "
+                      f"{len(state.done)}/{state.total} paragraphs · {state.spent()} · "
                       f"{state.errors} tool errors{missing}")
         elif isinstance(event, Retry):
             self._say(f"{state.name}: retry {event.attempt} in {event.delay:.1f} s ({event.reason})")
@@ -112,7 +127,7 @@ class RichProgress(ProgressView):
         super().__init__()
         self._progress = Progress(
             TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[tokens]} tok · {task.fields[errors]} err"), TimeElapsedColumn(),
+            TextColumn("{task.fields[spent]} · {task.fields[errors]} err", markup=False), TimeElapsedColumn(),
             console=Console(stderr=True), transient=False,
         )
         self._tasks: dict[str, Any] = {}  # run id -> rich TaskID
@@ -127,14 +142,14 @@ class RichProgress(ProgressView):
     def started(self, state: _RunState, event: RunStarted) -> None:
         """Add a bar for the run."""
         self._tasks[event.run_id] = self._progress.add_task(visible(state.name, newlines=False),
-                                                            total=max(state.total, 1), tokens=0, errors=0)
+                                                            total=max(state.total, 1), spent=state.spent(), errors=0)
 
     def changed(self, state: _RunState, event: EngineEvent) -> None:
         """Move the bar; print errors above it."""
         task = self._tasks.get(event.run_id)
         if task is None:
             return
-        self._progress.update(task, completed=len(state.done), tokens=state.tokens, errors=state.errors)
+        self._progress.update(task, completed=len(state.done), spent=state.spent(), errors=state.errors)
         if isinstance(event, ErrorEvent):
             self._progress.console.print(visible(f"{state.name}: error: {event.message}", newlines=False),
                                          markup=False, highlight=False)
@@ -151,7 +166,7 @@ def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
             continue
         lines.append(f"{name}: {s.get('status')} · {s.get('paragraphs_done', 0)}/{s.get('paragraphs_total', 0)} "
                      f"paragraphs · {s.get('chunks_complete', 0)}/{len(s.get('chunks', []))} chunks complete · "
-                     f"{s.get('usage', {}).get('total_tokens', 0)} tokens · {s.get('wall_ms', 0) / 1000:.1f} s")
+                     f"{usage_text(s.get('usage') or {}, s.get('cost'))} · {s.get('wall_ms', 0) / 1000:.1f} s")
         for chunk in s.get("chunks", []):
             if chunk.get("status") != "complete":
                 missing = ", ".join(chunk.get("missing", [])) or "-"
@@ -166,4 +181,20 @@ def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
         lines.extend(f"  what to do: {advice}" for advice in s.get("advice") or ())
         if s.get("trace"):
             lines.append(f"  trace: {s['trace']}")
+    ran = [s for s in summaries if s.get("status") != "bad_input"]
+    if len(ran) > 1:
+        lines.append(f"all {len(ran)} chapters: {total_text(ran)}")
     return [visible(line, newlines=False) for line in lines]
+
+
+def total_text(summaries: list[dict[str, Any]]) -> str:
+    """Tokens and cost of several runs together (a cost only when every run had prices in one currency)."""
+    usage: Counter[str] = Counter()
+    for s in summaries:
+        usage.update({k: v for k, v in (s.get("usage") or {}).items() if isinstance(v, int)})
+    costs = [s.get("cost") for s in summaries]
+    currencies = {c.get("currency") for c in costs if isinstance(c, dict)}
+    cost = None
+    if all(isinstance(c, dict) for c in costs) and len(currencies) == 1:
+        cost = {"currency": currencies.pop(), "total": round(sum(float(c["total"]) for c in costs), 6)}
+    return usage_text(usage, cost)

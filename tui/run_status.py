@@ -5,9 +5,20 @@ Folded from the engine's events, without any Textual in it, so the wording is te
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.events import BatchCommitted, ChunkStarted, EngineEvent, ModelRequest, RunFinished, RunStarted
+from engine.cost import Prices, cost_of
+from engine.events import (
+    BatchCommitted,
+    ChunkStarted,
+    EngineEvent,
+    ModelRequest,
+    ModelResponse,
+    RunFinished,
+    RunStarted,
+)
+from tui.usage_text import usage_text
 
 
 @dataclass
@@ -23,12 +34,14 @@ class RunStatus:
     total: int = 0
     done: set[str] = field(default_factory=set)
     cancelling: bool = False
+    usage: Counter[str] = field(default_factory=Counter)  # tokens of every response so far
+    prices: Prices | None = None
 
     def start(self, what: str) -> None:
         """A run of ``what`` was asked for (its first event is still to come)."""
         self.what, self.running, self.ended, self.cancelling = what, True, None, False
         self.chunk, self.chunks, self.turn, self.total = None, 0, 0, 0
-        self.done = set()
+        self.done, self.usage, self.prices = set(), Counter(), None
 
     def finish(self, status: str) -> None:
         """The run ended with ``status`` (also when its worker was cancelled or failed)."""
@@ -38,6 +51,9 @@ class RunStatus:
         """Fold one event of the run in."""
         if isinstance(event, RunStarted):
             self.chunks, self.total = event.chunk_count, event.paragraph_count
+            self.prices = Prices.from_json(event.prices)
+        elif isinstance(event, ModelResponse) and event.usage:
+            self.usage.update({k: v for k, v in event.usage.items() if isinstance(v, int)})
         elif isinstance(event, ChunkStarted):
             self.chunk, self.turn = event.part or str(event.chunk), 0
         elif isinstance(event, ModelRequest):
@@ -48,10 +64,20 @@ class RunStatus:
         elif isinstance(event, RunFinished):
             self.finish(event.status)
 
+    def spent(self) -> str | None:
+        """``12.3k tok · 38% cached · $0.0123`` once the run has used tokens, else None."""
+        if not self.usage["total_tokens"]:
+            return None
+        return usage_text(self.usage, cost_of(self.usage, self.prices), short=True)
+
     def text(self) -> str | None:
-        """``translate · chunk 3/12 · turn 2 · 45/300 paragraphs``, ``last run: complete``, or None."""
+        """``translate · chunk 3/12 · turn 2 · 45/300 paragraphs · 12.3k tok · $0.01``, ``last run: complete``,
+        or None."""
         if not self.running:
-            return f"last run: {self.ended}" if self.ended else None
+            if not self.ended:
+                return None
+            spent = self.spent()
+            return f"last run: {self.ended}" + (f" · {spent}" if spent else "")
         if self.cancelling:
             return f"{self.what}: cancelling…"
         parts = [f"running {self.what}"]
@@ -62,4 +88,6 @@ class RunStatus:
         if self.total:
             noun = "paragraph" if self.total == 1 else "paragraphs"
             parts.append(f"{len(self.done)}/{self.total} {noun}")
+        if spent := self.spent():
+            parts.append(spent)
         return " · ".join(parts)

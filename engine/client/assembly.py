@@ -22,6 +22,7 @@ from engine.client.finish import normalise_finish_reason
 from engine.client.response import AssembledResponse, ToolCall, Usage
 from engine.client.sse import SSEEvent
 from engine.client.think import ThinkSplitter, split_orphan_close
+from engine.client.usage import normalise_usage
 from engine.client.wire import (
     MalformedChunk,
     ProviderError,
@@ -324,12 +325,9 @@ class StreamAssembler:
         self.stopped = True
 
     def _set_usage(self, usage: WireUsage) -> None:
-        if usage.prompt_tokens is None and usage.completion_tokens is None and usage.total_tokens is None:
-            return
-        prompt = usage.prompt_tokens or 0
-        completion = usage.completion_tokens or 0
-        total = usage.total_tokens if usage.total_tokens is not None else prompt + completion
-        self._usage = Usage(prompt, completion, total, usage.cached_tokens())
+        normalised = normalise_usage(usage)
+        if normalised is not None:  # a later empty block (xAI) must not erase the real counts
+            self._usage = normalised
 
     # -- output --------------------------------------------------------------------------------------------------
 

@@ -12,30 +12,37 @@ from engine.client.finish import FinishReason
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Token counts reported by the server (``total_tokens`` computed when the server left it out).
+    """Token counts of one request, normalised by ``engine.client.usage`` (``total_tokens`` computed when the server
+    left it out).
 
-    ``cached_tokens`` (prompt tokens served from the provider's prompt cache) is None when the provider does not
-    report it.
+    ``completion_tokens`` counts every billed output token, reasoning included. ``cached_tokens`` (prompt tokens
+    served from the provider's prompt cache) and ``reasoning_tokens`` are None when the provider does not report them.
     """
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     total_tokens: int = 0
     cached_tokens: int | None = None
+    reasoning_tokens: int | None = None
 
     def __add__(self, other: Usage) -> Usage:
-        cached = None if self.cached_tokens is None and other.cached_tokens is None else \
-            (self.cached_tokens or 0) + (other.cached_tokens or 0)
         return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens,
-                     self.total_tokens + other.total_tokens, cached)
+                     self.total_tokens + other.total_tokens, _plus(self.cached_tokens, other.cached_tokens),
+                     _plus(self.reasoning_tokens, other.reasoning_tokens))
 
     def to_json(self) -> dict[str, int]:
-        """The counts as a mapping; ``cached_tokens`` only when reported."""
+        """The counts as a mapping; ``cached_tokens`` and ``reasoning_tokens`` only when reported."""
         data = {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
                 "total_tokens": self.total_tokens}
         if self.cached_tokens is not None:
             data["cached_tokens"] = self.cached_tokens
+        if self.reasoning_tokens is not None:
+            data["reasoning_tokens"] = self.reasoning_tokens
         return data
+
+
+def _plus(a: int | None, b: int | None) -> int | None:
+    return None if a is None and b is None else (a or 0) + (b or 0)
 
 
 @dataclass(frozen=True, slots=True)

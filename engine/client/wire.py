@@ -64,23 +64,16 @@ class WireChoice(msgspec.Struct, gc=False):
 
 
 class WireUsage(msgspec.Struct, gc=False):
-    """Token counts; any of them may be missing. Cached prompt tokens come as OpenAI's
-    ``prompt_tokens_details.cached_tokens`` or DeepSeek's ``prompt_cache_hit_tokens``."""
+    """Token counts as a provider sends them; any of them may be missing. ``engine.client.usage`` turns the
+    provider's shape (OpenAI's details, DeepSeek's cache hit/miss counts, Gemini's uncounted thoughts) into one."""
 
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
     total_tokens: int | None = None
     prompt_tokens_details: dict[str, Any] | None = None
+    completion_tokens_details: dict[str, Any] | None = None
     prompt_cache_hit_tokens: int | None = None
-
-    def cached_tokens(self) -> int | None:
-        """Prompt tokens served from the provider's cache, or None when not reported."""
-        details = self.prompt_tokens_details
-        if details is not None:
-            cached = details.get("cached_tokens")
-            if isinstance(cached, int) and not isinstance(cached, bool):
-                return cached
-        return self.prompt_cache_hit_tokens
+    prompt_cache_miss_tokens: int | None = None
 
 
 class WireGroq(msgspec.Struct, gc=False):
@@ -183,7 +176,9 @@ def _lax_chunk_model() -> Any:
         completion_tokens: int | None = None
         total_tokens: int | None = None
         prompt_tokens_details: dict[str, Any] | None = None
+        completion_tokens_details: dict[str, Any] | None = None
         prompt_cache_hit_tokens: int | None = None
+        prompt_cache_miss_tokens: int | None = None
 
     class Groq(Lax):
         usage: Usage | None = None

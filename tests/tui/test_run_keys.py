@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from engine.events import BatchCommitted, ChunkStarted, ModelRequest, ModelResponse, RunFinished, RunStarted
 from store.loader import load_chapter
 from tests.support.model_server import ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
 from tests.tui.chapters import review_chapter, write
@@ -63,14 +64,14 @@ async def test_retranslate_the_chapter_and_the_chunk_at_the_cursor(review_path: 
     async with app.run_test(size=SIZE) as pilot:
         screen = chapter_screen(app)
         await pilot.press("down", "U")  # the chunk of p2 (all five paragraphs fit one chunk)
-        await wait_for(pilot, lambda: screen.run_label == "last run: complete", what="the chunk run")
+        await wait_for(pilot, lambda: screen.run_label.startswith("last run: complete"), what="the chunk run")
         after = load_chapter(review_path)
         texts = {p.id: p.selected_text for p in after.paragraphs}
         assert texts["p0000002"] == "[demo en] 二つ目の段落です。"  # translated again, though it had a translation
         assert texts["p0000004"] == "[demo en] 四つ目の段落です。"
         assert len(after.paragraph("p0000002").translations) == 3  # type: ignore[union-attr]
         await pilot.press("u")
-        await wait_for(pilot, lambda: screen.run_label == "last run: complete" and not screen.run_in_progress,
+        await wait_for(pilot, lambda: screen.run_label.startswith("last run: complete") and not screen.run_in_progress,
                        what="the chapter run")
 
 
@@ -86,7 +87,7 @@ async def test_ask_the_model_about_one_translated_paragraph(review_path: Path, m
         await wait_for(pilot, lambda: isinstance(app.screen, AskScreen), what="the form")
         await pilot.press("shift+tab", "enter", "up", "enter", "tab")  # the task: polish (offered) -> translate
         await pilot.press(*"more formal", "enter")
-        await wait_for(pilot, lambda: screen.run_label == "last run: complete", what="the one-paragraph run")
+        await wait_for(pilot, lambda: screen.run_label.startswith("last run: complete"), what="the one-paragraph run")
         user = json.loads(model_server.requests[0].body)["messages"][1]["content"]
         assert "[ID: p0000004]" in user and "[ID: p0000005]" not in user  # one paragraph, already translated
         assert "The editor's instruction for this work: more formal" in user
@@ -144,8 +145,6 @@ async def test_the_separators_show_the_runs_own_chunks_while_it_goes(small_path:
 
 
 def test_run_status_wording() -> None:
-    from engine.events import BatchCommitted, ChunkStarted, ModelRequest, RunFinished, RunStarted
-
     status = RunStatus()
     assert status.text() is None
     status.start("translate")
@@ -200,3 +199,27 @@ async def test_idle_chapter_views_are_kept_up_to_a_limit(workspace_dir: Path) ->
         app.open_chapter(ws.session(workspace_dir / f"c{KEPT_CHAPTER_VIEWS + 1}.json"))
         await pilot.pause()
         assert app.screen is app._chapter_views[kept[-1]]  # the same view again, not a new one
+
+
+def test_the_status_line_shows_tokens_cache_share_and_cost_as_they_come() -> None:
+    status = RunStatus()
+    status.start("translate")
+    status.update(RunStarted(run_id="r", chapter_path="c.json", chapter_id="c", task="translate", model="m",
+                             base_url="http://x", chunk_count=1, paragraph_count=2,
+                             prices={"input": 2.5, "cached_input": 1.25, "output": 10.0, "currency": "USD"}))
+    assert status.text() == "running translate · 0/2 paragraphs"  # nothing spent yet: nothing said
+    for prompt, completion, cached in ((800_000, 120_000, 0), (950_000, 3_000, 760_000)):
+        status.update(ModelResponse(run_id="r", chunk=1, turn=1, content="", reasoning="", tool_calls=(),
+                                    finish_reason="tool_calls", latency_ms=1.0,
+                                    usage={"prompt_tokens": prompt, "completion_tokens": completion,
+                                           "total_tokens": prompt + completion, "cached_tokens": cached}))
+    assert status.text() == "running translate · 0/2 paragraphs · 1.87M tok · 43% cached · $4.66"
+    status.update(RunFinished(run_id="r", status="complete", summary={}))
+    assert status.text() == "last run: complete · 1.87M tok · 43% cached · $4.66"
+    status.start("polish")  # a new run starts from nothing
+    status.update(RunStarted(run_id="s", chapter_path="c.json", chapter_id="c", task="polish", model="demo",
+                             base_url="demo://offline", chunk_count=1, paragraph_count=1))
+    status.update(ModelResponse(run_id="s", chunk=1, turn=1, content="", reasoning="", tool_calls=(),
+                                finish_reason="stop", latency_ms=1.0,
+                                usage={"prompt_tokens": 900, "completion_tokens": 100, "total_tokens": 1000}))
+    assert status.text() == "running polish · 0/1 paragraph · 1.0k tok"  # no prices, no cache report: tokens only

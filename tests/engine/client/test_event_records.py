@@ -15,7 +15,8 @@ from engine.events import EVENT_TYPES, ChunkStarted, ModelDelta, RunFinished
 
 BASE = ["kind", "run_id", "chunk", "ts"]
 SHAPES = {
-    "run_started": ["chapter_path", "chapter_id", "task", "model", "base_url", "chunk_count", "paragraph_count"],
+    "run_started": ["chapter_path", "chapter_id", "task", "model", "base_url", "chunk_count", "paragraph_count",
+                    "prices"],
     "chunk_started": ["paragraph_ids", "first_paragraph_id", "last_paragraph_id", "chunk_count", "part"],
     "model_request": ["turn", "message_count", "tool_names", "messages"],
     "model_delta": ["turn", "channel", "text", "tool_name", "chars"],
@@ -28,12 +29,13 @@ SHAPES = {
     "retry": ["attempt", "reason", "delay"],
     "error": ["message", "code", "fatal", "error"],
     "chunk_finished": ["status", "missing", "turns", "tool_calls", "tool_errors", "usage", "wall_ms", "end_code",
-                       "part", "error"],
+                       "part", "error", "cost"],
     "run_finished": ["status", "summary"],
 }
 DEFAULTS = {"part": None, "messages": (), "text": "", "tool_name": None, "chars": 0, "error": None,
             "finish_reason_raw": None, "failure": None, "attempts": 1, "expanded_tool_calls": (), "unchanged": (),
-            "kept_selection": (), "code": None, "fatal": False, "end_code": None}
+            "kept_selection": (), "code": None, "fatal": False, "end_code": None,
+            "prices": None, "cost": None}
 
 
 @pytest.mark.parametrize("kind", sorted(SHAPES))

@@ -1,0 +1,62 @@
+"""One shape for the token counts every provider reports its own way.
+
+- OpenAI (and llama.cpp, Ollama, vLLM, Groq's ``x_groq.usage``): ``prompt_tokens``, ``completion_tokens``,
+  ``total_tokens``, with ``prompt_tokens_details.cached_tokens`` and ``completion_tokens_details.reasoning_tokens``;
+  reasoning is part of ``completion_tokens``.
+- DeepSeek: ``prompt_cache_hit_tokens`` and ``prompt_cache_miss_tokens`` beside ``prompt_tokens`` (their sum).
+- Gemini's OpenAI endpoint (and gateways in front of it): thinking tokens are billed as output but may be left out
+  of ``completion_tokens`` while ``total_tokens`` counts them; the gap is output, so ``completion_tokens`` becomes
+  ``total - prompt`` and the gap is reported as reasoning when no reasoning count came.
+- llama.cpp's ``timings`` block is about speed, not billing: never read.
+
+Normalised, ``completion_tokens`` is every billed output token (reasoning included) and ``cached_tokens`` is the
+part of ``prompt_tokens`` served from the provider's prompt cache.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.client.response import Usage
+from engine.client.wire import WireUsage
+
+
+def _count(value: Any) -> int | None:
+    """A token count, or None for anything that is not a non-negative whole number."""
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    return None
+
+
+def _detail(details: dict[str, Any] | None, key: str) -> int | None:
+    return _count(details.get(key)) if isinstance(details, dict) else None
+
+
+def normalise_usage(wire: WireUsage) -> Usage | None:
+    """The provider's counts as :class:`Usage`, or None when the block carries no count at all (a ``null`` usage on
+    every chunk, or one of xAI's empty trailing chunks: an earlier real count must not be overwritten)."""
+    prompt = _count(wire.prompt_tokens)
+    completion = _count(wire.completion_tokens)
+    total = _count(wire.total_tokens)
+    hit = _count(wire.prompt_cache_hit_tokens)
+    miss = _count(wire.prompt_cache_miss_tokens)
+    if prompt is None and hit is not None and miss is not None:
+        prompt = hit + miss
+    if prompt is None and completion is None and total is None:
+        return None
+    prompt = prompt or 0
+    completion = completion or 0
+    cached = _detail(wire.prompt_tokens_details, "cached_tokens")
+    if cached is None:
+        cached = hit
+    reasoning = _detail(wire.completion_tokens_details, "reasoning_tokens")
+    if total is None:
+        total = prompt + completion
+    elif total > prompt + completion:
+        gap = total - prompt - completion  # output the provider billed but left out of completion_tokens
+        completion += gap
+        if reasoning is None:
+            reasoning = gap
+    if cached is not None:
+        cached = min(cached, prompt)
+    return Usage(prompt, completion, total, cached, reasoning)
