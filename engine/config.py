@@ -211,5 +211,6 @@ def resolve_model(
         max_tokens_field=chosen.max_tokens_field if chosen else "max_tokens",
         connect_timeout=chosen.connect_timeout if chosen else settings.DEFAULT_CONNECT_TIMEOUT,
         read_timeout=chosen.read_timeout if chosen else settings.DEFAULT_READ_TIMEOUT,
-        prices=chosen.prices if chosen else None,
+        # A profile's prices are for its model: another model named by --model, or the demo model, has none.
+        prices=chosen.prices if chosen and resolved_model == chosen.model != DEMO_MODEL else None,
     )

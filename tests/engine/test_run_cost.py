@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from engine.config import ConfigError, load_config
+from engine.config import ConfigError, load_config, resolve_model
 from engine.cost import Prices, cache_share, cost_of
 from engine.run import RunRequest, run_chapter
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter
@@ -142,3 +142,13 @@ def test_cli_summary_and_json_show_tokens_cache_share_and_cost(tmp_path: Path, m
     assert finished["summary"]["cost"]["total"] == 4.655
     chunk_line = next(json.loads(x) for x in done.stdout.splitlines() if '"chunk_finished"' in x)
     assert chunk_line["cost"]["total"] == 4.655 and chunk_line["usage"]["cached_tokens"] == 760_000
+
+
+def test_a_profile_s_prices_are_for_its_model_only(tmp_path: Path) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[profiles.ds]\nmodel = "deepseek-chat"\nprice_input = 0.27\nprice_output = 1.10\n')
+    config = load_config(path)
+    assert resolve_model(config, profile="ds", environ={}).prices == Prices.of(0.27, 1.10)
+    assert resolve_model(config, profile="ds", model="deepseek-chat", environ={}).prices is not None
+    assert resolve_model(config, profile="ds", model="deepseek-reasoner", environ={}).prices is None
+    assert resolve_model(config, profile="ds", model="demo", environ={}).prices is None

@@ -52,6 +52,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    "and write a read-only chapter")
     add_setting_flag(p, settings.JOBS, "chapters run at once")
     p.add_argument("--json", action="store_true", help="print the events as JSON Lines on stdout")
+    p.add_argument("--estimate", action="store_true", help="send nothing: print the requests, tokens and cost the "
+                   "run would take, per chunk and in total (an estimate)")
     p.set_defaults(handler=run)
 
 
@@ -148,6 +150,12 @@ def run(args: argparse.Namespace) -> int:
                                       only_paragraph=args.paragraph, instruction=args.instruction,
                                       force=args.force)
                 for path in args.chapters]
+    if args.estimate:
+        if args.trace:
+            raise UsageError("--estimate sends nothing and writes no trace; leave out --trace")
+        from tui.commands.estimate import print_estimates
+
+        return print_estimates(requests, args.json)
     jobs = config.run.jobs if args.jobs is None else args.jobs
     view: ProgressView = RichProgress() if sys.stderr.isatty() else PlainProgress(sys.stderr)
     try:

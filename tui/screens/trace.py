@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from engine.trace import TraceReadError, read_trace
 from tui.screens.prompt import PromptScreen
 from tui.terminal_text import visible
+from tui.usage_text import usage_text
 from tui.widgets.trace_steps import (
     Step,
     boundaries_text,
@@ -200,8 +201,11 @@ class TraceScreen(Screen[None]):
         for call in response.get("tool_calls") or []:
             text.append(f"→ {call.get('name', '?')} [{call.get('id', '?')}]\n")
             text.append(pretty_arguments(call.get("arguments")) + "\n")
-        text.append(f"finish {response.get('finish_reason')} · usage {response.get('usage')} · "
-                    f"{response.get('latency_ms', 0):.0f} ms\n")
+        usage = response.get("usage")
+        spent = usage_text(usage) if isinstance(usage, dict) and usage else "no usage reported"
+        latency = response.get("latency_ms")
+        took = f"{latency:.0f} ms" if isinstance(latency, int | float) else "time not recorded"
+        text.append(f"finish {response.get('finish_reason')} · {spent} · {took}\n")
 
     # -- actions -------------------------------------------------------------------------------------------
 

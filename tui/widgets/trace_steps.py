@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tui.terminal_text import json_text
+from tui.usage_text import usage_text
 from tui.widgets.log_entries import commit_summary, short_arguments
 
 
@@ -102,13 +103,24 @@ def build_steps(events: list[dict[str, Any]]) -> list[Step]:
                 error_code=event.get("code"), is_error=True)
         elif kind == "chunk_finished":
             status = event.get("status", "?")
-            add("chunk_end", f"chunk {event.get('chunk', '?')} {status}", event, is_error=status != "complete")
+            add("chunk_end", f"chunk {event.get('chunk', '?')} {status}{_spent(event)}", event,
+                is_error=status != "complete")
         elif kind == "run_finished":
             status = event.get("status", "?")
-            add("run_end", f"run {status}", event, is_error=status != "complete")
+            summary = event.get("summary")
+            add("run_end", f"run {status}{_spent(summary if isinstance(summary, dict) else {})}", event,
+                is_error=status != "complete")
         elif kind != "model_delta":
             add("other", str(kind), event)
     return steps
+
+
+def _spent(record: dict[str, Any]) -> str:
+    """`` · 12.3k tok · 38% cached · $0.01`` from a record's ``usage`` and ``cost`` (nothing when absent or damaged)."""
+    usage, cost = record.get("usage"), record.get("cost")
+    if not isinstance(usage, dict) or not usage:
+        return ""
+    return " · " + usage_text(usage, cost if isinstance(cost, dict) else None, short=True)
 
 
 def matches(step: Step, needle: str) -> bool:

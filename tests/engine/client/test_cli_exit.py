@@ -73,7 +73,8 @@ def test_called_with_arguments_main_neither_freezes_nor_exits(tmp_path: Path) ->
     path = write_chapter(tmp_path)
     frozen = gc.get_freeze_count()
     assert cli.main(["export", str(path), "-o", str(tmp_path / "out.txt")]) == 0
-    assert gc.get_freeze_count() == frozen
+    # No freeze: it would add thousands. (Earlier tests' frozen objects freed meanwhile may lower the count.)
+    assert gc.get_freeze_count() <= frozen
     assert (tmp_path / "out.txt").exists()
 
 

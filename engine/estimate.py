@@ -1,0 +1,99 @@
+"""``run --estimate``: what a run would cost, worked out from its requests without sending any.
+
+Every chunk's first request is built exactly as the run builds it (system prompt, chunk message, tool definitions)
+and its tokens are estimated by character class (``engine.token_estimate``). The rest is a range, stated as such:
+
+- requests: one per chunk when the model submits the whole chunk in its first answer; at most one per batch of
+  ``max_batch`` paragraphs plus a closing turn.
+- output tokens: the text the model writes back plus each item's JSON. For a translation, the source's letters times
+  the language pair's length ratio (``engine.checks.length_ratio``), in the target script's tokens, from 0.75 to 1.5
+  times that; for polish and proofread, from a fifth (most paragraphs ``unchanged``) to 1.2 times the current
+  translations. A reasoning model thinks on top of this, unbounded by the estimate.
+- input tokens: the first request for one request; with more, each later request resends the history, which grows
+  by the output as it is written.
+- cost: the low end counts the system prompt and tools (byte-identical in every chunk) as a provider's cached prefix
+  from the second chunk on, when the profile prices cached input; the high end counts no cache hit at all.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from engine.checks.languages import languages
+from engine.checks.length_ratio import expected_ratio, letters
+from engine.cost import cost_of
+from engine.loop_config import ToolCallLoopConfig
+from engine.run import RunRequest
+from engine.services import service_for
+from engine.token_estimate import CJK_PER_CHAR, LATIN_CHARS_PER_TOKEN, estimate_tokens
+from store.loader import load_chapter
+
+MESSAGE_OVERHEAD = 4  # role and separators a chat template adds around each message
+METHOD = ("tokens estimated from character classes (CJK characters, Latin words, other symbols), within about 10% "
+          "of a real tokenizer on Japanese fiction; tokenizers differ, so treat it as an estimate")
+_TRANSLATE_RANGE = (0.75, 1.5)
+_REVISE_RANGE = (0.2, 1.2)
+
+
+def _output_tokens(request: RunRequest, config: ToolCallLoopConfig, source_language: str | None,
+                   target_language: str | None) -> float:
+    chapter = config.chunk.chapter
+    paras = [chapter.paragraph(pid) for pid in config.paragraph_ids]
+    item = sum(estimate_tokens(json.dumps({"paragraph_id": pid, "translated_text": ""}))
+               for pid in config.paragraph_ids)
+    if request.task != "translate":
+        return item + sum(estimate_tokens(p.selected_text or "") for p in paras if p is not None)
+    pair = languages(source_language, target_language)
+    ratio = expected_ratio(pair)
+    text = "".join(p.text for p in paras if p is not None)
+    if ratio is None:
+        return item + estimate_tokens(text)
+    target_letters = letters(text) * ratio
+    latin_target = pair.target is not None and pair.target.latin
+    return item + (target_letters / LATIN_CHARS_PER_TOKEN if latin_target else target_letters * CJK_PER_CHAR)
+
+
+def estimate_run(request: RunRequest) -> dict[str, Any]:
+    """The estimate of ``request`` as JSON-ready data (per chunk and in total); sends nothing, writes nothing.
+
+    Raises what a run refuses with (``ChapterLoadError``, ``TaskSetupError``, ``ValueError``).
+    """
+    chapter = load_chapter(request.chapter_path)
+    service = service_for(request.task)(
+        chapter, source_language=request.source_language, target_language=request.target_language,
+        chunk_chars=request.chunk_chars, include_all=request.include_all, max_batch=request.max_batch,
+        max_turns=request.max_turns, model=request.settings.model, only_paragraph=request.only_paragraph,
+        instruction=request.instruction)
+    prices = request.settings.prices
+    low_range, high_range = _TRANSLATE_RANGE if request.task == "translate" else _REVISE_RANGE
+    chunks = []
+    totals = {"requests": [0, 0], "input_tokens": [0, 0], "output_tokens": [0, 0], "cost": [0.0, 0.0]}
+    for number, config in enumerate(service.loop_configs()):
+        prefix = estimate_tokens(config.system_prompt) + estimate_tokens(json.dumps(list(config.tools),
+                                                                                    ensure_ascii=False))
+        first = prefix + estimate_tokens(config.user_message) + 2 * MESSAGE_OVERHEAD
+        output = _output_tokens(request, config, service.source_language, service.target_language)
+        out_low, out_high = math.floor(output * low_range), math.ceil(output * high_range)
+        most = math.ceil(len(config.paragraph_ids) / request.max_batch) + 1
+        in_high = most * first + math.ceil(out_high * most / 2)
+        cached = prefix if number and prices is not None and prices.cached_input is not None else 0
+        cost_low = cost_of({"prompt_tokens": first, "cached_tokens": cached, "completion_tokens": out_low}, prices)
+        cost_high = cost_of({"prompt_tokens": in_high, "completion_tokens": out_high}, prices)
+        row = {"chunk": config.chunk.label, "paragraphs": len(config.paragraph_ids), "first_request_tokens": first,
+               "requests": [1, most], "input_tokens": [first, in_high], "output_tokens": [out_low, out_high],
+               "cost": None if cost_low is None or cost_high is None else [cost_low["total"], cost_high["total"]]}
+        chunks.append(row)
+        for key in ("requests", "input_tokens", "output_tokens"):
+            totals[key] = [totals[key][0] + row[key][0], totals[key][1] + row[key][1]]
+        if row["cost"] is not None:
+            totals["cost"] = [round(a + b, 6) for a, b in zip(totals["cost"], row["cost"], strict=True)]
+    return {
+        "chapter": str(request.chapter_path), "task": request.task, "model": request.settings.model,
+        "source_language": service.source_language, "target_language": service.target_language,
+        "method": METHOD, "currency": None if prices is None else prices.currency,
+        "prices": None if prices is None else prices.to_json(), "chunks": chunks,
+        "total": {"chunks": len(chunks), "paragraphs": sum(c["paragraphs"] for c in chunks), **totals,
+                  "cost": totals["cost"] if prices is not None else None},
+    }
