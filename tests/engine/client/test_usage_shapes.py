@@ -129,3 +129,22 @@ def test_a_float_count_goes_through_the_lax_decoder() -> None:
     chunk = validate_chunk(raw)  # ... and the lax one reads it, new fields included
     assert chunk.usage is not None and chunk.usage.prompt_cache_miss_tokens == 2
     assert normalise_usage(chunk.usage) == Usage(12, 3, 15, None, None)
+
+
+async def test_a_retried_stream_s_tokens_are_added_to_the_answer_s(model_server: ModelServer) -> None:
+    """The first attempt streams text and its usage, then the server reports an overload inside the stream: the
+    client retries, and the answer's usage counts both attempts (the provider billed both)."""
+    failed = "".join([ev(oa({"role": "assistant", "content": "So"})),
+                      ev(_usage_chunk({"prompt_tokens": 500, "completion_tokens": 7, "total_tokens": 507,
+                                       "prompt_tokens_details": {"cached_tokens": 384}})),
+                      ev({"object": "error", "message": "The engine is overloaded", "type": "InternalServerError",
+                          "code": 503})]).encode()
+    body, _ = SHAPES["openai_details"]
+    model_server.add(Scripted(200, {"content-type": "text/event-stream"}, failed),
+                     Scripted(200, {"content-type": "text/event-stream"}, body))
+    policy = RetryPolicy(max_retries=2, time_scale=0.0)
+    async with ModelClient(model_server.base_url, "m", retry_policy=policy) as client:
+        events = [e async for e in client.stream(MESSAGES, [])]
+    response = events[-1].response
+    assert response.content == "ok" and response.attempts == 2
+    assert response.usage == Usage(2506, 307, 2813, 2304, 128)
