@@ -42,7 +42,10 @@ class TraceWriter:
         self._include_deltas = include_deltas
         self.failed: str | None = None  # why tracing stopped, if it did
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._file: IO[str] | None = open(path, "a", encoding="utf-8")  # noqa: SIM115 — closed in close()
+        # backslashreplace: a lone surrogate that slipped into an event is written as its JSON escape (\\ud800),
+        # which reads back as the same string, instead of failing the write and with it the run.
+        self._file: IO[str] | None = open(path, "a", encoding="utf-8",  # noqa: SIM115 — closed in close()
+                                          errors="backslashreplace")
 
     def write(self, event: EngineEvent) -> None:
         """Append one event (``model_delta`` only when asked for)."""

@@ -14,11 +14,14 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from engine.json_depth import MAX_JSON_DEPTH, too_deep
+
 _FENCE_OPEN = re.compile(r"^\s*```[A-Za-z0-9_-]*[ \t]*\n?")
 _FENCE_CLOSE = re.compile(r"\n?\s*```\s*$")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _NUMBER = re.compile(r"-?[0-9][0-9.eE+-]*")
 _LITERALS = frozenset({"true", "false", "null", "True", "False", "None"})
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 ArgumentsError = Literal["ARGUMENTS_TRUNCATED", "INVALID_ARGUMENTS"]
 
@@ -45,6 +48,16 @@ def parse_arguments(raw: str, *, allow_repair: bool = True) -> ParsedArguments:
     text = raw.strip()
     if not text:
         return ParsedArguments({})
+    if too_deep(text):
+        return _invalid(f"the arguments nest more than {MAX_JSON_DEPTH} levels deep")
+    parsed = _parse(text, allow_repair)
+    if parsed.arguments is not None and (where := lone_surrogate_at(parsed.arguments)) is not None:
+        return _invalid(f"the arguments hold a broken character (half of a UTF-16 surrogate pair) at {where}; "
+                        "resend the call with the text intact")
+    return parsed
+
+
+def _parse(text: str, allow_repair: bool) -> ParsedArguments:
     try:
         value = json.loads(text)
     except (ValueError, RecursionError):
@@ -206,7 +219,7 @@ def split_concatenated(raw: str) -> list[str] | None:
     while at < len(text):
         try:
             value, end = decoder.raw_decode(text, at)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
         if not isinstance(value, dict):
             return None
@@ -249,3 +262,27 @@ def _json_kind(value: Any) -> str:
     if value is None:
         return "null"
     return "a number"
+
+
+def lone_surrogate_at(value: Any, path: str = "") -> str | None:
+    """The place (``paragraphs.0.translated_text``) of the first string holding a lone UTF-16 surrogate, or None.
+
+    ``json.loads`` turns the escape ``\\ud800`` into a character no file can hold in UTF-8: such a text must never
+    reach the chapter or the trace.
+    """
+    if isinstance(value, str):
+        return (path or "(the value)") if _SURROGATE.search(value) else None
+    if isinstance(value, dict):
+        items: Any = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return None
+    for key, item in items:
+        here = f"{path}.{key}" if path else str(key)
+        if isinstance(key, str) and _SURROGATE.search(key):
+            return here
+        found = lone_surrogate_at(item, here)
+        if found is not None:
+            return found
+    return None

@@ -34,6 +34,7 @@ from engine.client.wire import (
     parse_error_payload,
     validate_chunk,
 )
+from engine.json_depth import MAX_JSON_DEPTH, too_deep
 
 _ID_ALPHABET = string.ascii_letters + string.digits
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -90,7 +91,7 @@ class _Call:
         text = "".join(self.args)
         try:
             return isinstance(json.loads(text), dict)
-        except ValueError:
+        except (ValueError, RecursionError):
             return split_concatenated(text) is not None
 
 
@@ -134,6 +135,10 @@ class StreamAssembler:
         if kind == "error":
             self._fail_with_payload(data or "the server sent an error event")
             return []
+        if too_deep(data):
+            self._on_error(ProviderError(message=f"the server sent a chunk nested more than {MAX_JSON_DEPTH} "
+                                                 "levels deep"))
+            return []
         if data[:1] == "{":
             # Fast path: decode and type-check in one pass (msgspec). Lone surrogate escapes, odd field types and
             # error objects take the slow path below.
@@ -147,7 +152,7 @@ class StreamAssembler:
             return []
         try:
             payload = json.loads(data)
-        except ValueError:
+        except (ValueError, RecursionError):
             self._on_error(ProviderError(message=f"the server sent data that is not JSON: {data[:80]!r}"))
             return []
         return self.feed_payload(payload)
@@ -307,7 +312,7 @@ class StreamAssembler:
     def _fail_with_payload(self, text: str) -> None:
         try:
             payload = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             payload = None
         found = parse_error_payload(payload) or parse_error_payload({"error": payload})
         self._on_error(found or ProviderError(message=text.strip() or "unknown error"))

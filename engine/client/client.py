@@ -242,7 +242,7 @@ class ModelClient:
         """A 2xx JSON body: the server ignored ``stream: true`` (or sent an error object with status 200)."""
         try:
             payload = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):
             decoder = SSEDecoder()  # mislabelled SSE
             for sse in decoder.feed(body) + decoder.close():
                 for event in assembler.feed(sse):

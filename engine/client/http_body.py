@@ -24,7 +24,7 @@ def error_text(body: bytes, content_type: str) -> ProviderError | None:
         text = text.splitlines()[0][5:].strip() or text
     try:
         payload = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         payload = None
     if payload is not None:
         found = parse_error_payload(payload)

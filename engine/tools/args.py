@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
+from engine.json_depth import MAX_JSON_DEPTH, too_deep
 from engine.tools.results import ErrorCode, failure
 
 MAX_ARGUMENT_CHARS = 2_000_000  # raw JSON; a 20-item batch of long paragraphs stays far below
@@ -211,6 +212,10 @@ def decode_arguments(tool: str, raw: object) -> dict[str, Any]:
         raise BadArguments(invalid_arguments(
             tool, f"The arguments of {tool} are {len(raw):,} characters long, more than the limit of "
             f"{MAX_ARGUMENT_CHARS:,}.", "Send fewer or shorter items per call.", field="arguments"))
+    if too_deep(raw):
+        raise BadArguments(invalid_arguments(
+            tool, f"The arguments of {tool} nest more than {MAX_JSON_DEPTH} levels deep.",
+            "Send the arguments again as one flat JSON object.", field="arguments"))
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
