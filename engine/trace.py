@@ -8,6 +8,7 @@ text). Secrets are scrubbed from every line as a second line of defence: events 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import re
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.events import EngineEvent, ModelDelta
+from store.workspace import safe_state_dir
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -27,10 +29,24 @@ def safe_name(text: str) -> str:
     return name[:80]
 
 
+def trace_folder_name(chapter_id: str) -> str:
+    """The folder of a chapter's traces: the ID itself when it is a safe file name (``ch01``), else its safe part
+    and a hash of the whole ID (``第一章`` and ``第二章`` must not share a folder: ``chapter-5c1f0a3e``)."""
+    if _UNSAFE.search(chapter_id) is None and chapter_id.strip("._") == chapter_id and 0 < len(chapter_id) <= 80:
+        return chapter_id
+    digest = hashlib.sha256(chapter_id.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    return f"{safe_name(chapter_id)[:60]}-{digest}"
+
+
 def default_trace_path(traces_dir: Path, chapter_id: str, task: str, when: datetime | None = None) -> Path:
     """The trace file for a run started at ``when`` (UTC)."""
     stamp = (when or datetime.now(UTC)).strftime("%Y%m%dT%H%M%S.%fZ")
-    return traces_dir / safe_name(chapter_id) / f"{stamp}-{safe_name(task)}.jsonl"
+    return traces_dir / trace_folder_name(chapter_id) / f"{stamp}-{safe_name(task)}.jsonl"
+
+
+def _private_opener(path: str, flags: int) -> int:
+    """Open a trace for appending: never through a planted link, and readable by its owner only (0600)."""
+    return os.open(path, flags | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
 
 
 class TraceWriter:
@@ -41,11 +57,11 @@ class TraceWriter:
         self._secrets = tuple(s for s in secrets if s and len(s) >= 4)
         self._include_deltas = include_deltas
         self.failed: str | None = None  # why tracing stopped, if it did
-        path.parent.mkdir(parents=True, exist_ok=True)
+        safe_state_dir(path.parent)  # under .proofdesk/, every folder a real one (a planted link is refused)
         # backslashreplace: a lone surrogate that slipped into an event is written as its JSON escape (\\ud800),
         # which reads back as the same string, instead of failing the write and with it the run.
         self._file: IO[str] | None = open(path, "a", encoding="utf-8",  # noqa: SIM115 — closed in close()
-                                          errors="backslashreplace")
+                                          errors="backslashreplace", opener=_private_opener)
 
     def write(self, event: EngineEvent) -> None:
         """Append one event (``model_delta`` only when asked for)."""
@@ -90,7 +106,7 @@ class TraceReadError(Exception):
 
 def latest_trace(traces_dir: Path, chapter_id: str) -> Path | None:
     """The newest trace a run of ``chapter_id`` left (trace names start with their UTC time), if any."""
-    folder = traces_dir / safe_name(chapter_id)
+    folder = traces_dir / trace_folder_name(chapter_id)
     traces = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
     return traces[-1] if traces else None
 
