@@ -69,7 +69,9 @@ class ChunkOutcome:
     report the chunk in progress).
 
     ``end_code`` says why a chunk that is not complete ended: ``CONTEXT_OVERFLOW``, ``OUTPUT_LIMIT``,
-    ``NO_PROGRESS``, ``MAX_TURNS``, ``MODEL_ERROR`` (with ``failure``), ``NO_SUBMISSION``.
+    ``NO_PROGRESS``, ``MAX_TURNS``, ``MODEL_ERROR`` (with ``failure``), ``NO_SUBMISSION``, or
+    ``CHAPTER_UNAVAILABLE`` / ``COMMIT_FAILED`` when the chapter file could not be read or saved
+    ``MAX_FILE_FAILURES`` times in a row (which stops the run: no later chunk could be saved either).
     """
 
     status: str  # complete | incomplete | failed | cancelled | split
@@ -92,6 +94,11 @@ class ChunkOutcome:
         """End the chunk on a model failure."""
         self.status, self.failure, self.error = "failed", failure, failure.message
         self.end_code = "CONTEXT_OVERFLOW" if failure.type == "context_overflow" else "MODEL_ERROR"
+
+
+# Tool errors that say the chapter file itself is unreadable or unsavable, and how many in a row end the run.
+FILE_FAILURES = frozenset({"CHAPTER_UNAVAILABLE", "COMMIT_FAILED"})
+MAX_FILE_FAILURES = 3
 
 
 def reminder_text(missing: list[str]) -> str:
@@ -148,6 +155,7 @@ class ToolCallLoop:
         self.tool_names = tuple(t["function"]["name"] for t in self.tools)
         self.outcome = outcome or ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
         self._calls_made: set[str] = set()
+        self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
 
     def _event(self, cls: type[EngineEvent], **fields: Any) -> None:
         self.emit(cls(run_id=self.run_id, chunk=self.chunk, **fields))
@@ -200,6 +208,8 @@ class ToolCallLoop:
             history.append(response.assistant_message())
             if response.tool_calls:
                 complete, progress = await self._run_tools(response.tool_calls, history, turn, outcome)
+                if outcome.end_code in FILE_FAILURES:
+                    break
                 if complete:
                     outcome.status = "complete"
                     break
@@ -232,6 +242,15 @@ class ToolCallLoop:
         elif outcome.status == "complete":
             outcome.missing = ()
         return outcome
+
+    def _stop_on_file(self, outcome: ChunkOutcome, code: str, result: dict[str, Any]) -> None:
+        """The chapter file failed ``MAX_FILE_FAILURES`` calls in a row: a deleted file, a full disk, a read-only
+        folder will not heal while the model retries, so end the chunk (and, through the run, the rest)."""
+        detail = str(result.get("error") or code)
+        outcome.status, outcome.end_code = "failed", code
+        outcome.error = (f"the chapter file could not be {'read' if code == 'CHAPTER_UNAVAILABLE' else 'saved'} "
+                         f"{MAX_FILE_FAILURES} times in a row ({detail}); the run stops")
+        self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {outcome.error}", code=code, fatal=True)
 
     def _fail(self, outcome: ChunkOutcome, failure: ModelFailure, code: str) -> None:
         outcome.fail(failure)
@@ -332,12 +351,16 @@ class ToolCallLoop:
             code = None if ok else str(result.get("error_code") or "ERROR")
             if code:
                 outcome.tool_errors[code] += 1
+            self._file_failures = self._file_failures + 1 if code in FILE_FAILURES else 0
             self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code,
                         result=result)
             if committed is not None and accepted:  # only when something reached the disk
                 self._event(BatchCommitted, paragraph_ids=accepted, file=self.file_name,
                             unchanged=committed.unchanged, kept_selection=committed.kept_selection)
             history.append(_tool_message(call, result))
+            if self._file_failures >= MAX_FILE_FAILURES:
+                self._stop_on_file(outcome, str(code), result)
+                return False, None
             if cfg.task == "translate" and ok and is_batch:
                 outcome.missing = tuple(self._missing())
                 if not outcome.missing:

@@ -34,7 +34,7 @@ from engine.events import (
     RunFinished,
     RunStarted,
 )
-from engine.loop import ChatModel, ChunkOutcome, execute_tool_call_loop
+from engine.loop import FILE_FAILURES, ChatModel, ChunkOutcome, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.run_summary import run_summary
 from engine.services import TaskService, TaskSetupError, service_for
@@ -269,6 +269,8 @@ class _Run:
             self.current = None
             if outcome.failure is not None:
                 self._note_failure(outcome.failure)
+            if outcome.end_code in FILE_FAILURES:  # the file, not the model: no later chunk could be saved
+                self.stopped = f"not attempted: {outcome.error}"
             if outcome.end_code == "CONTEXT_OVERFLOW" and outcome.turns == 1 and len(config.paragraph_ids) > 1:
                 # Nothing was sent back yet (the first request itself was too large): run the chunk as two halves.
                 first, second = service.halves(config)
