@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.events import EngineEvent, ModelDelta
+from engine.json_depth import MAX_JSON_DEPTH, too_deep
 from store.workspace import safe_state_dir
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -114,13 +115,20 @@ def latest_trace(traces_dir: Path, chapter_id: str) -> Path | None:
 def read_trace(path: Path) -> Iterator[dict[str, Any]]:
     """The events of a trace file as JSON objects; a bad line raises :class:`TraceReadError` naming it."""
     try:
-        handle = open(path, encoding="utf-8")  # noqa: SIM115 — closed below
+        handle = open(path, "rb")  # noqa: SIM115 — closed below
     except OSError as exc:
         raise TraceReadError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     with handle:
-        for number, line in enumerate(handle, 1):
+        for number, raw in enumerate(handle, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise TraceReadError(f"{path}:{number}: not UTF-8 text, so not a trace proofdesk wrote") from None
             if not line.strip():
                 continue
+            if too_deep(line):
+                raise TraceReadError(f"{path}:{number}: a line nested more than {MAX_JSON_DEPTH} levels deep is "
+                                     "not an event proofdesk wrote")
             try:
                 item = json.loads(line)
             except json.JSONDecodeError as exc:

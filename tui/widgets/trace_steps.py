@@ -31,6 +31,36 @@ class Step:
     is_error: bool = False
 
 
+# The type each known field must have for the inspector to read it; a field of another type (a damaged or
+# hand-edited trace) is dropped, so the inspector shows "?" instead of failing. Lists keep only fitting items.
+_FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
+    "kind": str, "name": str, "call_id": str, "task": str, "model": str, "status": str, "finish_reason": str,
+    "error_code": str, "first_paragraph_id": str, "last_paragraph_id": str, "reason": str, "code": str,
+    "turn": (int, str), "chunk": (int, str), "chunk_count": (int, str), "number": (int, str), "attempt": (int, str),
+    "message_count": int, "latency_ms": (int, float), "delay": (int, float), "success": bool,
+    "usage": dict, "summary": dict, "cost": dict, "paragraph_ids": list, "missing": list, "unchanged": list,
+    "messages": list, "tool_calls": list,
+}
+_LIST_ITEMS: dict[str, type] = {"paragraph_ids": str, "missing": str, "unchanged": str, "messages": dict,
+                                "tool_calls": dict}
+
+
+def clean_event(event: Any) -> dict[str, Any] | None:
+    """``event`` with every known field of the wrong type dropped (None for a record that is not an object)."""
+    if not isinstance(event, dict):
+        return None
+    cleaned = dict(event)
+    for key, wanted in _FIELD_TYPES.items():
+        value = cleaned.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, wanted) or (wanted is not bool and isinstance(value, bool)):
+            del cleaned[key]
+        elif key in _LIST_ITEMS:
+            cleaned[key] = [item for item in value if isinstance(item, _LIST_ITEMS[key])]
+    return cleaned
+
+
 def _turn_title(request: dict[str, Any], response: dict[str, Any] | None) -> str:
     turn = request.get("turn", "?")
     if response is None:
@@ -56,7 +86,10 @@ def build_steps(events: list[dict[str, Any]]) -> list[Step]:
         steps.append(step)
         return step
 
-    for event in events:
+    for raw in events:
+        event = clean_event(raw)
+        if event is None:
+            continue
         kind = event.get("kind")
         if kind == "run_started":
             add("run", f"run {event.get('task', '?')} · {event.get('model', '?')} · "
@@ -141,7 +174,7 @@ def pretty_arguments(arguments: Any) -> str:
     if isinstance(arguments, str):
         try:
             return pretty(json.loads(arguments))
-        except ValueError:
+        except (ValueError, RecursionError):
             return arguments
     return pretty(arguments)
 
@@ -158,6 +191,7 @@ def boundaries_text(chunk: dict[str, Any] | None) -> str:
 
 def message_text(message: dict[str, Any]) -> str:
     """One chat message as readable text (role, content, tool calls, tool_call_id)."""
+    message = clean_event(message) or {}
     role = message.get("role", "?")
     lines = [f"── {role}" + (f" (for {message['tool_call_id']})" if message.get("tool_call_id") else "")]
     content = message.get("content")
@@ -167,8 +201,11 @@ def message_text(message: dict[str, Any]) -> str:
         lines.append(pretty(content))
     if message.get("reasoning_content"):
         lines.append("reasoning: " + str(message["reasoning_content"]))
-    for call in message.get("tool_calls") or []:
-        fn = call.get("function", {}) if isinstance(call, dict) else {}
+    calls = message.get("tool_calls")
+    for call in calls if isinstance(calls, list) else []:
+        call = call if isinstance(call, dict) else {}
+        fn = call.get("function")
+        fn = fn if isinstance(fn, dict) else {}
         arguments = pretty_arguments(fn.get("arguments", ""))
         lines.append(f"→ {fn.get('name', '?')} [{call.get('id', '?')}]\n{arguments}")
     return "\n".join(lines)
