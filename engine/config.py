@@ -15,12 +15,14 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
+from urllib.parse import parse_qsl, urlsplit
 
 import platformdirs
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
 
 from engine import settings
 from engine.cost import Prices
+from engine.urls import public_url
 
 DEMO_MODEL = "demo"
 DEMO_BASE_URL = "demo://offline"  # what traces and events name as the demo model's address
@@ -168,6 +170,17 @@ class ModelSettings:
     read_timeout: float = settings.DEFAULT_READ_TIMEOUT
     prices: Prices | None = None
 
+    def secrets(self) -> list[str]:
+        """Every value that must never be shown: the key, the URL's password and query values, header values
+        (a profile's ``x-api-key`` or ``Authorization`` is as secret as the key)."""
+        found = [self.api_key.reveal()] if self.api_key else []
+        found += [value for value in self.headers.values() if len(value) >= 8]
+        parts = urlsplit(self.base_url)
+        if parts.password:
+            found.append(parts.password)
+        found += [value for _, value in parse_qsl(parts.query) if len(value) >= 8]
+        return found
+
     @property
     def is_demo(self) -> bool:
         """Whether this is the offline demo model (no network, no key)."""
@@ -198,6 +211,12 @@ def resolve_model(
     if api_key_env and api_key_env not in env:
         raise ConfigError(f"--api-key-env {api_key_env}: that environment variable is not set")
     key_value = env.get(key_env) if key_env else env.get("OPENAI_API_KEY")
+    has_userinfo = "@" in urlsplit(resolved_url).netloc
+    if has_userinfo and key_value:
+        # httpx would turn user:password@ into a Basic Authorization header that silently replaces the key's.
+        raise ConfigError(f"the base URL {public_url(resolved_url)} carries a user name and password, and "
+                          f"{key_env or 'OPENAI_API_KEY'} holds an API key: the URL's credentials would replace the "
+                          "key; remove one of them")
     return ModelSettings(
         model=resolved_model,
         base_url=resolved_url,

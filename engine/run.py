@@ -40,6 +40,7 @@ from engine.run_summary import run_summary
 from engine.services import TaskService, TaskSetupError, service_for
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
 from engine.trace import TraceWriter, default_trace_path
+from engine.urls import public_url
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
 from store.lock import RunLock
@@ -226,7 +227,7 @@ class _Run:
         except StoreError as exc:
             self.refuse(str(exc))
             return
-        secrets = [req.settings.api_key.reveal()] if req.settings.api_key else []
+        secrets = req.settings.secrets()
         trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter.id, req.task)
         try:
             # Needed before the first event: fail now, in one sentence, not batch after batch. The trace's
@@ -244,7 +245,7 @@ class _Run:
         selected = [c for c in configs if req.only_chunk in (None, c.chunk_index)]
         self.emit(RunStarted(run_id=self.run_id, chapter_path=str(req.chapter_path), chapter_id=chapter.id,
                              task=req.task, model=req.settings.model,
-                             base_url=DEMO_BASE_URL if req.settings.is_demo else req.settings.base_url,
+                             base_url=DEMO_BASE_URL if req.settings.is_demo else public_url(req.settings.base_url),
                              chunk_count=len(configs),
                              paragraph_count=sum(len(c.paragraph_ids) for c in selected),
                              prices=None if req.settings.prices is None else req.settings.prices.to_json()))

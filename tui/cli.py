@@ -89,7 +89,7 @@ def _log_to_file() -> None:
     """
     import logging
 
-    from tui.logfile import log_path
+    from tui.logfile import file_handler, log_path, quiet_http_loggers
 
     root = logging.getLogger()
     path = str(log_path())
@@ -99,15 +99,14 @@ def _log_to_file() -> None:
         root.removeHandler(old)  # the log folder moved (tests point it elsewhere): replace ours only
         old.close()
     try:
-        log_path().parent.mkdir(parents=True, exist_ok=True)
-        handler: logging.Handler = logging.FileHandler(path, encoding="utf-8")
-        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+        handler: logging.Handler = file_handler()
     except OSError:
         handler = logging.NullHandler()  # no log file: still nothing on the terminal
     handler.proofdesk_cli = True  # type: ignore[attr-defined]
     root.addHandler(handler)
     if root.level > logging.INFO or root.level == logging.NOTSET:
         root.setLevel(logging.INFO)
+    quiet_http_loggers()
 
 
 # ``proofdesk [PATH]`` opens the TUI: without a known command word, the arguments belong to "open".

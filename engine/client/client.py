@@ -87,6 +87,10 @@ class ModelClient:
         self._url = base.copy_with(path=base.path.rstrip("/") + "/chat/completions")
         self._shown_url = public_url(self.base_url)
         self._api_key = api_key or None
+        # Redacted from every message: the key, and what else may be a credential (header values, the URL's
+        # password and query values), in case a provider or proxy echoes them back in an error.
+        self._secrets = [v for v in (api_key, *(extra_headers or {}).values(), base.password,
+                                     *(value for _, value in base.params.multi_items())) if v and len(v) >= 8]
         self._extra_body = dict(extra_body or {})
         self._headers = {"Content-Type": "application/json", "Accept": "text/event-stream",
                          "User-Agent": "proofdesk", **dict(extra_headers or {})}
@@ -307,7 +311,8 @@ class ModelClient:
         return self._clean(str(exc) or type(exc).__name__)
 
     def _clean(self, text: str) -> str:
-        text = redact(text, self._api_key)
+        for secret in self._secrets:
+            text = redact(text, secret)
         return text.replace(self.base_url, self._shown_url) if self.base_url != self._shown_url else text
 
 

@@ -374,6 +374,8 @@ async def test_error_bodies_become_one_sentence(model_server: ModelServer, statu
 async def test_api_key_never_in_errors_repr_or_logs(model_server: ModelServer,
                                                     caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG)
+    for noisy in ("httpx", "httpcore"):  # proofdesk's log file keeps them at WARNING; here, the worst case
+        caplog.set_level(logging.DEBUG, logger=noisy)
     model_server.add_error(401, f"Incorrect API key provided: {CANARY}. You can find your key at ...",
                            code="invalid_api_key")
     model_server.add(Scripted(200, SSE_HEADERS, sse([{"error": {"message": f"bad key {CANARY}"}}])))
