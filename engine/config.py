@@ -54,6 +54,8 @@ class Profile(BaseModel):
     max_tokens_field: MaxTokensField = "max_tokens"
     connect_timeout: Annotated[float, _checked(settings.CONNECT_TIMEOUT)] = settings.DEFAULT_CONNECT_TIMEOUT
     read_timeout: Annotated[float, _checked(settings.READ_TIMEOUT)] = settings.DEFAULT_READ_TIMEOUT
+    response_seconds: Annotated[float, _checked(settings.RESPONSE_SECONDS)] = settings.DEFAULT_RESPONSE_SECONDS
+    response_mb: Annotated[int, _checked(settings.RESPONSE_MB)] = settings.DEFAULT_RESPONSE_MB
     # Prices per million tokens (engine.cost); no cost is shown without input and output prices.
     price_input: float | None = Field(default=None, ge=0, allow_inf_nan=False)
     price_cached_input: float | None = Field(default=None, ge=0, allow_inf_nan=False)
@@ -168,6 +170,8 @@ class ModelSettings:
     max_tokens_field: MaxTokensField = "max_tokens"
     connect_timeout: float = settings.DEFAULT_CONNECT_TIMEOUT
     read_timeout: float = settings.DEFAULT_READ_TIMEOUT
+    response_seconds: float = settings.DEFAULT_RESPONSE_SECONDS
+    response_mb: int = settings.DEFAULT_RESPONSE_MB
     prices: Prices | None = None
 
     def secrets(self) -> list[str]:
@@ -230,6 +234,8 @@ def resolve_model(
         max_tokens_field=chosen.max_tokens_field if chosen else "max_tokens",
         connect_timeout=chosen.connect_timeout if chosen else settings.DEFAULT_CONNECT_TIMEOUT,
         read_timeout=chosen.read_timeout if chosen else settings.DEFAULT_READ_TIMEOUT,
+        response_seconds=chosen.response_seconds if chosen else settings.DEFAULT_RESPONSE_SECONDS,
+        response_mb=chosen.response_mb if chosen else settings.DEFAULT_RESPONSE_MB,
         # A profile's prices are for its model: another model named by --model, or the demo model, has none.
         prices=chosen.prices if chosen and resolved_model == chosen.model != DEMO_MODEL else None,
     )

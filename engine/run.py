@@ -23,6 +23,7 @@ import httpx
 from engine.chunks import TaskType
 from engine.client.client import ModelClient, new_http_client
 from engine.client.failure import ModelFailure
+from engine.client.limits import StreamLimits
 from engine.config import DEMO_BASE_URL, ModelSettings, RunDefaults
 from engine.cost import cost_of
 from engine.events import (
@@ -103,7 +104,8 @@ def open_client(s: ModelSettings, http: httpx.AsyncClient | None = None) -> Mode
     return ModelClient(s.base_url, s.model, api_key=s.api_key.reveal() if s.api_key else None,
                        temperature=s.temperature, extra_headers=s.headers, extra_body=s.body,
                        max_tokens=s.max_tokens, max_tokens_field=s.max_tokens_field,
-                       connect_timeout=s.connect_timeout, read_timeout=s.read_timeout, http_client=http)
+                       connect_timeout=s.connect_timeout, read_timeout=s.read_timeout, http_client=http,
+                       limits=StreamLimits.of(s.response_mb, s.response_seconds))
 
 
 def needs_tls(settings: Sequence[ModelSettings]) -> bool:

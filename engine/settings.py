@@ -74,6 +74,10 @@ KEEP_VERSIONS = _KeepVersions("keep_versions", None, DEFAULT_KEEP_VERSIONS, 0, K
 MAX_TOKENS = Setting("max_tokens", "--max-tokens", 8192, 1, 1_000_000)
 CONNECT_TIMEOUT = Setting("connect_timeout", None, 10.0, 0, 600, whole=False)
 READ_TIMEOUT = Setting("read_timeout", None, 120.0, 0, 3600, whole=False)  # a local CPU server may need more
+# One response's bounds: a server that streams without end, or inflates a small gzip body into gigabytes, costs at
+# most this much time and memory (engine.client.limits).
+RESPONSE_SECONDS = Setting("response_seconds", None, 900.0, 0, 86400, whole=False)
+RESPONSE_MB = Setting("response_mb", None, 64, 1, 4096)
 CHUNK_NUMBER = Setting("chunk", "--chunk", 1, 1, 1_000_000)  # 1-based; its upper end is the chapter's
 
 DEFAULT_CHUNK_CHARS = int(CHUNK_CHARS.default)
@@ -82,3 +86,5 @@ DEFAULT_MAX_TURNS = int(MAX_TURNS.default)
 DEFAULT_MAX_TOKENS = int(MAX_TOKENS.default)
 DEFAULT_CONNECT_TIMEOUT = float(CONNECT_TIMEOUT.default)
 DEFAULT_READ_TIMEOUT = float(READ_TIMEOUT.default)
+DEFAULT_RESPONSE_SECONDS = float(RESPONSE_SECONDS.default)
+DEFAULT_RESPONSE_MB = int(RESPONSE_MB.default)

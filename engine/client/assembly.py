@@ -194,9 +194,9 @@ class StreamAssembler:
         return self._finish_raw
 
     def fail(self, message: str, kind: FailureType = "truncated_stream") -> None:
-        """Record a transport failure (connection lost, read timeout) that ended the stream."""
+        """Record a transport failure (connection lost, read timeout) or a passed bound that ended the stream."""
         if self._failure is None:
-            self._failure = ModelFailure(message, kind, None, True)
+            self._failure = ModelFailure(message, kind, None, kind != "response_limit")
         self.stopped = True
 
     # -- deltas --------------------------------------------------------------------------------------------------

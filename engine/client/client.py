@@ -28,8 +28,9 @@ from engine.client.errors import (
     sentence,
 )
 from engine.client.events import Completed, RetryScheduled, StreamEvent
-from engine.client.failure import classify
+from engine.client.failure import ModelFailure, classify
 from engine.client.http_body import error_text, html_title, json_completion_as_chunk
+from engine.client.limits import MIB, StreamLimitError, StreamLimits
 from engine.client.response import AssembledResponse, Usage
 from engine.client.retry import RetryPolicy, server_delay
 from engine.client.sse import SSEDecoder
@@ -75,13 +76,14 @@ class ModelClient:
                  max_retries: int = 2, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
                  read_timeout: float = DEFAULT_READ_TIMEOUT, max_tokens: int | None = DEFAULT_MAX_TOKENS,
                  max_tokens_field: str = "max_tokens", retry_policy: RetryPolicy | None = None,
-                 http_client: httpx.AsyncClient | None = None) -> None:
+                 http_client: httpx.AsyncClient | None = None, limits: StreamLimits | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.max_tokens_field = max_tokens_field
         self.read_timeout = read_timeout
+        self.limits = limits or StreamLimits()
         # Keep a query string where it belongs (Azure: ".../deployments/x?api-version=2024-10-21").
         base = httpx.URL(self.base_url)
         self._url = base.copy_with(path=base.path.rstrip("/") + "/chat/completions")
@@ -195,8 +197,10 @@ class ModelClient:
             await self._policy.sleep(delay)
 
     async def _attempt(self, payload: bytes, assembler: StreamAssembler, started: float) -> AsyncIterator[StreamEvent]:
+        limits = self.limits
         try:
-            async with self._http.stream("POST", self._url, content=payload, headers=self._headers) as response:
+            async with asyncio.timeout(limits.response_seconds), \
+                    self._http.stream("POST", self._url, content=payload, headers=self._headers) as response:
                 if not 200 <= response.status_code < 300:
                     body = await _read_capped(response, _ERROR_BODY_LIMIT)
                     raise self._http_failure(response, body)
@@ -205,16 +209,22 @@ class ModelClient:
                     page = await _read_capped(response, _ERROR_BODY_LIMIT)
                     raise self._web_page_failure(response.status_code, page)
                 if "json" in content_type and "event-stream" not in content_type:
-                    body = await _read_capped(response, _JSON_BODY_LIMIT)
+                    body = await _read_capped(response, min(_JSON_BODY_LIMIT, limits.response_bytes) + 1)
+                    if len(body) > limits.response_bytes:
+                        raise StreamLimitError(f"the response grew past {limits.response_bytes // MIB} MB")
                     assembler.first_byte_ms = (time.perf_counter() - started) * 1000.0
                     async for event in self._whole_body(body, assembler):
                         yield event
                 else:
-                    decoder = SSEDecoder()
+                    decoder = SSEDecoder(limits.line_bytes)
                     chunks = response.aiter_bytes()
+                    size = 0
                     async for data in chunks:
                         if assembler.first_byte_ms is None:
                             assembler.first_byte_ms = (time.perf_counter() - started) * 1000.0
+                        size += len(data)
+                        if size > limits.response_bytes:
+                            raise StreamLimitError(f"the response grew past {limits.response_bytes // MIB} MB")
                         for sse in decoder.feed(data):
                             for event in assembler.feed(sse):
                                 yield event
@@ -225,6 +235,19 @@ class ModelClient:
                         for sse in decoder.close():
                             for event in assembler.feed(sse):
                                 yield event
+        except StreamLimitError as exc:
+            message = f"{exc} from {self._shown_url}; proofdesk stopped reading it (profile key response_mb)"
+            if assembler.output_started:
+                assembler.fail(message, "response_limit")
+                return
+            raise _Failed(ModelStreamError.of(ModelFailure(message, "response_limit", None, False))) from None
+        except TimeoutError:
+            message = (f"the response from {self._shown_url} went on for more than {limits.response_seconds:g} s; "
+                       "proofdesk stopped reading it (profile key response_seconds)")
+            if assembler.output_started:
+                assembler.fail(message, "response_limit")
+                return
+            raise _Failed(ModelTimeoutError.of(ModelFailure(message, "response_limit", None, False))) from None
         except httpx.TimeoutException as exc:
             if assembler.output_started:
                 assembler.fail(f"the server sent nothing for {self.read_timeout:g} s during the response", "timeout")

@@ -8,7 +8,8 @@ error object inside a 200 stream.
 Types and what the engine does with them:
 
 - not retried, the run stops: ``quota``, ``authentication``, ``permission``, ``unknown_model``, ``invalid_request``;
-- not retried, only the chunk is affected: ``context_overflow`` (the run splits the chunk or fails just that chunk);
+- not retried, only the chunk is affected: ``context_overflow`` (the run splits the chunk or fails just that chunk),
+  ``response_limit`` (a response past its size or time bound: ``engine.client.limits``);
 - retried with backoff, sharing one budget per request: ``rate_limit``, ``overloaded``, ``server_error``,
   ``upstream_closed``, ``truncated_stream``, ``timeout``, ``connection``.
 """
@@ -23,6 +24,7 @@ from typing import Any, Literal
 FailureType = Literal[
     "quota", "authentication", "permission", "unknown_model", "invalid_request", "context_overflow",
     "rate_limit", "overloaded", "server_error", "upstream_closed", "truncated_stream", "timeout", "connection",
+    "response_limit",
 ]
 
 RUN_STOPPING_TYPES: frozenset[str] = frozenset(

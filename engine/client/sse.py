@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from engine.client.limits import MIB, StreamLimitError, StreamLimits
+
 _BOM = b"\xef\xbb\xbf"
 
 
@@ -29,7 +31,9 @@ class SSEEvent(NamedTuple):
 class SSEDecoder:
     """Incremental decoder: ``feed(bytes)`` returns the events completed so far, ``close()`` flushes at EOF."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_line: int = StreamLimits().line_bytes) -> None:
+        self._max_line = max_line  # a longer line or event raises StreamLimitError
+        self._data_size = 0
         self._pending = bytearray()  # an incomplete line carried over from earlier reads
         self._skip_lf = False  # the previous read ended in CR: an LF opening the next read belongs to it
         self._bom_checked = False
@@ -56,6 +60,8 @@ class SSEDecoder:
             self._bom_checked = True
         if b"\n" not in chunk and b"\r" not in chunk:
             self._pending += chunk  # the common case for tiny reads: no line ends yet
+            if len(self._pending) > self._max_line:
+                raise StreamLimitError(f"the server sent a line longer than {self._max_line // MIB} MB")
             return []
         if self._pending:
             chunk = bytes(self._pending) + chunk
@@ -67,10 +73,14 @@ class SSEDecoder:
             self._skip_lf = True
         elif last != 10:
             self._pending += lines.pop()  # an incomplete line
+            if len(self._pending) > self._max_line:
+                raise StreamLimitError(f"the server sent a line longer than {self._max_line // MIB} MB")
         events: list[SSEEvent] = []
         data = self._data
         for raw in lines:
             # The hot path inline: one "data: {...}" line and one blank line per streamed chunk.
+            if len(raw) > self._max_line:
+                raise StreamLimitError(f"the server sent a line longer than {self._max_line // MIB} MB")
             if not raw:
                 if data or self._error is not None:
                     events.append(self._dispatch())
@@ -78,6 +88,9 @@ class SSEDecoder:
                     self._event = ""
             elif raw[:6] == b"data: ":
                 data.append(raw[6:].decode("utf-8", "replace"))
+                self._data_size += len(raw)
+                if self._data_size > self._max_line:
+                    raise StreamLimitError(f"the server sent an event larger than {self._max_line // MIB} MB")
             else:
                 self._line(raw)
         return events
@@ -107,6 +120,9 @@ class SSEDecoder:
             value = value[1:]
         if name == "data":
             self._data.append(value)
+            self._data_size += len(value)
+            if self._data_size > self._max_line:
+                raise StreamLimitError(f"the server sent an event larger than {self._max_line // MIB} MB")
         elif name == "event":
             self._event = value
         elif name == "id":
@@ -122,6 +138,7 @@ class SSEDecoder:
         event = SSEEvent(self._event or "message", data[0] if len(data) == 1 else "\n".join(data), self._last_id,
                          self._error)
         data.clear()
+        self._data_size = 0
         self._event = ""
         self._error = None
         return event
