@@ -64,13 +64,19 @@ class ChunkStarted(EngineEvent, frozen=True, kw_only=True):
 
 
 class ModelRequest(EngineEvent, frozen=True, kw_only=True):
-    """One chat-completion request is about to be sent (``messages`` only in traces, once per turn)."""
+    """One chat-completion request is about to be sent.
+
+    ``messages`` holds only the messages this request adds to the chunk's history, from ``first_message`` on: the
+    request sends ``message_count`` messages, and the earlier ones were in the chunk's earlier requests (a trace
+    stores each message once, not the whole history every turn).
+    """
 
     kind: ClassVar[str] = "model_request"
     turn: int
     message_count: int
     tool_names: tuple[str, ...]
     messages: tuple[dict[str, Any], ...] = ()
+    first_message: int = 0
 
 
 class ModelDelta(EngineEvent, frozen=True, kw_only=True):

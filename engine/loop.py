@@ -17,6 +17,7 @@ reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import AsyncIterator, Callable
@@ -41,10 +42,11 @@ from engine.events import (
     ToolResult,
 )
 from engine.loop_config import ToolCallLoopConfig
-from engine.tools.args import invalid_arguments
+from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 from engine.tools.registry import ToolRegistry
 
 MAX_REMINDERS = 2
+MAX_CALLS_PER_RESPONSE = 64  # a model batching sensibly makes a few; thousands are a runaway model or a hostile server
 MAX_STALLED_TURNS = 2  # of turns cut off by the token limit; of turns that only repeated or resent saved texts
 TOOL_PROGRESS_STEP = 256
 
@@ -115,11 +117,19 @@ CUT_CALL_TEXT = ("The response was cut off by the output token limit while this 
                  "not run and nothing was saved. Send it again with fewer paragraphs per call.")
 UNCHANGED_NOTE = ("Nothing was written: every text you sent is identical to the paragraph's current text. Do not "
                   "resend results that were already accepted.")
+TOO_MANY_CALLS_TEXT = ("Your last response made {made} tool calls; only the first {limit} were run (the others were "
+                       "dropped, unanswered). Make at most {limit} tool calls per response.")
 REPEATED_NOTE = ("This call is identical to one you already made in this chunk; repeating it changes nothing.")
 
 
 def _tool_message(call: ToolCall, result: dict[str, Any]) -> dict[str, Any]:
     return {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result, ensure_ascii=False)}
+
+
+def _oversized_call(call: ToolCall) -> dict[str, Any]:
+    return invalid_arguments(call.name, f"The arguments of {call.name} are {len(call.arguments_raw):,} characters "
+                             f"long, more than the limit of {MAX_ARGUMENT_CHARS:,}.",
+                             "Send fewer or shorter items per call.")
 
 
 def _unusable_call(call: ToolCall) -> dict[str, Any]:
@@ -169,7 +179,7 @@ class ToolCallLoop:
         outcome = self.outcome
         outcome.status, outcome.end_code = "incomplete", None
         history = cfg.initial_messages()
-        reminders = cut_turns = idle_turns = 0
+        reminders = cut_turns = idle_turns = traced = 0
         while True:
             if outcome.turns >= cfg.max_turns:
                 outcome.end_code = "MAX_TURNS"
@@ -177,7 +187,8 @@ class ToolCallLoop:
             outcome.turns += 1
             turn = outcome.turns
             self._event(ModelRequest, turn=turn, message_count=len(history), tool_names=self.tool_names,
-                        messages=tuple(history))
+                        messages=tuple(history[traced:]), first_message=traced)
+            traced = len(history)  # the history only grows: the next request carries what comes after
             try:
                 response = await self._stream(history, turn)
             except ModelError as exc:
@@ -205,9 +216,13 @@ class ToolCallLoop:
                     outcome.end_code = "OUTPUT_LIMIT"
                     break
                 continue
+            response, dropped = self._bound_calls(response)
             history.append(response.assistant_message())
             if response.tool_calls:
                 complete, progress = await self._run_tools(response.tool_calls, history, turn, outcome)
+                if dropped:
+                    history.append({"role": "user", "content": TOO_MANY_CALLS_TEXT.format(
+                        made=len(response.tool_calls) + dropped, limit=MAX_CALLS_PER_RESPONSE)})
                 if outcome.end_code in FILE_FAILURES:
                     break
                 if complete:
@@ -242,6 +257,16 @@ class ToolCallLoop:
         elif outcome.status == "complete":
             outcome.missing = ()
         return outcome
+
+    def _bound_calls(self, response: AssembledResponse) -> tuple[AssembledResponse, int]:
+        """The response with at most ``MAX_CALLS_PER_RESPONSE`` tool calls (the rest are dropped from what is sent
+        back as well, so every call in the history has its answer), and how many were dropped."""
+        dropped = len(response.tool_calls) - MAX_CALLS_PER_RESPONSE
+        if dropped <= 0:
+            return response, 0
+        self._event(ErrorEvent, code="TOO_MANY_CALLS", message=f"the response made {len(response.tool_calls):,} "
+                    f"tool calls; the first {MAX_CALLS_PER_RESPONSE} run, the other {dropped:,} were dropped")
+        return dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_RESPONSE]), dropped
 
     def _stop_on_file(self, outcome: ChunkOutcome, code: str, result: dict[str, Any]) -> None:
         """The chapter file failed ``MAX_FILE_FAILURES`` calls in a row: a deleted file, a full disk, a read-only
@@ -326,6 +351,8 @@ class ToolCallLoop:
             committed = None
             if not call.executable:
                 result = _unusable_call(call)
+            elif len(call.arguments_raw) > MAX_ARGUMENT_CHARS:  # the tools' own limit, whatever the client parsed
+                result = _oversized_call(call)
             else:
                 key = _call_key(call)
                 repeated = key in self._calls_made

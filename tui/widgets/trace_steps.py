@@ -37,7 +37,7 @@ _FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
     "kind": str, "name": str, "call_id": str, "task": str, "model": str, "status": str, "finish_reason": str,
     "error_code": str, "first_paragraph_id": str, "last_paragraph_id": str, "reason": str, "code": str,
     "turn": (int, str), "chunk": (int, str), "chunk_count": (int, str), "number": (int, str), "attempt": (int, str),
-    "message_count": int, "latency_ms": (int, float), "delay": (int, float), "success": bool,
+    "message_count": int, "first_message": int, "latency_ms": (int, float), "delay": (int, float), "success": bool,
     "usage": dict, "summary": dict, "cost": dict, "paragraph_ids": list, "missing": list, "unchanged": list,
     "messages": list, "tool_calls": list,
 }
@@ -80,6 +80,7 @@ def build_steps(events: list[dict[str, Any]]) -> list[Step]:
     chunk: dict[str, Any] | None = None
     open_turn: Step | None = None
     open_tools: dict[str, Step] = {}
+    sent: list[dict[str, Any]] = []  # the chunk's history as its requests sent it
 
     def add(kind: str, title: str, event: dict[str, Any], **extra: Any) -> Step:
         step = Step(len(steps) + 1, kind, title, [event], chunk, **extra)
@@ -96,9 +97,15 @@ def build_steps(events: list[dict[str, Any]]) -> list[Step]:
                 f"{event.get('chunk_count', '?')} chunk(s)", event)
         elif kind == "chunk_started":
             chunk = event
+            sent = []
             add("chunk", f"chunk {event.get('chunk', '?')}/{event.get('chunk_count', '?')} · "
                 f"{len(event.get('paragraph_ids') or [])} paragraph(s)", event)
         elif kind == "model_request":
+            # Each request records only the messages it adds (from first_message on): the history it sent is
+            # the chunk's earlier messages plus these. An older trace recorded the whole history every time.
+            first = event.get("first_message") or 0
+            sent = sent[:max(0, first)] + list(event.get("messages") or [])
+            event = {**event, "messages": sent}
             open_turn = add("turn", _turn_title(event, None), event)
         elif kind == "model_response":
             if open_turn is not None and open_turn.events[0].get("turn") == event.get("turn"):

@@ -18,7 +18,7 @@ SHAPES = {
     "run_started": ["chapter_path", "chapter_id", "task", "model", "base_url", "chunk_count", "paragraph_count",
                     "prices"],
     "chunk_started": ["paragraph_ids", "first_paragraph_id", "last_paragraph_id", "chunk_count", "part"],
-    "model_request": ["turn", "message_count", "tool_names", "messages"],
+    "model_request": ["turn", "message_count", "tool_names", "messages", "first_message"],
     "model_delta": ["turn", "channel", "text", "tool_name", "chars"],
     "model_response": ["turn", "content", "reasoning", "tool_calls", "finish_reason", "usage", "latency_ms", "error",
                        "finish_reason_raw", "failure", "attempts", "expanded_tool_calls"],
@@ -35,7 +35,7 @@ SHAPES = {
 DEFAULTS = {"part": None, "messages": (), "text": "", "tool_name": None, "chars": 0, "error": None,
             "finish_reason_raw": None, "failure": None, "attempts": 1, "expanded_tool_calls": (), "unchanged": (),
             "kept_selection": (), "code": None, "fatal": False, "end_code": None,
-            "prices": None, "cost": None}
+            "prices": None, "cost": None, "first_message": 0}
 
 
 @pytest.mark.parametrize("kind", sorted(SHAPES))
