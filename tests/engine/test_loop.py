@@ -72,12 +72,15 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
     finished = kinds(events, "run_finished")[0]
     assert finished.status == "complete" and finished.summary["paragraphs_done"] == 6
     assert [c.status for c in kinds(events, "chunk_finished")] == ["complete", "complete"]
-    # the trace is the record: full request messages once per turn, answers, tool calls, commits, summary
+    # the trace is the record: each request message once (a request adds to its chunk's history from
+    # first_message on), answers, tool calls, commits, summary
     trace = list(read_trace(Path(finished.summary["trace"])))
     assert trace[0]["kind"] == "run_started" and trace[-1]["kind"] == "run_finished"
     sent = [e for e in trace if e["kind"] == "model_request"]
-    assert [len(e["messages"]) for e in sent] == [len(r.json["messages"]) for r in requests]
-    assert sent[6]["messages"] == requests[6].json["messages"]
+    history: list[dict] = []
+    for event, received in zip(sent, requests, strict=True):
+        history = history[:event["first_message"]] + event["messages"]
+        assert history == received.json["messages"] and event["message_count"] == len(history)
     assert sum(e["kind"] == "tool_result" for e in trace) == 8
     assert sum(e["kind"] == "batch_committed" for e in trace) == 3
     assert not any(e["kind"] == "model_delta" for e in trace)
