@@ -304,3 +304,44 @@ def test_error_line_on_a_terminal(tmp_path: Path) -> None:
     assert code == 2
     assert_hostile_gone(raw)
     assert SHOWN_NAME in terminal_text(raw)
+
+
+# -- check-model, run --estimate, trace errors ---------------------------------------------------------------
+
+
+@pytest.mark.slow  # proofdesk in a fresh process on a pty
+def test_check_model_on_a_terminal_shows_escapes_only(tmp_path: Path, model_server: ModelServer) -> None:
+    model_server.add(tool_reply([("get_paragraph_info", {"paragraph_id": f"x{OSC52}{RLO}"})],
+                                text=f"looking {PAYLOAD}"),
+                     error_reply(400, f"bad request {PAYLOAD} end"))
+    for _ in range(2):  # a well-formed answer, then a provider's error
+        code, raw = run_in_pty("check-model", "--base-url", model_server.base_url, "--model", f"m{RLO}",
+                               cwd=tmp_path)
+        assert_hostile_gone(raw)
+        assert_safe(terminal_text(raw), where="the terminal")
+    assert "bad request " + SHOWN_PAYLOAD + " end" in terminal_text(raw) and code != 0
+
+
+def test_check_model_json_escapes_c1_and_bidi(tmp_path: Path, model_server: ModelServer,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    model_server.add(text_reply(f"hi {PAYLOAD}", reasoning=f"hm {PAYLOAD}"))
+    code, out, _ = cli(capsys, "check-model", "--base-url", model_server.base_url, "--model", "m", "--json")
+    assert code == 1  # a text answer, no tool call
+    assert_json_safe(out)
+    assert json.loads(out)["content"] == f"hi {PAYLOAD}"
+
+
+@pytest.mark.slow  # proofdesk in a fresh process on a pty
+def test_estimate_and_trace_errors_on_a_terminal(tmp_path: Path) -> None:
+    name = f"x{TITLE_ST}{C1_CSI}{RLO}.json"
+    hostile_chapter(tmp_path, name)
+    code, raw = run_in_pty("run", name, "--task", "translate", "--estimate", "--model", "demo", cwd=tmp_path)
+    assert code == 0, raw
+    assert_hostile_gone(raw)
+    assert "x\\x1b]0;PWNED\\x1b\\\\x9b31m\\u202e.json: translate with demo" in terminal_text(raw)
+    bad = tmp_path / f"t{OSC52}.jsonl"
+    bad.write_text('{"kind": "x"}\n{broken\n')
+    code, raw = run_in_pty("trace", bad.name, cwd=tmp_path)
+    assert code == 2
+    assert_hostile_gone(raw)
+    assert "t\\x1b]52;c;SGVsbG8=\\x07.jsonl:2:" in terminal_text(raw)
