@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
+from engine.checks.glossary import GlossaryTerm
 from engine.settings import DEFAULT_MAX_BATCH
 from store.model import Chapter, Origin
 
@@ -99,3 +100,4 @@ class ToolContext:
     origin: Origin = "manual"
     model: str | None = None
     max_batch: int = DEFAULT_MAX_BATCH
+    glossary: tuple[GlossaryTerm, ...] = ()  # the approved glossary entries: the batch's warnings use them

@@ -35,6 +35,7 @@ from engine.events import (
     RunFinished,
     RunStarted,
 )
+from engine.glossary.run_glossary import RunGlossary
 from engine.loop import FILE_FAILURES, ChatModel, ChunkOutcome, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.run_summary import run_summary
@@ -44,6 +45,8 @@ from engine.trace import TraceWriter, default_trace_path
 from engine.urls import public_url
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
+from store.glossary import GlossaryLoadError
+from store.glossary_commit import GlossaryStore
 from store.lock import RunLock
 from store.merge import DEFAULT_KEEP_VERSIONS
 from store.workspace import Workspace, safe_state_dir
@@ -209,13 +212,14 @@ class _Run:
             store = self.store = self.store or ChapterStore(
                 req.chapter_path, self.workspace, keep_versions=req.keep_versions, allow_read_only=req.force)
             chapter = store.load()
+            glossary = RunGlossary(GlossaryStore(self.workspace), model=req.settings.model)
             service: TaskService = service_for(req.task)(
                 chapter, source_language=req.source_language, target_language=req.target_language,
                 chunk_chars=req.chunk_chars, include_all=req.include_all, max_batch=req.max_batch,
                 max_turns=req.max_turns, model=req.settings.model, only_paragraph=req.only_paragraph,
-                instruction=req.instruction)
+                instruction=req.instruction, glossary=glossary)
         except (ChapterLoadError, StoreError, TaskSetupError, ValueError) as exc:
-            self.refuse(exc.line if isinstance(exc, ChapterLoadError) else str(exc))
+            self.refuse(exc.line if isinstance(exc, ChapterLoadError | GlossaryLoadError) else str(exc))
             return
         configs = service.loop_configs()
         if req.only_chunk is not None and not 1 <= req.only_chunk <= max(len(configs), 1):
@@ -260,6 +264,7 @@ class _Run:
                                        end_code="NOT_ATTEMPTED")
                 self.outcomes.append((config, outcome))
                 return outcome
+            config = service.refreshed(config)  # the glossary as it is now, proposals of earlier chunks included
             self.emit(ChunkStarted(run_id=self.run_id, chunk=config.chunk_index, paragraph_ids=config.paragraph_ids,
                                    first_paragraph_id=config.paragraph_ids[0],
                                    last_paragraph_id=config.paragraph_ids[-1], chunk_count=config.chunk_count,

@@ -14,6 +14,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar, TypeVar
 
 from engine.chunks import TASK_ORIGIN, Chunk, TaskType, build_chunks, paragraph_chunk
+from engine.glossary.run_glossary import RunGlossary
+from engine.glossary.tools import with_glossary
 from engine.loop_config import ToolCallLoopConfig
 from engine.prompts import PromptSet
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
@@ -49,6 +51,7 @@ class TaskService:
         registry: ToolRegistry | None = None,
         only_paragraph: str | None = None,
         instruction: str | None = None,
+        glossary: RunGlossary | None = None,
     ) -> None:
         self.chapter = chapter
         self.source_language = source_language or chapter.source_language
@@ -63,6 +66,9 @@ class TaskService:
         self.prompts = prompts or PromptSet.load()
         self.registry = registry or default_registry()
         self.instruction = instruction
+        self.glossary = glossary
+        if glossary is not None:  # the same two tools in every chunk's list, glossary file or not
+            with_glossary(self.registry, glossary)
         # Built once, at the start of the run: later commits do not reshape this run's chunks. A run about
         # one paragraph is one chunk of that paragraph, whatever the work set says.
         self.chunks: list[Chunk] = (
@@ -90,10 +96,23 @@ class TaskService:
         return self._config(first, config.system_prompt, config.tools), \
             self._config(second, config.system_prompt, config.tools)
 
+    def refreshed(self, config: ToolCallLoopConfig) -> ToolCallLoopConfig:
+        """``config`` with its message's glossary lines as the glossary is now (read again: entries proposed by
+        earlier chunks or edited by a person since the run started are in)."""
+        if self.glossary is None:
+            return config
+        self.glossary.reload()
+        return self._config(config.chunk, config.system_prompt, config.tools)
+
     def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:
+        message = self.prompts.chunk_message(chunk, self.instruction)
+        if self.glossary is not None:
+            text = "\n".join(p.text for pid in chunk.paragraph_ids if (p := chunk.chapter.paragraph(pid)) is not None)
+            if section := self.glossary.section(text):
+                message = f"{message.rstrip()}\n\n{section}\n"
         return ToolCallLoopConfig.for_chunk(
             chunk, origin=TASK_ORIGIN[self.task], system_prompt=system,
-            user_message=self.prompts.chunk_message(chunk, self.instruction),
+            user_message=message,
             tools=tools, max_turns=self.max_turns, max_batch=self.max_batch, model=self.model)
 
     async def run(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:

@@ -35,9 +35,14 @@ def content_digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
+GLOSSARY_NAME = "glossary.json"  # the workspace's glossary (store.glossary), never a chapter
+
+
 def is_chapter_name(name: str) -> bool:
-    """Whether a file name in a workspace can be a chapter: ``*.json``, not hidden, not one of our temps."""
-    return name.endswith(".json") and not name.startswith(".") and not name.endswith(TEMP_SUFFIX)
+    """Whether a file name in a workspace can be a chapter: ``*.json``, not hidden, not one of our temps, not the
+    glossary."""
+    return (name.endswith(".json") and not name.startswith(".") and not name.endswith(TEMP_SUFFIX)
+            and name != GLOSSARY_NAME)
 
 
 def name_key(name: str) -> str:

@@ -350,7 +350,8 @@ async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[s
     # The QA checks on what was accepted, so the model can fix a paragraph by submitting it again; a warning
     # never rejects anything.
     accepted = set(committed.accepted)
-    warnings = batch_warnings(result.chapter, [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted])
+    warnings = batch_warnings(result.chapter, [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted],
+                              ctx.glossary)
     if warnings:
         out["warnings"] = warnings
     if ctx.submissions is not None:  # during a chunk (the tracker carries its boundaries)

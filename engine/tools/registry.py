@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from engine.checks.glossary import GlossaryTerm
 from engine.chunks import TASK_ORIGIN, TaskType
 from engine.context import ChapterSource, StaticChapter, ToolContext
 from engine.settings import DEFAULT_MAX_BATCH
@@ -69,6 +70,8 @@ class ToolRegistry:
     def __init__(self, tools: Sequence[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
         self._definitions: dict[int, list[dict[str, Any]]] = {}
+        # The approved glossary entries each call's context carries (a run's glossary sets it; reread per call).
+        self.glossary_terms: Callable[[], tuple[GlossaryTerm, ...]] = tuple
         self._guard = threading.Lock()
         for tool in tools:
             self.register(tool)
@@ -179,6 +182,7 @@ class ToolRegistry:
             origin=origin or (TASK_ORIGIN[task] if task else "manual"),
             model=model,
             max_batch=max_batch,
+            glossary=self.glossary_terms(),
         )
         result = tool.handler(ctx, args)
         if inspect.isawaitable(result):

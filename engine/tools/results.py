@@ -37,6 +37,8 @@ class ErrorCode(StrEnum):
     COMMIT_FAILED = "COMMIT_FAILED"
     # The chapter file cannot be read right now (e.g. it turned invalid on disk): not the model's mistake.
     CHAPTER_UNAVAILABLE = "CHAPTER_UNAVAILABLE"
+    # propose_glossary_entry: the source is in the glossary with another target (the result names it).
+    GLOSSARY_CONFLICT = "GLOSSARY_CONFLICT"
     # Last resort only: a bug in a handler, reported instead of raised into the loop.
     INTERNAL_ERROR = "INTERNAL_ERROR"
 

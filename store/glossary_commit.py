@@ -1,0 +1,169 @@
+"""Changing the glossary file: every change is applied to the file as it is on disk now, under its lock, and
+written atomically (temp, fsync, rename), so an edit made meanwhile by a person or another run is never lost.
+
+A change is a function from the glossary to the new glossary (the edits below); ``GlossaryStore.change`` reads the
+file, applies it, and writes the result — again from a fresh read if the file changed between the read and the
+rename.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from store.atomic import ConcurrentChange, atomic_write, file_state
+from store.errors import StoreError
+from store.glossary import (
+    Glossary,
+    GlossaryEntry,
+    GlossaryLoadError,
+    glossary_bytes,
+    parse_glossary,
+    source_key,
+)
+from store.lock import ChapterLock
+from store.workspace import GLOSSARY_NAME, Workspace
+
+_ATTEMPTS = 5
+
+
+class GlossaryConflict(StoreError):
+    """An entry with this source already exists with another target (``existing``)."""
+
+    def __init__(self, existing: GlossaryEntry) -> None:
+        super().__init__(f"the glossary already has {existing.source!r} → {existing.target!r} (entry {existing.id})")
+        self.existing = existing
+
+
+class GlossaryEditError(StoreError):
+    """A change the glossary refuses (an unknown ID, a value of the wrong kind), in one sentence."""
+
+
+class GlossaryStore:
+    """The glossary of one workspace."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        self.workspace = workspace
+        self.path: Path = workspace.root / GLOSSARY_NAME
+
+    def load(self) -> Glossary:
+        """The glossary as on disk (empty when there is no file)."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return Glossary()
+        except OSError as exc:
+            raise GlossaryLoadError(f"{self.path}: cannot be read: {exc.strerror or exc}") from None
+        return parse_glossary(raw, self.path)
+
+    def change(self, edit: Callable[[Glossary], Glossary]) -> Glossary:
+        """Apply ``edit`` to the glossary on disk and write the result; return it. Nothing is written when the
+        edit changes nothing. Raises what ``edit`` raises, ``GlossaryLoadError`` for a broken file, or
+        ``StoreError`` when the file cannot be written."""
+        self.workspace.safe_state_dir(self.workspace.locks_dir)
+        with ChapterLock(self.workspace, self.path):
+            for _ in range(_ATTEMPTS):
+                state = file_state(self.path)
+                raw = self.path.read_bytes() if state is not None else None
+                current = parse_glossary(raw, self.path) if raw is not None else Glossary()
+                changed = edit(current)
+                if changed == current:
+                    return current
+                try:
+                    atomic_write(self.path, glossary_bytes(changed), expect=state, expect_content=raw)
+                except ConcurrentChange:
+                    continue  # edited meanwhile (an editor's save): apply the change to that version
+                return changed
+        raise StoreError(f"{self.path} kept changing while proofdesk tried to save it; try again")
+
+
+def _rebuilt(glossary: Glossary, entries: Iterable[GlossaryEntry]) -> Glossary:
+    """The glossary with ``entries``, validated as a whole (unique sources and IDs)."""
+    try:
+        # Entries are already valid records (pydantic keeps instances as they are): only the whole is checked.
+        return Glossary.model_validate({**glossary.model_dump(mode="json", exclude={"entries"}),
+                                        "entries": tuple(entries)})
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        raise GlossaryEditError(first["msg"].removeprefix("Value error, ")) from None
+
+
+def add_entry(entry: GlossaryEntry) -> Callable[[Glossary], Glossary]:
+    """Add ``entry``; an entry with the same source and target already there is kept as it is, one with
+    another target raises :class:`GlossaryConflict`."""
+    def edit(glossary: Glossary) -> Glossary:
+        existing = glossary.by_source(entry.source)
+        if existing is None:
+            for alias in entry.aliases:
+                if (other := glossary.by_source(alias)) is not None and source_key(other.target) != \
+                        source_key(entry.target):
+                    raise GlossaryConflict(other)
+            return _rebuilt(glossary, (*glossary.entries, entry))
+        if source_key(existing.target) == source_key(entry.target):
+            return glossary
+        raise GlossaryConflict(existing)
+    return edit
+
+
+def update_entry(entry_id: str, **fields: Any) -> Callable[[Glossary], Glossary]:
+    """Change fields of the entry ``entry_id`` (any of source, target, kind, note, aliases, gender, status)."""
+    def edit(glossary: Glossary) -> Glossary:
+        if glossary.by_id(entry_id) is None:
+            raise GlossaryEditError(f"there is no glossary entry {entry_id!r}")
+        entries = []
+        for entry in glossary.entries:
+            if entry.id == entry_id:
+                try:
+                    entry = GlossaryEntry.model_validate({**entry.to_json(), **fields})
+                except ValidationError as exc:
+                    first = exc.errors(include_url=False)[0]
+                    where = ".".join(str(p) for p in first["loc"])
+                    raise GlossaryEditError(f"{where}: {first['msg']}") from None
+            entries.append(entry)
+        return _rebuilt(glossary, entries)
+    return edit
+
+
+def approve_entries(entry_ids: Iterable[str]) -> Callable[[Glossary], Glossary]:
+    """Mark entries approved."""
+    wanted = set(entry_ids)
+
+    def edit(glossary: Glossary) -> Glossary:
+        missing = wanted - {e.id for e in glossary.entries}
+        if missing:
+            raise GlossaryEditError(f"there is no glossary entry {sorted(missing)[0]!r}")
+        return _rebuilt(glossary, (e.model_copy(update={"status": "approved"}) if e.id in wanted else e
+                                   for e in glossary.entries))
+    return edit
+
+
+def remove_entries(entry_ids: Iterable[str]) -> Callable[[Glossary], Glossary]:
+    """Remove entries."""
+    wanted = set(entry_ids)
+
+    def edit(glossary: Glossary) -> Glossary:
+        missing = wanted - {e.id for e in glossary.entries}
+        if missing:
+            raise GlossaryEditError(f"there is no glossary entry {sorted(missing)[0]!r}")
+        return _rebuilt(glossary, (e for e in glossary.entries if e.id not in wanted))
+    return edit
+
+
+def add_entries(entries: Iterable[GlossaryEntry]) -> Callable[[Glossary], Glossary]:
+    """Add many entries at once (an import, an extraction); a source already there is skipped, never doubled.
+    Returns the new glossary; how many were added is the difference in length."""
+    incoming = list(entries)
+
+    def edit(glossary: Glossary) -> Glossary:
+        seen = {source_key(e.source) for e in glossary.entries}
+        fresh = []
+        for entry in incoming:
+            key = source_key(entry.source)
+            if key not in seen:
+                seen.add(key)
+                fresh.append(entry)
+        return _rebuilt(glossary, (*glossary.entries, *fresh)) if fresh else glossary
+    return edit
