@@ -92,8 +92,9 @@ def _rebuilt(glossary: Glossary, entries: Iterable[GlossaryEntry]) -> Glossary:
 
 
 def add_entry(entry: GlossaryEntry) -> Callable[[Glossary], Glossary]:
-    """Add ``entry``; an entry with the same source and target already there is kept as it is, one with
-    another target raises :class:`GlossaryConflict`."""
+    """Add ``entry``; an entry with the same source and target already there is kept as it is, a candidate with
+    no target yet takes this one's place (keeping its ID), one with another target raises
+    :class:`GlossaryConflict`."""
     def edit(glossary: Glossary) -> Glossary:
         existing = glossary.by_source(entry.source)
         if existing is None:
@@ -104,6 +105,9 @@ def add_entry(entry: GlossaryEntry) -> Callable[[Glossary], Glossary]:
             return _rebuilt(glossary, (*glossary.entries, entry))
         if source_key(existing.target) == source_key(entry.target):
             return glossary
+        if not existing.target.strip():  # a candidate waiting for its translation (extract): this one fills it
+            filled = entry.model_copy(update={"id": existing.id})
+            return _rebuilt(glossary, (filled if e.id == existing.id else e for e in glossary.entries))
         raise GlossaryConflict(existing)
     return edit
 

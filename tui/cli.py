@@ -30,10 +30,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "import": ("import_text", "make a chapter file from plain text (one paragraph per line)"),
     "export": ("export_text", "write the selected translations as plain text, one line per paragraph"),
     "check": ("check", "print the QA warnings of chapters (or --dismiss one)"),
+    "glossary": ("glossary", "list and edit the workspace glossary, import or export it, extract candidate terms"),
 }
 # Commands that run no Textual app: when one returns, all that is left to do is flush, so the process ends at once
 # instead of spending 0.1-0.3 s in the interpreter's teardown of every module it imported.
-HEADLESS = frozenset({"run", "chunks", "tool", "check-model", "import", "export", "check"})
+HEADLESS = frozenset({"run", "chunks", "tool", "check-model", "import", "export", "check", "glossary"})
 
 
 def package_version() -> str:

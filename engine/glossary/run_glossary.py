@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.checks.glossary import GlossaryTerm
 from engine.glossary.index import GlossaryIndex, fold, glossary_section
-from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, new_entry_id, source_key
+from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, new_entry_id
 from store.glossary_commit import GlossaryStore, add_entry
 
 
@@ -37,8 +37,8 @@ class RunGlossary:
     @property
     def index(self) -> GlossaryIndex:
         """The automaton of the current entries (built once per glossary version)."""
-        if self._index is None:
-            self._index = GlossaryIndex(self.glossary.entries)
+        if self._index is None:  # a candidate without a target yet (from extract) is not shown to the model
+            self._index = GlossaryIndex([e for e in self.glossary.entries if e.target.strip()])
         return self._index
 
     def section(self, text: str) -> str:
@@ -48,7 +48,7 @@ class RunGlossary:
     def approved_terms(self) -> tuple[GlossaryTerm, ...]:
         """The approved entries, as the checks use them (a proposal is not a rule yet)."""
         return tuple(GlossaryTerm(e.source, e.target, e.aliases) for e in self.glossary.entries
-                     if e.status == "approved")
+                     if e.status == "approved" and e.target.strip())
 
     def search(self, query: str, max_results: int) -> list[GlossaryEntry]:
         """Entries whose source, target or an alias contains ``query`` (Latin letters case-insensitively)."""
@@ -66,8 +66,8 @@ class RunGlossary:
             "model": self.model, "gender": gender})
         if self.store is None:
             raise GlossaryLoadError("this run has no workspace glossary to write to")
+        before = self.store.load().by_source(entry.source)
         self.glossary = self.store.change(add_entry(entry))
         self._index = None
-        kept = self.glossary.by_source(entry.source)
-        assert kept is not None
-        return kept, kept.id == entry.id and source_key(kept.target) == source_key(entry.target)
+        kept = self.glossary.by_source(entry.source) or entry
+        return kept, before is None or not before.target.strip()

@@ -12,18 +12,18 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from engine.checks import CODES, CheckWarning, check_paragraph, check_workspace, dismiss, dismissed_codes
+from engine.checks import CODES, CheckWarning, GlossaryTerm, check_paragraph, check_workspace, dismiss, dismissed_codes
+from engine.glossary.run_glossary import RunGlossary
 from store.atomic import CommitError
 from store.commit import ChapterStore
 from store.errors import StoreError
+from store.glossary import GlossaryLoadError
+from store.glossary_commit import GlossaryStore
 from store.loader import load_chapter
 from store.model import Chapter
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
 from tui.terminal_text import json_text, visible
-
-# The workspace's glossary sits beside the chapters and is never one of them.
-GLOSSARY_FILE = "glossary.json"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,7 +68,7 @@ def chapter_files(paths: list[Path]) -> list[Path]:
     seen: set[Path] = set()
     for path in paths:
         if path.is_dir():
-            found = [path / p.name for p in Workspace(path).chapter_paths() if p.name != GLOSSARY_FILE]
+            found = [path / p.name for p in Workspace(path).chapter_paths()]
             if not found:
                 raise UsageError(f"{path}: no chapter files in this folder")
         else:
@@ -81,6 +81,17 @@ def chapter_files(paths: list[Path]) -> list[Path]:
     return files
 
 
+def _glossary_terms(files: list[Path]) -> tuple[GlossaryTerm, ...]:
+    """The approved entries of the glossaries beside the chapters (GLOSSARY_NOT_APPLIED); a broken one is exit 2."""
+    terms: list[GlossaryTerm] = []
+    for folder in dict.fromkeys(f.resolve().parent for f in files):
+        try:
+            terms += RunGlossary(GlossaryStore(Workspace(folder))).approved_terms()
+        except GlossaryLoadError as exc:
+            raise UsageError(exc.line) from None
+    return tuple(terms)
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the warnings (or dismiss one); the exit code says whether any remain."""
     codes = _codes(args.codes)
@@ -91,7 +102,8 @@ def run(args: argparse.Namespace) -> int:
     files = chapter_files(args.paths)
     chapters = [load_chapter(f) for f in files]  # a file that is not a chapter: one line, exit 2
     names = [str(f) for f in files]
-    results = check_workspace(chapters, names=names, include_dismissed=args.include_dismissed, codes=codes)
+    results = check_workspace(chapters, _glossary_terms(files), names=names,
+                              include_dismissed=args.include_dismissed, codes=codes)
     remaining = 0
     records: list[dict[str, Any]] = []
     lines: list[str] = []

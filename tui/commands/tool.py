@@ -13,11 +13,16 @@ import asyncio
 import sys
 from pathlib import Path
 
+from engine.glossary.run_glossary import RunGlossary
+from engine.glossary.tools import with_glossary
 from engine.settings import CHUNK_NUMBER, MAX_BATCH
 from engine.tools import SubmissionTracker, default_registry
 from store.atomic import CommitError
 from store.commit import ChapterStore
+from store.glossary import GlossaryLoadError
+from store.glossary_commit import GlossaryStore
 from store.model import ORIGINS
+from store.workspace import Workspace
 from tui.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.chunks import add_chunk_flags, chunks_for, user_config
 from tui.commands.setting_flags import add_setting_flag, setting_type
@@ -26,7 +31,7 @@ from tui.terminal_text import json_text
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``tool`` subcommand."""
-    names = ", ".join(default_registry().names)
+    names = ", ".join((*default_registry().names, "search_glossary", "propose_glossary_entry"))
     p = subparsers.add_parser(
         "tool",
         help="call one tool with JSON arguments and print its JSON result",
@@ -70,7 +75,12 @@ def run(args: argparse.Namespace) -> int:
         paragraph_ids = chunk.paragraph_ids
         submissions = SubmissionTracker.for_chunk(chunk)
     max_batch = args.max_batch or user_config().run.max_batch
-    result = asyncio.run(default_registry().handle_tool_call(
+    try:
+        glossary = RunGlossary(GlossaryStore(Workspace.for_chapter(args.chapter)))
+    except GlossaryLoadError as exc:
+        raise UsageError(exc.line) from None
+    registry = with_glossary(default_registry(), glossary)
+    result = asyncio.run(registry.handle_tool_call(
         args.name, raw, source=store, task=args.task, paragraph_ids=paragraph_ids, submissions=submissions,
         origin=args.origin, model=None, max_batch=max_batch))
     sys.stdout.write(json_text(result, indent=2) + "\n")

@@ -1,0 +1,118 @@
+"""``proofdesk glossary``: list, add, approve, remove, import, export and extract, as a user types them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from store.glossary import load_glossary
+from tui.cli import main
+from tui.sample import sample_bytes
+
+HIRAGANA_ONLY = re.compile(r"^[ぁ-ゖー]+$")
+FUNCTION_WORDS = {"の", "こと", "もの", "それ", "これ", "ある", "いる", "云う", "する", "この", "その", "何故", "自分"}
+
+
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(["glossary", *argv])
+    except SystemExit as exc:  # argparse's own usage errors
+        code = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def sample(tmp_path: Path) -> Path:
+    path = tmp_path / "rashomon.json"
+    path.write_bytes(sample_bytes())
+    return path
+
+
+def test_extract_finds_the_story_s_names_and_no_function_words(sample: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, str(sample.parent), "extract", str(sample))
+    assert code == 0
+    entries = load_glossary(sample.parent / "glossary.json").entries
+    top = [e.source for e in entries[:5]]
+    assert top[:2] == ["下人", "老婆"] and "羅生門" in [e.source for e in entries[:10]]
+    assert all(e.status == "proposed" and e.origin == "extract" and e.target == "" for e in entries)
+    assert not [e.source for e in entries if HIRAGANA_ONLY.match(e.source) or e.source in FUNCTION_WORDS]
+    assert "candidates added as proposed" in out
+    again = cli(capsys, str(sample.parent), "extract", str(sample))
+    assert again[0] == 0 and len(load_glossary(sample.parent / "glossary.json").entries) == len(entries)
+    # filling in a candidate's target keeps its place and ID, and approves it
+    code, out, _ = cli(capsys, str(sample), "add", "下人", "the servant", "--kind", "character")
+    after = load_glossary(sample.parent / "glossary.json")
+    assert code == 0 and "added: 下人 → the servant (character)" in out
+    assert after.entries[0].id == entries[0].id and after.entries[0].status == "approved"
+
+
+def test_add_list_approve_remove(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = str(tmp_path)
+    assert cli(capsys, ws, "add", "老婆", "the old woman", "--kind", "character", "--gender", "female",
+               "--alias", "老婆さん", "--note", "nameless")[0] == 0
+    assert cli(capsys, ws, "add", "Kyoto", "Kyoto", "--kind", "place")[0] == 0
+    code, _, err = cli(capsys, ws, "add", "KYOTO", "Miyako")
+    assert code == 2 and "already has 'Kyoto' → 'Kyoto'" in err
+    code, out, _ = cli(capsys, ws, "list", "--json")
+    listed = json.loads(out)
+    assert [e["source"] for e in listed] == ["老婆", "Kyoto"] and listed[0]["aliases"] == ["老婆さん"]
+    first = listed[0]["id"]
+    proposed = load_glossary(tmp_path / "glossary.json")
+    assert all(e.status == "approved" for e in proposed.entries)
+    assert cli(capsys, ws, "remove", first)[0] == 0
+    code, out, _ = cli(capsys, ws, "list")
+    assert code == 0 and "Kyoto → Kyoto" in out and "老婆" not in out
+    code, _, err = cli(capsys, ws, "approve", "nope")
+    assert code == 2 and err.strip() == "proofdesk: glossary.json: there is no glossary entry 'nope'"
+    code, _, err = cli(capsys, ws, "add", "x", "y", "--kind", "planet")
+    assert code == 2 and "invalid choice: 'planet'" in err
+
+
+def test_import_galtransl_tsv_and_csv_then_export_round_trips(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    galtransl = tmp_path / "GPT字典.txt"
+    galtransl.write_text("// GalTransl dictionary\n下人\tthe servant\tprotagonist\n\n老婆\tthe old woman\t\n",
+                         encoding="utf-8")
+    code, out, _ = cli(capsys, str(tmp_path), "import", str(galtransl))
+    assert code == 0 and "imported 2 of 2 entries" in out
+    table = tmp_path / "terms.csv"
+    table.write_text('source,target,note,kind\n羅生門,"the Rashomon gate, Kyoto",city gate,place\n'
+                     "下人,the lackey,,term\n", encoding="utf-8")
+    code, out, _ = cli(capsys, str(tmp_path), "import", str(table))
+    assert code == 0 and "imported 1 of 2 entries" in out  # 下人 is there already: kept as it was
+    entries = {e.source: e for e in load_glossary(tmp_path / "glossary.json").entries}
+    assert entries["下人"].target == "the servant" and entries["羅生門"].kind == "place"
+    assert entries["羅生門"].target == "the Rashomon gate, Kyoto" and entries["下人"].origin == "import"
+    for form in ("tsv", "csv", "json"):
+        out_file = tmp_path / f"export.{form}"
+        assert cli(capsys, str(tmp_path), "export", "--format", form, "-o", str(out_file))[0] == 0
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    for form in ("tsv", "csv"):
+        (fresh / "glossary.json").unlink(missing_ok=True)
+        assert cli(capsys, str(fresh), "import", str(tmp_path / f"export.{form}"))[0] == 0
+        again = {e.source: (e.target, e.note, e.kind) for e in load_glossary(fresh / "glossary.json").entries}
+        assert again == {s: (e.target, e.note, e.kind) for s, e in entries.items()}
+    assert json.loads((tmp_path / "export.json").read_text())["format"] == "proofdesk.glossary/1"
+
+
+def test_bad_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    table = tmp_path / "bad.tsv"
+    table.write_text("a\tb\n\tc\n", encoding="utf-8")
+    code, _, err = cli(capsys, str(tmp_path), "import", str(table))
+    assert code == 2 and f"{table}:2: a row needs a source and a target" in err
+    table.write_text("source\ttarget\tnote\tkind\nx\ty\t\tthing\n", encoding="utf-8")
+    code, _, err = cli(capsys, str(tmp_path), "import", str(table))
+    assert code == 2 and ":2: kind must be one of term, character, place, do_not_translate, not 'thing'" in err
+    (tmp_path / "glossary.json").write_text('{"format": "proofdesk.glossary/1", "entries": [1]}')
+    code, _, err = cli(capsys, str(tmp_path), "list")
+    assert code == 2 and "glossary.json: entries.0" in err and len(err.strip().splitlines()) == 1
+    code, _, err = cli(capsys, str(tmp_path / "missing"), "list")
+    assert code == 2 and "no such folder or chapter file" in err
+    code, _, err = cli(capsys, str(tmp_path))
+    assert code == 2 and "name an action" in err

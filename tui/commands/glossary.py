@@ -1,0 +1,240 @@
+"""``proofdesk glossary [WORKSPACE] ACTION``: list, add, approve, remove, import, export and extract glossary terms.
+
+The workspace is a folder (default: the current one) or a chapter file (its folder). Every change is one locked,
+atomic commit merged onto ``glossary.json`` as it is on disk (``store.glossary_commit``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import sys
+from pathlib import Path
+
+from engine.glossary.extract import extract_candidates
+from store.errors import ChapterLoadError, StoreError
+from store.glossary import KINDS, Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes, new_entry_id
+from store.glossary_commit import (
+    GlossaryConflict,
+    GlossaryEditError,
+    GlossaryStore,
+    add_entries,
+    add_entry,
+    approve_entries,
+    remove_entries,
+)
+from store.loader import load_chapter
+from store.workspace import Workspace
+from tui.cli_errors import EXIT_OK, UsageError
+from tui.terminal_text import json_text, visible
+
+ACTIONS = ("list", "add", "approve", "remove", "import", "export", "extract")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``glossary`` subcommand."""
+    p = subparsers.add_parser(
+        "glossary",
+        help="list and edit the workspace glossary (names and terms kept consistent across chapters)",
+        description="proofdesk glossary [WORKSPACE] ACTION ...  —  actions: list [--json] [--status S]; add SOURCE "
+        "TARGET [--kind K] [--note N] [--alias A]... [--gender G]; approve ID...; remove ID...; import FILE "
+        "(TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is); export [--format "
+        "tsv|csv|json] [-o FILE]; extract CHAPTER... [--min-count N] (candidates added as proposed). WORKSPACE "
+        "is a folder or a chapter file (its folder); default: the current folder.",
+    )
+    p.add_argument("words", nargs=argparse.REMAINDER, metavar="[WORKSPACE] ACTION ...")
+    p.set_defaults(handler=run)
+
+
+def _actions() -> argparse.ArgumentParser:
+    from tui.cli import _Parser  # the CLI's parser: a usage error is exit 2 and one line
+
+    parser = _Parser(prog="proofdesk glossary", add_help=False)
+    sub = parser.add_subparsers(dest="action", required=True, parser_class=_Parser)
+    listing = sub.add_parser("list")
+    listing.add_argument("--json", action="store_true")
+    listing.add_argument("--status", choices=("approved", "proposed"))
+    add = sub.add_parser("add")
+    add.add_argument("source")
+    add.add_argument("target")
+    add.add_argument("--kind", choices=KINDS, default="term")
+    add.add_argument("--note", default="")
+    add.add_argument("--alias", action="append", default=[])
+    add.add_argument("--gender", choices=("female", "male", "other"))
+    for name in ("approve", "remove"):
+        sub.add_parser(name).add_argument("ids", nargs="+", metavar="ID")
+    sub.add_parser("import").add_argument("file", type=Path)
+    export = sub.add_parser("export")
+    export.add_argument("--format", choices=("tsv", "csv", "json"), default="tsv")
+    export.add_argument("-o", "--output", type=Path)
+    extract = sub.add_parser("extract")
+    extract.add_argument("chapters", nargs="+", type=Path, metavar="CHAPTER")
+    extract.add_argument("--min-count", type=int, default=2)
+    return parser
+
+
+def _store(words: list[str]) -> tuple[GlossaryStore, list[str]]:
+    if words and words[0] not in ACTIONS:
+        place = Path(words[0])
+        if not place.exists():
+            raise UsageError(f"{place}: no such folder or chapter file (or not an action: {', '.join(ACTIONS)})")
+        root = place if place.is_dir() else place.parent
+        return GlossaryStore(Workspace(root)), words[1:]
+    return GlossaryStore(Workspace(Path.cwd())), words
+
+
+def run(args: argparse.Namespace) -> int:
+    """Carry out one action."""
+    store, words = _store(list(args.words))
+    if not words:
+        raise UsageError(f"glossary: name an action: {', '.join(ACTIONS)}")
+    action = _actions().parse_args(words)
+    try:
+        return _ACTIONS[action.action](store, action)
+    except GlossaryLoadError as exc:
+        raise UsageError(exc.line) from None
+    except (GlossaryConflict, GlossaryEditError) as exc:
+        raise UsageError(f"{store.path.name}: {exc}") from None
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _say(text: str) -> None:
+    sys.stdout.write(visible(text) + "\n")
+
+
+def _list(store: GlossaryStore, args: argparse.Namespace) -> int:
+    entries = [e for e in store.load().entries if args.status in (None, e.status)]
+    if args.json:
+        sys.stdout.write(json_text([e.to_json() for e in entries], indent=2) + "\n")
+        return EXIT_OK
+    if not entries:
+        _say(f"{store.path}: no entries")
+    for e in entries:
+        extra = f"  ({e.note})" if e.note else ""
+        _say(f"{e.id}  {e.status:8}  {e.kind:16}  {e.source} → {e.target}{extra}")
+    return EXIT_OK
+
+
+def _add(store: GlossaryStore, args: argparse.Namespace) -> int:
+    try:
+        entry = GlossaryEntry.model_validate({"id": new_entry_id(), "source": args.source.strip(),
+                                              "target": args.target.strip(), "kind": args.kind, "note": args.note,
+                                              "aliases": [a for a in args.alias if a.strip()],
+                                              "gender": args.gender})
+    except ValueError as exc:
+        raise UsageError(f"glossary add: {str(exc).splitlines()[1].strip() if chr(10) in str(exc) else exc}") \
+            from None
+    before = store.load().by_source(entry.source)
+    kept = store.change(add_entry(entry)).by_source(entry.source) or entry
+    there = before is not None and before.target.strip() != ""
+    _say(f"{store.path.name}: {'already there' if there else 'added'}: {kept.line()}")
+    return EXIT_OK
+
+
+def _approve(store: GlossaryStore, args: argparse.Namespace) -> int:
+    store.change(approve_entries(args.ids))
+    _say(f"{store.path.name}: approved {len(set(args.ids))} entr{'y' if len(set(args.ids)) == 1 else 'ies'}")
+    return EXIT_OK
+
+
+def _remove(store: GlossaryStore, args: argparse.Namespace) -> int:
+    store.change(remove_entries(args.ids))
+    _say(f"{store.path.name}: removed {len(set(args.ids))} entr{'y' if len(set(args.ids)) == 1 else 'ies'}")
+    return EXIT_OK
+
+
+def read_table(path: Path) -> list[GlossaryEntry]:
+    """The entries of a TSV or CSV file: columns source, target, note, kind (by a header row or in that order).
+
+    A GalTransl dictionary (``source<TAB>target<TAB>note``, ``//`` comments) reads as is. Raises UsageError naming
+    the line of a bad row.
+    """
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    comma = path.suffix.lower() == ".csv"
+    rows = csv.reader(io.StringIO(text), delimiter="," if comma else "\t", quoting=csv.QUOTE_MINIMAL if comma
+                      else csv.QUOTE_NONE)
+    columns = ["source", "target", "note", "kind"]
+    entries: list[GlossaryEntry] = []
+    for number, row in enumerate(rows, 1):
+        cells = [c.strip() for c in row]
+        if not any(cells) or cells[0].startswith(("//", "#")):
+            continue
+        if number == 1 and cells[0].casefold() == "source":
+            columns = [c.casefold() for c in cells]
+            continue
+        values = dict(zip(columns, cells, strict=False))
+        if not values.get("source") or not values.get("target"):
+            raise UsageError(f"{path}:{number}: a row needs a source and a target")
+        kind = values.get("kind") or "term"
+        if kind not in KINDS:
+            raise UsageError(f"{path}:{number}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        entries.append(GlossaryEntry(id=new_entry_id(), source=values["source"], target=values["target"],
+                                     note=values.get("note", ""), kind=kind, origin="import"))  # type: ignore[arg-type]
+    return entries
+
+
+def _import(store: GlossaryStore, args: argparse.Namespace) -> int:
+    incoming = read_table(args.file)
+    before = len(store.load().entries)
+    after = len(store.change(add_entries(incoming)).entries)
+    _say(f"{store.path.name}: imported {after - before} of {len(incoming)} entries from {args.file.name} "
+         f"({len(incoming) - (after - before)} with a source already in the glossary were left as they are)")
+    return EXIT_OK
+
+
+def export_text(glossary: Glossary, form: str) -> str:
+    """The glossary as TSV, CSV (columns source, target, note, kind) or the JSON file itself."""
+    if form == "json":
+        return glossary_bytes(glossary).decode("utf-8")
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n",
+                        quoting=csv.QUOTE_MINIMAL)
+    writer.writerow(["source", "target", "note", "kind"])
+    for e in glossary.entries:
+        writer.writerow([e.source, e.target, " ".join(e.note.split()), e.kind])
+    return out.getvalue()
+
+
+def _export(store: GlossaryStore, args: argparse.Namespace) -> int:
+    text = export_text(store.load(), args.format)
+    if args.output is None:
+        sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
+    else:
+        from store.atomic import atomic_write
+
+        atomic_write(args.output, text.encode("utf-8"), expect=None)
+        _say(f"wrote {args.output}")
+    return EXIT_OK
+
+
+def _extract(store: GlossaryStore, args: argparse.Namespace) -> int:
+    if args.min_count < 1:
+        raise UsageError("--min-count must be a whole number from 1 up")
+    texts: list[str] = []
+    for path in args.chapters:
+        try:
+            texts += [p.text for p in load_chapter(path).paragraphs]
+        except ChapterLoadError as exc:
+            raise UsageError(exc.line) from None
+    candidates = extract_candidates(texts, min_count=args.min_count)
+    known = store.load()
+    fresh = [c for c in candidates if known.by_source(c.source) is None]
+    store.change(add_entries(GlossaryEntry(id=new_entry_id(), source=c.source, target="", kind=c.kind,  # type: ignore[arg-type]
+                                           note=f"found {c.count} times", status="proposed", origin="extract")
+                             for c in fresh))
+    for c in fresh:
+        _say(f"{c.count:6}  {c.kind:9}  {c.source}")
+    _say(f"{store.path.name}: {len(fresh)} candidates added as proposed (targets to fill in); "
+         f"{len(candidates) - len(fresh)} already in the glossary")
+    return EXIT_OK
+
+
+_ACTIONS = {"list": _list, "add": _add, "approve": _approve, "remove": _remove, "import": _import,
+            "export": _export, "extract": _extract}
