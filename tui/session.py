@@ -31,6 +31,7 @@ from store.model import Chapter, Paragraph
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent
 from store.watch_read import Known, known_state
 from store.workspace import Workspace
+from tui.glossary_view import GlossaryView
 
 if TYPE_CHECKING:
     from engine.run import RunRequest
@@ -241,6 +242,7 @@ class WorkspaceSession:
         self.config = config
         self.settings = settings
         self.sessions: dict[Path, ChapterSession] = {}
+        self.glossary = GlossaryView(workspace)
 
     @property
     def chunk_chars(self) -> int:

@@ -47,7 +47,12 @@ class RunGlossary:
 
     def approved_terms(self) -> tuple[GlossaryTerm, ...]:
         """The approved entries, as the checks use them (a proposal is not a rule yet)."""
-        return tuple(GlossaryTerm(e.source, e.target, e.aliases) for e in self.glossary.entries
+        return self.terms_of(self.glossary)
+
+    @staticmethod
+    def terms_of(glossary: Glossary) -> tuple[GlossaryTerm, ...]:
+        """The approved entries of ``glossary`` (with a target) as the checks' terms."""
+        return tuple(GlossaryTerm(e.source, e.target, e.aliases) for e in glossary.entries
                      if e.status == "approved" and e.target.strip())
 
     def search(self, query: str, max_results: int) -> list[GlossaryEntry]:

@@ -70,6 +70,7 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         Binding("f", "errors_only", "Log: errors only", show=False, id="chapter.log_errors"),
         Binding("i", "trace", "Trace of the last run", show=False, id="chapter.trace"),
         Binding("c", "conflicts", "Conflicts", show=False, id="chapter.conflicts"),
+        Binding("G", "glossary", "Glossary", show=False, id="chapter.glossary"),
         Binding("s", "cycle_separators", "Separators: next task", show=False, id="chapter.separators"),
         Binding("y", "copy_translation", "Copy the translation", show=False, id="chapter.copy"),
         Binding("b", "back", "Chapter list", show=False, id="chapter.back"),
@@ -172,7 +173,8 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         para = self.table.current_paragraph
         status = self.table.status_of(para) if para is not None else "empty"
         warnings = self.warnings.of(para) if para is not None else ()
-        self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version, warnings)
+        terms = self.workspace.glossary.entries_in(para.text) if para is not None and para.text else []
+        self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version, warnings, terms)
 
     def update_status(self) -> None:
         s = self.session.summary()
@@ -436,6 +438,11 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         from tui.screens.conflicts import ConflictsScreen
 
         self.app.push_screen(ConflictsScreen(self.session), lambda _: self.refresh_view())
+
+    def action_glossary(self) -> None:
+        from tui.screens.glossary import GlossaryScreen
+
+        self.app.push_screen(GlossaryScreen(self.workspace.glossary), lambda _: self.refresh_view())
 
     def action_back(self) -> None:
         if self.run_in_progress:  # the screen stays installed: its run and log go on while another is shown

@@ -30,6 +30,7 @@ from engine.checks.dismissal import dismissed_codes
 from engine.checks.languages import languages
 from engine.checks.paragraph import findings
 from engine.checks.warning import CODE_ORDER
+from engine.glossary.run_glossary import RunGlossary
 from store.model import Chapter, Paragraph, is_empty_text
 from tui.screens.choice import ChoiceScreen
 from tui.widgets.paragraph_table import ParagraphTable
@@ -48,6 +49,7 @@ class FindingCache:
 
     languages: tuple[str | None, str | None] = (None, None)
     found: Mapping[_TextPair, tuple[Finding, ...]] = field(default_factory=dict)
+    glossary: tuple[GlossaryTerm, ...] = ()  # the approved entries the findings were made with
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,8 @@ def compute_warnings(chapter: Chapter, cache: FindingCache, glossary: Sequence[G
     """The chapter's undismissed warnings, the same as ``check_chapter``'s, and the findings to reuse next time
     (``cache``: those of an earlier state). None when ``stop()`` said the result is no longer wanted."""
     pair = (chapter.source_language, chapter.target_language)
-    previous = cache.found if cache.languages == pair else {}
+    glossary = tuple(glossary)
+    previous = cache.found if cache.languages == pair and cache.glossary == glossary else {}
     langs = languages(*pair)
     found: dict[_TextPair, tuple[Finding, ...]] = {}
     by_position: dict[int, list[CheckWarning]] = {}
@@ -135,7 +138,7 @@ def compute_warnings(chapter: Chapter, cache: FindingCache, glossary: Sequence[G
         positions.append(pos)
         count += len(kept)
     return (ChapterWarnings(chapter, by_id, texts, tuple(positions), count),
-            FindingCache(pair, found))
+            FindingCache(pair, found, glossary))
 
 
 def _paragraphs(n: int) -> str:
@@ -179,7 +182,8 @@ class ChapterChecks(DOMNode):
     @work(thread=True, exclusive=True, group="checks", description="QA checks", exit_on_error=False)
     def _compute_warnings(self, chapter: Chapter, cache: FindingCache) -> None:
         worker = get_current_worker()
-        result = compute_warnings(chapter, cache, stop=lambda: worker.is_cancelled)
+        terms = RunGlossary.terms_of(self._view.workspace.glossary.current())  # its file, as it is now
+        result = compute_warnings(chapter, cache, terms, stop=lambda: worker.is_cancelled)
         if result is not None:
             self.app.call_from_thread(self._show_warnings, chapter, *result)
 

@@ -39,6 +39,7 @@ class ChapterListScreen(Screen[None]):
     HELP_GROUP = "Chapter list"
     BINDINGS = [
         Binding("enter,o", "open", "Open", id="list.open"),
+        Binding("G", "glossary", "Glossary", id="list.glossary"),
         Binding("up,k", "cursor(-1)", "Up", show=False, id="list.up"),
         Binding("down,j", "cursor(1)", "Down", show=False, id="list.down"),
     ]
@@ -118,6 +119,11 @@ class ChapterListScreen(Screen[None]):
     def action_cursor(self, step: int) -> None:
         table = self.query_one(DataTable)
         table.move_cursor(row=table.cursor_row + step)
+
+    def action_glossary(self) -> None:
+        from tui.screens.glossary import GlossaryScreen
+
+        self.app.push_screen(GlossaryScreen(self.workspace.glossary))
 
     def action_open(self) -> None:
         table = self.query_one(DataTable)

@@ -31,6 +31,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from engine.checks import CheckWarning
+from store.glossary import GlossaryEntry
 from store.model import Paragraph, TranslationVersion
 from tui.terminal_text import visible
 from tui.widgets.char_diff import Piece, char_diff
@@ -201,9 +202,10 @@ class DetailPane(ScrollView, can_focus=True):
         return self.get_component_rich_style(f"detail-pane--{name}")
 
     def show(self, para: Paragraph | None, position: int, status: Status, viewed: int | None,
-             warnings: Sequence[CheckWarning] = ()) -> None:
+             warnings: Sequence[CheckWarning] = (), terms: Sequence[GlossaryEntry] = ()) -> None:
         """Show ``para``; ``viewed`` is the 0-based index of the version being looked at (None: selected);
-        ``warnings`` are the QA warnings of its selected translation."""
+        ``warnings`` are the QA warnings of its selected translation; ``terms`` the glossary entries its source
+        mentions."""
         self._token += 1
         self._diff_at = None
         if para is None:
@@ -221,7 +223,8 @@ class DetailPane(ScrollView, can_focus=True):
         source.append("Source: ", heading)
         source.append(visible(para.text) if para.text else "(empty)")
         if not versions:
-            self._set([title, _Pair(source, Text("No translation yet.", muted, end=""))])
+            blocks_empty: list[_Block] = [title, _Pair(source, Text("No translation yet.", muted, end=""))]
+            self._set([*blocks_empty, self._terms(terms)] if terms else blocks_empty)
             return
         version = versions[viewed]
         selected = version.id == para.selected_translation_id
@@ -242,6 +245,8 @@ class DetailPane(ScrollView, can_focus=True):
             blocks[0] = Text.assemble(title.plain, (suffix + " (d dismisses)", self._style("warning")), end="")
             blocks.append(self._warnings(warnings))
         blocks.append(_Pair(source, translation))
+        if terms:
+            blocks.append(self._terms(terms))
         if viewed > 0:
             old, new = versions[viewed - 1].text, version.text
             if len(old) + len(new) <= _INLINE_DIFF_CHARS:
@@ -252,6 +257,14 @@ class DetailPane(ScrollView, can_focus=True):
                 self._diff_later(viewed, old, new, self._token)
         blocks.append(self._versions(para, viewed))
         self._set(blocks)
+
+    def _terms(self, terms: Sequence[GlossaryEntry]) -> Text:
+        """``Glossary: 下人 → the servant · 老婆 → the old woman (proposed)`` (G opens the glossary)."""
+        text = Text(end="")
+        text.append("Glossary: ", self._style("heading"))
+        text.append(" · ".join(visible(f"{e.source} → {e.target}" + (" (proposed)" if e.status == "proposed" else ""),
+                                       newlines=False) for e in terms))
+        return text
 
     def _warnings(self, warnings: Sequence[CheckWarning]) -> Text:
         """One line per warning: code, severity, message."""
