@@ -131,14 +131,19 @@ def update_entry(entry_id: str, **fields: Any) -> Callable[[Glossary], Glossary]
     return edit
 
 
+def _require(glossary: Glossary, ids: set[str]) -> None:
+    """Refuse an edit naming an entry the glossary (on disk, now) does not have."""
+    missing = ids - {e.id for e in glossary.entries}
+    if missing:
+        raise GlossaryEditError(f"there is no glossary entry {sorted(missing)[0]!r}")
+
+
 def approve_entries(entry_ids: Iterable[str]) -> Callable[[Glossary], Glossary]:
     """Mark entries approved."""
     wanted = set(entry_ids)
 
     def edit(glossary: Glossary) -> Glossary:
-        missing = wanted - {e.id for e in glossary.entries}
-        if missing:
-            raise GlossaryEditError(f"there is no glossary entry {sorted(missing)[0]!r}")
+        _require(glossary, wanted)
         return _rebuilt(glossary, (e.model_copy(update={"status": "approved"}) if e.id in wanted else e
                                    for e in glossary.entries))
     return edit
@@ -149,9 +154,7 @@ def remove_entries(entry_ids: Iterable[str]) -> Callable[[Glossary], Glossary]:
     wanted = set(entry_ids)
 
     def edit(glossary: Glossary) -> Glossary:
-        missing = wanted - {e.id for e in glossary.entries}
-        if missing:
-            raise GlossaryEditError(f"there is no glossary entry {sorted(missing)[0]!r}")
+        _require(glossary, wanted)
         return _rebuilt(glossary, (e for e in glossary.entries if e.id not in wanted))
     return edit
 
