@@ -31,11 +31,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--missing", choices=("blank", "source", "mark"), default="blank",
                    help="for paragraphs without a translation: an empty line (default), the source text, or "
                    "'[untranslated ID] source'")
+    p.add_argument("--epub", metavar="OUT.epub", type=Path,
+                   help="CHAPTER is an imported book's workspace: write it back as an EPUB")
+    p.add_argument("--bilingual", action="store_true", help="with --epub: each original block, then its translation")
     p.set_defaults(handler=run)
+
+
+def _export_epub(args: argparse.Namespace) -> int:
+    from store.books.epub_safety import BookError
+    from store.books.epub_write import export_epub
+
+    missing = "mark" if args.missing == "mark" else "source"
+    try:
+        count = export_epub(Path(args.chapter), args.epub, bilingual=args.bilingual, missing=missing)
+    except (BookError, StoreError) as exc:
+        raise UsageError(str(exc)) from None
+    print(visible(f"{args.epub}: {count} chapters", newlines=False), file=sys.stderr)
+    return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
     """Export the chapter; the chapter file itself is only read."""
+    if args.epub is not None:
+        return _export_epub(args)
     chapter = load_chapter(args.chapter)
     text = export_text(chapter, args.missing)
     if args.output is None:

@@ -32,6 +32,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--source-language", metavar="LANG", help="source language code, e.g. ja")
     p.add_argument("--target-language", metavar="LANG", help="target language code, e.g. en")
     p.set_defaults(handler=run)
+    # FILE.epub -o DIR: a workspace of chapters (design section 13)
+
+
+def _import_epub(args: argparse.Namespace) -> int:
+    from store.books.epub_import import import_epub
+    from store.books.epub_safety import BookError
+
+    if args.output is None:
+        raise UsageError(f"{args.file}: importing an EPUB needs -o DIR (the workspace folder to create)")
+    try:
+        files = import_epub(args.file, args.output, target_language=args.target_language)
+    except BookError as exc:
+        raise UsageError(str(exc)) from None
+    print(visible(f"{args.output}: {len(files)} chapters", newlines=False), file=sys.stderr)
+    return EXIT_OK
 
 
 def _default_id(path: Path) -> str:
@@ -41,6 +56,8 @@ def _default_id(path: Path) -> str:
 def run(args: argparse.Namespace) -> int:
     """Import the text file and write the chapter atomically; never overwrite without --force."""
     src: Path = args.file
+    if src.suffix.lower() == ".epub":
+        return _import_epub(args)
     try:
         raw = src.read_bytes()
     except IsADirectoryError:
