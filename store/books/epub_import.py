@@ -39,12 +39,23 @@ def import_epub(book: Path, out: Path, *, target_language: str | None = None) ->
         chapters.append((f"{cid}.json", chapter_bytes(chapter)))
         order.append({"file": f"{cid}.json", "href": doc.href})
     meta = {"format": "proofdesk.book/1", "source": "source.epub", "chapters": order}
+    write_workspace(out, chapters, meta, source=book)
+    return [out / name for name, _ in chapters]
+
+
+def write_workspace(out: Path, chapters: list[tuple[str, bytes]], meta: dict[str, object],
+                    source: Path | None = None) -> None:
+    """Create the folder ``out`` with the chapter files and ``.proofdesk/book.json`` (and the source EPUB):
+    built in a hidden sibling folder, then renamed into place, so an error leaves nothing behind."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise BookError(f"{out}: already exists and is not an empty folder")
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-", dir=out.parent))
     try:
         state = staging / ".proofdesk"
         state.mkdir()
-        shutil.copyfile(book, state / "source.epub")
+        if source is not None:
+            shutil.copyfile(source, state / "source.epub")
         (state / BOOK_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
         for name, data in chapters:
             with open(staging / name, "wb") as fh:
@@ -60,4 +71,3 @@ def import_epub(book: Path, out: Path, *, target_language: str | None = None) ->
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return [out / name for name, _ in chapters]
