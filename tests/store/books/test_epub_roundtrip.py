@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 import zipfile
 from pathlib import Path
 
@@ -14,7 +12,7 @@ from store.books.epub_blocks import TRANSLATION_CLASS
 from store.loader import load_chapter
 from store.model import TranslationVersion
 from store.serialize import chapter_bytes
-from tests.store.books.epub_builder import build_epub, structural_problems
+from tests.store.books.epub_builder import build_epub, run_epubcheck, structural_problems
 from tui.cli import main
 
 CH1 = ('<h1>第一章　出会い</h1><p>「おはよう」と<ruby>彼女<rp>(</rp><rt>かのじょ</rt><rp>)</rp></ruby>は言った。'
@@ -98,6 +96,7 @@ def test_export_rebuilds_the_book(tmp_path: Path, version: int, bilingual: bool)
     if bilingual:
         expected = [x for t, e in zip(first, expected, strict=True) for x in ([t, e] if t else [t])]
     assert again == expected
-    if shutil.which("epubcheck"):
-        result = subprocess.run(["epubcheck", str(out)], capture_output=True, text=True, check=False)
-        assert result.returncode == 0, result.stdout + result.stderr
+    # The EPUB 2 test book uses HTML5 markup (aside, epub:type), which epubcheck rejects in the input too.
+    # The EPUB 3 input's only fault is &nbsp; (undeclared in XHTML5): the export writes it as a character.
+    if version == 3:
+        run_epubcheck(out)
