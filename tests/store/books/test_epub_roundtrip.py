@@ -100,3 +100,20 @@ def test_export_rebuilds_the_book(tmp_path: Path, version: int, bilingual: bool)
     # The EPUB 3 input's only fault is &nbsp; (undeclared in XHTML5): the export writes it as a character.
     if version == 3:
         run_epubcheck(out)
+
+
+def test_workspace_lists_chapters_in_spine_order(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from store.workspace import Workspace
+
+    docs = [(f"z{9 - n}.xhtml", f"T{n}", f"<p>第{n}</p>") for n in range(1, 12)]  # names sort against spine order
+    book = build_epub(tmp_path / "s.epub", docs)
+    ws = tmp_path / "ws"
+    assert main(["import", str(book), "-o", str(ws)]) == 0
+    titles = [load_chapter(p).title for p in Workspace(ws).chapter_paths()]
+    assert titles == [f"T{n}" for n in range(1, 12)]
+    # A second import into the same, now non-empty, folder: refused, nothing changed.
+    before = {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()}
+    assert main(["import", str(book), "-o", str(ws)]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == before
+    assert main(["import", str(book)]) == 2  # an EPUB needs -o DIR
