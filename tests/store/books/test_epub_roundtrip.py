@@ -117,3 +117,15 @@ def test_workspace_lists_chapters_in_spine_order(tmp_path: Path, capsys: pytest.
     assert "already exists" in capsys.readouterr().err
     assert {p: p.read_bytes() for p in ws.rglob("*") if p.is_file()} == before
     assert main(["import", str(book)]) == 2  # an EPUB needs -o DIR
+
+
+def test_export_missing_source_and_mark(tmp_path: Path) -> None:
+    book = _book(tmp_path, 3)
+    ws = tmp_path / "ws"
+    assert main(["import", str(book), "-o", str(ws)]) == 0
+    for missing, expect in (("source", ">属性</p>"), ("mark", "[untranslated ")):
+        out = tmp_path / f"{missing}.epub"
+        assert main(["export", str(ws), "--epub", str(out), "--missing", missing]) == 0
+        with zipfile.ZipFile(out) as dst:
+            assert expect in dst.read("OEBPS/ch1.xhtml").decode()
+            assert "<dc:language>ja</dc:language>" in dst.read("OEBPS/content.opf").decode()  # no target language
