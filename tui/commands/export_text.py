@@ -26,16 +26,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the like) becomes a space, so line n stays paragraph n for any reader.",
     )
     p.add_argument("chapter", metavar="CHAPTER", type=Path, help="the chapter file")
-    p.add_argument("-o", "--output", metavar="OUT", type=Path, help="write to OUT instead of stdout: a file is "
+    p.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout: a file is "
                    "replaced atomically; a device or a pipe (/dev/null, /dev/stdout) is written directly")
     p.add_argument("--missing", choices=("blank", "source", "mark"), default="blank",
                    help="for paragraphs without a translation: an empty line (default), the source text, or "
                    "'[untranslated ID] source'")
+    p.add_argument("--format", choices=("text", "bilingual", "markdown"), default="text",
+                   help="text (default: one line per paragraph), bilingual (source, translation, blank line) or "
+                   "markdown; CHAPTER may be a workspace folder (every chapter in order; -o DIR/ for one file each)")
+    p.add_argument("--epub", metavar="OUT.epub", type=Path,
+                   help="CHAPTER is an imported book's workspace: write it back as an EPUB")
+    p.add_argument("--bilingual", action="store_true", help="with --epub: each original block, then its translation")
     p.set_defaults(handler=run)
+
+
+def _export_epub(args: argparse.Namespace) -> int:
+    from store.books.epub_safety import BookError
+    from store.books.epub_write import export_epub
+
+    missing = "mark" if args.missing == "mark" else "source"
+    try:
+        count = export_epub(Path(args.chapter), args.epub, bilingual=args.bilingual, missing=missing)
+    except (BookError, StoreError) as exc:
+        raise UsageError(str(exc)) from None
+    print(visible(f"{args.epub}: {count} chapters", newlines=False), file=sys.stderr)
+    return EXIT_OK
 
 
 def run(args: argparse.Namespace) -> int:
     """Export the chapter; the chapter file itself is only read."""
+    # Kept as a string until here: a trailing "/" (one file per chapter) would be lost in a Path.
+    args.output_is_dir = isinstance(args.output, str) and args.output.endswith(("/", os.sep))
+    args.output = Path(args.output) if args.output is not None else None
+    if args.epub is not None:
+        return _export_epub(args)
+    if Path(args.chapter).is_dir() or args.format != "text":
+        return _export_formatted(args)
     chapter = load_chapter(args.chapter)
     text = export_text(chapter, args.missing)
     if args.output is None:
@@ -58,6 +84,40 @@ def run(args: argparse.Namespace) -> int:
     try:
         atomic_write(out, text.encode("utf-8"), expect=None)
     except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left
+        raise UsageError(f"{out}: {exc}") from None
+    return EXIT_OK
+
+
+def _export_formatted(args: argparse.Namespace) -> int:
+    from store.books.text_export import SUFFIX, chapter_files, render
+
+    src = Path(args.chapter)
+    files = chapter_files(src) if src.is_dir() else [src]
+    if not files:
+        raise UsageError(f"{src}: no chapter files in this folder")
+    chapters = [load_chapter(f) for f in files]
+    out: Path | None = args.output
+    if out is not None and (args.output_is_dir or out.is_dir()):
+        out.mkdir(parents=True, exist_ok=True)
+        for path, chapter in zip(files, chapters, strict=True):
+            target = out / (path.stem + SUFFIX[args.format])
+            try:
+                atomic_write(target, render(chapter, args.format, args.missing).encode("utf-8"), expect=None)
+            except StoreError as exc:
+                raise UsageError(f"{target}: {exc}") from None
+        print(visible(f"{out}: {len(files)} files", newlines=False), file=sys.stderr)
+        return EXIT_OK
+    sep = "\n" if args.format == "markdown" else ""
+    text = sep.join(render(c, args.format, args.missing) for c in chapters)
+    if out is None:
+        sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
+        sys.stdout.flush()
+        return EXIT_OK
+    if any(out.exists() and out.resolve() == f.resolve() for f in files):
+        raise UsageError(f"{out}: refusing to write the export over a chapter file")
+    try:
+        atomic_write(out, text.encode("utf-8"), expect=None)
+    except StoreError as exc:
         raise UsageError(f"{out}: {exc}") from None
     return EXIT_OK
 

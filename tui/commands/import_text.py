@@ -20,7 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "import",
         help="make a chapter file from plain text (one paragraph per line)",
-        description="Make a chapter file from plain UTF-8 text: one paragraph per line, verbatim; blank lines "
+        description="Make a chapter file from plain text (encoding detected), or a workspace from an EPUB "
+        "(-o DIR): one paragraph per line, verbatim; blank lines "
         "become empty paragraphs (they count in the [n] numbering); a final newline adds no paragraph.",
     )
     p.add_argument("file", metavar="FILE.txt", type=Path, help="the text file to import")
@@ -31,7 +32,66 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--title", help="chapter title (default: the first non-empty line)")
     p.add_argument("--source-language", metavar="LANG", help="source language code, e.g. ja")
     p.add_argument("--target-language", metavar="LANG", help="target language code, e.g. en")
+    p.add_argument("--encoding", help="the text's encoding (default: detected; UTF-8/16 BOM, UTF-8, Shift_JIS, "
+                   "EUC-JP, GB18030, Big5)")
+    p.add_argument("--split-chapters", action="store_true",
+                   help="cut a long novel into chapters at heading lines; -o DIR is the workspace to create")
+    p.add_argument("--chapter-pattern", metavar="REGEX", help="with --split-chapters: a line matching REGEX "
+                   "(at its start, spaces stripped) is a heading, instead of the built-in rule")
+    p.add_argument("--translation", metavar="TRANSLATED.txt", type=Path,
+                   help="line-aligned translation: line n becomes paragraph n's selected version (origin import)")
     p.set_defaults(handler=run)
+    # FILE.epub -o DIR: a workspace of chapters (design section 13)
+
+
+def _read_text(path: Path, encoding: str | None) -> str:
+    from store.text_encoding import decode_text
+
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise UsageError(f"{path}: is a folder, not a text file") from None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    try:
+        return decode_text(raw, path, encoding)[0]
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _import_novel(args: argparse.Namespace, text: str) -> int:
+    from store.books.text_import import import_novel
+
+    if args.output is None:
+        raise UsageError(f"{args.file}: --split-chapters needs -o DIR (the workspace folder to create)")
+    pattern = None
+    if args.chapter_pattern is not None:
+        try:
+            pattern = re.compile(args.chapter_pattern)
+        except re.error as exc:
+            raise UsageError(f"--chapter-pattern {args.chapter_pattern!r}: not a valid regular expression: {exc}") \
+                from None
+    try:
+        count = import_novel(text, args.output, pattern=pattern, source_language=args.source_language,
+                             target_language=args.target_language)
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    print(visible(f"{args.output}: {count} chapters", newlines=False), file=sys.stderr)
+    return EXIT_OK
+
+
+def _import_epub(args: argparse.Namespace) -> int:
+    from store.books.epub_import import import_epub
+    from store.books.epub_safety import BookError
+
+    if args.output is None:
+        raise UsageError(f"{args.file}: importing an EPUB needs -o DIR (the workspace folder to create)")
+    try:
+        files = import_epub(args.file, args.output, target_language=args.target_language)
+    except BookError as exc:
+        raise UsageError(str(exc)) from None
+    print(visible(f"{args.output}: {len(files)} chapters", newlines=False), file=sys.stderr)
+    return EXIT_OK
 
 
 def _default_id(path: Path) -> str:
@@ -41,16 +101,11 @@ def _default_id(path: Path) -> str:
 def run(args: argparse.Namespace) -> int:
     """Import the text file and write the chapter atomically; never overwrite without --force."""
     src: Path = args.file
-    try:
-        raw = src.read_bytes()
-    except IsADirectoryError:
-        raise UsageError(f"{src}: is a folder, not a text file") from None
-    except OSError as exc:
-        raise UsageError(f"{src}: cannot be read: {exc.strerror or exc}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{src}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start})") from None
+    if src.suffix.lower() == ".epub":
+        return _import_epub(args)
+    text = _read_text(src, args.encoding)
+    if args.split_chapters:
+        return _import_novel(args, text)
     out: Path = args.output or src.with_suffix(".json")
     if out.resolve() == src.resolve():
         raise UsageError(f"{out}: the output would replace the input; choose another -o")
@@ -64,6 +119,13 @@ def run(args: argparse.Namespace) -> int:
     if args.title is None:
         first = next((p.text.strip() for p in chapter.paragraphs if not p.is_empty), None)
         chapter = chapter.replace(title=first)
+    if args.translation is not None:
+        from store.books.text_import import with_translation
+
+        try:
+            chapter = with_translation(chapter, _read_text(args.translation, args.encoding), str(args.translation))
+        except StoreError as exc:
+            raise UsageError(str(exc)) from None
     try:
         atomic_write(out, chapter_bytes(chapter), expect=None)
     except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left

@@ -20,6 +20,7 @@ from engine.events import EngineEvent, ModelDelta, RunFinished
 from engine.run import RunRequest, run_chapters
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.model_flags import add_model_flags, model_settings
+from tui.commands.run_workspace import expand_workspaces
 from tui.commands.setting_flags import add_setting_flag
 from tui.run_progress import PlainProgress, ProgressView, RichProgress, summary_lines
 from tui.terminal_text import json_text
@@ -130,6 +131,7 @@ async def _consume(requests: list[RunRequest], jobs: int, view: ProgressView,
 
 def run(args: argparse.Namespace) -> int:
     """Validate everything first (exit 2), then run and report."""
+    args.chapters = expand_workspaces(args.chapters)  # a workspace folder: its chapters in file-name order
     config, model = model_settings(args)
     if args.trace and len(args.chapters) > 1:
         raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")

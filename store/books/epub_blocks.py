@@ -1,0 +1,131 @@
+"""The text blocks of one XHTML document (design section 13) and how a block's text is replaced."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from lxml import etree
+
+XHTML = "http://www.w3.org/1999/xhtml"
+EPUB_NS = "http://www.idpf.org/2007/ops"
+BLOCK_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "dt", "dd", "figcaption",
+                        "div"})
+# Containers that are never a paragraph themselves but may hold blocks.
+_STRUCTURAL = BLOCK_TAGS | {"ul", "ol", "dl", "section", "article", "aside", "figure", "table", "nav", "header",
+                            "footer", "main", "body", "tr", "td", "th", "tbody", "thead", "hr", "pre"}
+_DROPPED = frozenset({"rt", "rp"})
+_IMAGES = frozenset({"img", "svg", "image"})
+TRANSLATION_CLASS = "proofdesk-translation"
+
+
+def local(el: etree._Element) -> str:
+    """The local name of an element (``''`` for comments and processing instructions)."""
+    tag = el.tag
+    if not isinstance(tag, str):
+        return ""
+    return tag.rpartition("}")[2]
+
+
+@dataclass(frozen=True)
+class Block:
+    """One paragraph-to-be: its text and the element path within the document."""
+
+    text: str
+    path: str
+
+
+def block_text(el: etree._Element) -> str:
+    """The element's text: ruby readings and footnote marks dropped, ``<br/>`` as a newline, markup flattened."""
+    parts: list[str] = []
+
+    def walk(node: etree._Element) -> None:
+        name = local(node)
+        if name == "br":
+            parts.append("\n")
+        elif name not in _DROPPED and name and not (node is not el and _is_noteref(node)):
+            # A footnote mark is markup, not text to translate: export puts the link back after the text.
+            if node.text:
+                parts.append(node.text)
+            for child in node:
+                walk(child)
+                if child.tail:
+                    parts.append(child.tail)
+        # comments / PIs: their tail is handled by the parent
+
+    walk(el)
+    return "".join(parts)
+
+
+def _has_block_child(el: etree._Element) -> bool:
+    return any(local(d) in _STRUCTURAL for d in el.iterdescendants())
+
+
+def blocks(root: etree._Element) -> list[Block]:
+    """The blocks of the document's body in document order (see the module docstring of the package)."""
+    tree = root.getroottree()
+    body = next((el for el in root.iter() if local(el) == "body"), None)
+    if body is None:
+        return []
+    out: list[Block] = []
+
+    def walk(el: etree._Element) -> None:
+        for child in el:
+            name = local(child)
+            if not name:
+                continue
+            if name in BLOCK_TAGS and not _has_block_child(child):
+                text = block_text(child)
+                if name == "div" and not text.strip() and not any(local(d) in _IMAGES for d in child.iter()):
+                    continue  # a div without text is a wrapper, not a paragraph
+                out.append(Block(text if text.strip() else "", tree.getpath(child)))
+            elif name in _IMAGES:
+                out.append(Block("", tree.getpath(child)))
+            else:
+                walk(child)
+
+    walk(body)
+    return out
+
+
+def _is_noteref(el: etree._Element) -> bool:
+    return local(el) == "a" and (el.get(f"{{{EPUB_NS}}}type", "") == "noteref"
+                                 or "noteref" in el.get("role", ""))
+
+
+def set_block_text(el: etree._Element, text: str) -> None:
+    """Replace the element's content by ``text`` (newlines as ``<br/>``), keeping its attributes and its
+    footnote links (``<a epub:type="noteref">``, appended after the text in their original order)."""
+    notes = [n for n in el.iterdescendants() if _is_noteref(n)]
+    kept_tail = el.tail
+    for child in list(el):
+        el.remove(child)
+    el.text = None
+    ns = el.tag.rpartition("}")[0] + "}" if el.tag.startswith("{") else ""
+    lines = text.split("\n")
+    el.text = lines[0]
+    for line in lines[1:]:
+        br = etree.SubElement(el, f"{ns}br")
+        br.tail = line
+    for note in notes:
+        note.tail = None
+        el.append(note)
+    el.tail = kept_tail
+
+
+def add_translation_after(el: etree._Element, text: str) -> None:
+    """Insert a copy of ``el`` holding ``text`` right after it, with the ``proofdesk-translation`` class.
+
+    IDs are dropped from the copy (an ID twice is invalid) and its footnote links point at the same notes.
+    """
+    twin = copy.deepcopy(el)
+    set_block_text(twin, text)
+    for node in twin.iter():
+        if isinstance(node.tag, str) and "id" in node.attrib:
+            del node.attrib["id"]
+    classes = twin.get("class", "").split()
+    twin.set("class", " ".join([*classes, TRANSLATION_CLASS]))
+    twin.tail = el.tail
+    el.tail = "\n"
+    el.addnext(twin)
+    twin.tail = twin.tail  # addnext keeps the tail set above

@@ -1,0 +1,73 @@
+"""``proofdesk import BOOK.epub -o DIR``: a workspace of chapters in spine order, the original kept."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from store.atomic import fsync_folder
+from store.books.epub_read import read_book
+from store.books.epub_safety import BookError
+from store.model import Chapter, Paragraph, new_id
+from store.serialize import chapter_bytes
+
+BOOK_FILE = "book.json"  # .proofdesk/book.json: spine order and source path of each chapter file
+
+
+def import_epub(book: Path, out: Path, *, target_language: str | None = None) -> list[Path]:
+    """Read the whole book first (any error: nothing written), then create ``out`` in one rename."""
+    pkg, docs = read_book(book)
+    if not docs:
+        raise BookError(f"{book}: no spine document holds text")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise BookError(f"{out}: already exists and is not an empty folder")
+    chapters: list[tuple[str, bytes]] = []
+    order = []
+    for n, doc in enumerate(docs, start=1):
+        cid = f"ch{n:03d}"
+        taken: set[str] = set()
+        paragraphs = []
+        for block in doc.blocks:
+            pid = new_id(taken)
+            taken.add(pid)
+            paragraphs.append(Paragraph(id=pid, text=block.text, source_ref={"href": doc.href, "path": block.path}))
+        chapter = Chapter(id=cid, title=doc.title, title_translation=None, source_language=pkg.language,
+                          target_language=target_language, paragraphs=tuple(paragraphs))
+        chapters.append((f"{cid}.json", chapter_bytes(chapter)))
+        order.append({"file": f"{cid}.json", "href": doc.href})
+    meta = {"format": "proofdesk.book/1", "source": "source.epub", "chapters": order}
+    write_workspace(out, chapters, meta, source=book)
+    return [out / name for name, _ in chapters]
+
+
+def write_workspace(out: Path, chapters: list[tuple[str, bytes]], meta: dict[str, object],
+                    source: Path | None = None) -> None:
+    """Create the folder ``out`` with the chapter files and ``.proofdesk/book.json`` (and the source EPUB):
+    built in a hidden sibling folder, then renamed into place, so an error leaves nothing behind."""
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise BookError(f"{out}: already exists and is not an empty folder")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-", dir=out.parent))
+    try:
+        state = staging / ".proofdesk"
+        state.mkdir()
+        if source is not None:
+            shutil.copyfile(source, state / "source.epub")
+        (state / BOOK_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        for name, data in chapters:
+            with open(staging / name, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        fsync_folder(state)
+        fsync_folder(staging)
+        if out.exists():
+            out.rmdir()
+        os.rename(staging, out)
+        fsync_folder(out.parent)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

@@ -1,0 +1,76 @@
+"""Import and export of a 2,000-paragraph, 50-chapter EPUB: median time and peak memory.
+
+Run: .venv/bin/python tests/bench/bench_books.py
+Each measurement runs in a fresh subprocess (peak RSS from getrusage, so lxml's C allocations count).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+RUNS = 5
+
+CHILD = r"""
+import json, resource, shutil, sys, time
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from store.books.epub_import import import_epub
+from store.books.epub_write import export_epub
+book, ws, out, what = map(str, sys.argv[2:6])
+t = time.perf_counter()
+if what == "import":
+    shutil.rmtree(ws, ignore_errors=True)
+    import_epub(Path(book), Path(ws), target_language="en")
+else:
+    export_epub(Path(ws), Path(out), bilingual=what == "export-bilingual")
+elapsed = time.perf_counter() - t
+print(json.dumps({"s": elapsed, "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+"""
+
+
+def _translate(ws: Path) -> None:
+    from store.loader import load_chapter
+    from store.model import TranslationVersion
+    from store.serialize import chapter_bytes
+
+    for path in sorted(ws.glob("ch*.json")):
+        ch = load_chapter(path)
+        paras = []
+        for p in ch.paragraphs:
+            v = TranslationVersion(id="t" + p.id, text="EN " + p.text, origin="translation",
+                                   created_at="2026-01-01T00:00:00Z")
+            paras.append(p if p.is_empty else p.replace(translations=(v,), selected_translation_id=v.id))
+        path.write_bytes(chapter_bytes(ch.replace(paragraphs=tuple(paras), title_translation="EN")))
+
+
+def main() -> None:
+    sys.path.insert(0, str(ROOT))
+    from tests.store.books.epub_builder import build_epub
+
+    sentence = "「おはよう」と彼女は言った。<ruby>羅生門<rt>らしょうもん</rt></ruby>の下で雨やみを待っていた。" * 3
+    docs = [(f"c{n}.xhtml", f"第{n}章", f"<h1>第{n}章</h1>" + "".join(f"<p>{sentence}{i}</p>" for i in range(39)))
+            for n in range(1, 51)]
+    with tempfile.TemporaryDirectory() as tmp:
+        book = build_epub(Path(tmp) / "big.epub", docs)
+        ws, out = Path(tmp) / "ws", Path(tmp) / "out.epub"
+        print(f"book: 50 chapters, {50 * 40} paragraphs, {book.stat().st_size // 1024} KiB")
+        for what in ("import", "export", "export-bilingual"):
+            if what == "export":
+                _translate(ws)  # every paragraph gets a selected translation, so export rewrites every block
+            results = []
+            for _ in range(RUNS):
+                done = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), str(book), str(ws), str(out), what],
+                                      capture_output=True, text=True, check=True)
+                results.append(json.loads(done.stdout))
+            print(f"{what:17s} median {statistics.median(r['s'] for r in results) * 1000:7.1f} ms   "
+                  f"peak RSS median {statistics.median(r['rss_mb'] for r in results):6.1f} MB  ({RUNS} runs)")
+
+
+if __name__ == "__main__":
+    main()
