@@ -50,7 +50,11 @@ def extract_candidates(texts: Iterable[str], *, min_count: int = 2) -> list[Cand
         found += [(m.start(), m.group(1), "character") for m in _NAME.finditer(text)]
         found += [(m.start(), m.group(), "term") for m in _KATAKANA.finditer(text)]
         found += [(m.start(), m.group(), "term") for m in _KANJI.finditer(text)]
+        seen: set[tuple[int, str]] = set()
         for at, term, kind in found:
+            if (at, term) in seen:  # a name before an honorific is a kanji run or a katakana run too: count once
+                continue
+            seen.add((at, term))
             if term in _COMMON or (len(term) < 2 and kind != "character") or not term.strip("ー・"):
                 continue
             counts[term] += 1
