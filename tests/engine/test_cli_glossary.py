@@ -71,6 +71,8 @@ def test_add_list_approve_remove(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 2 and err.strip() == "proofdesk: glossary.json: there is no glossary entry 'nope'"
     code, _, err = cli(capsys, ws, "add", "x", "y", "--kind", "planet")
     assert code == 2 and "invalid choice: 'planet'" in err
+    code, _, err = cli(capsys, ws, "add", "  ", "y")
+    assert code == 2 and err.strip() == "proofdesk: glossary add: source: String should have at least 1 character"
 
 
 def test_import_galtransl_tsv_and_csv_then_export_round_trips(tmp_path: Path,

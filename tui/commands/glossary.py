@@ -12,6 +12,8 @@ import io
 import sys
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from engine.glossary.extract import extract_candidates
 from store.errors import ChapterLoadError, StoreError
 from store.glossary import KINDS, Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes, new_entry_id
@@ -123,9 +125,10 @@ def _add(store: GlossaryStore, args: argparse.Namespace) -> int:
                                               "target": args.target.strip(), "kind": args.kind, "note": args.note,
                                               "aliases": [a for a in args.alias if a.strip()],
                                               "gender": args.gender})
-    except ValueError as exc:
-        raise UsageError(f"glossary add: {str(exc).splitlines()[1].strip() if chr(10) in str(exc) else exc}") \
-            from None
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise UsageError(f"glossary add: {where}: {first['msg']}") from None
     before = store.load().by_source(entry.source)
     kept = store.change(add_entry(entry)).by_source(entry.source) or entry
     there = before is not None and before.target.strip() != ""
