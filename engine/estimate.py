@@ -1,6 +1,7 @@
 """``run --estimate``: what a run would cost, worked out from its requests without sending any.
 
-Every chunk's first request is built exactly as the run builds it (system prompt, chunk message, tool definitions)
+Every chunk's first request is built exactly as the run builds it (system prompt, chunk message with its glossary
+lines, tool definitions)
 and its tokens are estimated by character class (``engine.token_estimate``). The rest is a range, stated as such:
 
 - requests: one per chunk when the model submits the whole chunk in its first answer; at most one per batch of
@@ -24,11 +25,14 @@ from typing import Any
 from engine.checks.languages import languages
 from engine.checks.length_ratio import expected_ratio, letters
 from engine.cost import cost_of
+from engine.glossary.run_glossary import RunGlossary
 from engine.loop_config import ToolCallLoopConfig
 from engine.run import RunRequest
 from engine.services import service_for
 from engine.token_estimate import CJK_PER_CHAR, LATIN_CHARS_PER_TOKEN, estimate_tokens
+from store.glossary_commit import GlossaryStore
 from store.loader import load_chapter
+from store.workspace import Workspace
 
 MESSAGE_OVERHEAD = 4  # role and separators a chat template adds around each message
 METHOD = ("tokens estimated from character classes (CJK characters, Latin words, other symbols), within about 10% "
@@ -61,11 +65,12 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
     Raises what a run refuses with (``ChapterLoadError``, ``TaskSetupError``, ``ValueError``).
     """
     chapter = load_chapter(request.chapter_path)
+    glossary = RunGlossary(GlossaryStore(Workspace.for_chapter(request.chapter_path)))  # read, never written
     service = service_for(request.task)(
         chapter, source_language=request.source_language, target_language=request.target_language,
         chunk_chars=request.chunk_chars, include_all=request.include_all, max_batch=request.max_batch,
         max_turns=request.max_turns, model=request.settings.model, only_paragraph=request.only_paragraph,
-        instruction=request.instruction)
+        instruction=request.instruction, glossary=glossary)
     prices = request.settings.prices
     low_range, high_range = _TRANSLATE_RANGE if request.task == "translate" else _REVISE_RANGE
     chunks = []

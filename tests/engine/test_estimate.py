@@ -13,10 +13,14 @@ from engine.checks.length_ratio import letters
 from engine.config import ModelSettings
 from engine.cost import Prices
 from engine.estimate import MESSAGE_OVERHEAD, estimate_run
+from engine.glossary.run_glossary import RunGlossary
 from engine.run import RunRequest
 from engine.services import service_for
 from engine.token_estimate import estimate_tokens
+from store.glossary import GlossaryEntry
+from store.glossary_commit import GlossaryStore, add_entry
 from store.loader import load_chapter
+from store.workspace import Workspace
 from tests.engine.loop_support import collect
 from tests.engine.test_cli_run import run_cli
 from tests.support.model_server import ModelServer
@@ -47,7 +51,8 @@ def test_tokens_by_character_class() -> None:
 def test_the_estimate_is_built_from_the_run_s_own_first_requests(tmp_path: Path) -> None:
     path = sample(tmp_path)
     estimate = estimate_run(RunRequest(path, "translate", DEMO, target_language="en"))
-    configs = service_for("translate")(load_chapter(path), target_language="en").loop_configs()
+    glossary = RunGlossary(GlossaryStore(Workspace(tmp_path)))
+    configs = service_for("translate")(load_chapter(path), target_language="en", glossary=glossary).loop_configs()
     assert [c["chunk"] for c in estimate["chunks"]] == [str(c.chunk_index) for c in configs]
     for row, config in zip(estimate["chunks"], configs, strict=True):
         tools = json.dumps(list(config.tools), ensure_ascii=False)
@@ -128,3 +133,12 @@ def test_cli_estimate_sends_nothing(tmp_path: Path, model_server: ModelServer, i
     assert not (tmp_path / ".proofdesk").exists()  # no lock, no trace
     missing = run_cli("run", "nothere.json", "--task", "translate", "--estimate", cwd=tmp_path)
     assert missing.returncode == 2 and missing.stderr.strip() == "proofdesk: nothere.json: no such file"
+
+
+def test_the_glossary_lines_are_in_the_estimated_requests(tmp_path: Path) -> None:
+    path = sample(tmp_path)
+    before = estimate_run(RunRequest(path, "translate", DEMO, target_language="en"))["chunks"][0]
+    GlossaryStore(Workspace(tmp_path)).change(add_entry(GlossaryEntry(id="e", source="下人", target="the servant")))
+    after = estimate_run(RunRequest(path, "translate", DEMO, target_language="en"))["chunks"][0]
+    line = estimate_tokens("\n\nGlossary\n下人 → the servant (term)\n")
+    assert after["first_request_tokens"] - before["first_request_tokens"] in range(line - 2, line + 3)
