@@ -47,7 +47,7 @@ from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
 from store.glossary import GlossaryLoadError
 from store.glossary_commit import GlossaryStore
-from store.lock import RunLock
+from store.lock import RunBusy, RunLock
 from store.merge import DEFAULT_KEEP_VERSIONS
 from store.workspace import Workspace, safe_state_dir
 
@@ -175,9 +175,10 @@ class _Run:
                 gone.append(pid)
         return gone
 
-    def refuse(self, message: str) -> None:
-        """End the run before any work: bad input or configuration, in one sentence."""
-        self.emit(ErrorEvent(run_id=self.run_id, message=message, code="BAD_INPUT", fatal=True))
+    def refuse(self, message: str, code: str = "BAD_INPUT") -> None:
+        """End the run before any work: bad input or configuration, in one sentence (``RUN_BUSY``: another run
+        holds the chapter; the same request with ``force`` runs anyway)."""
+        self.emit(ErrorEvent(run_id=self.run_id, message=message, code=code, fatal=True))
         self.finish("bad_input", message)
 
     def finish(self, status: str, error: str | None = None, **extra: Any) -> None:
@@ -231,7 +232,7 @@ class _Run:
             self.run_lock = RunLock(self.workspace, store.path)  # creates .proofdesk/locks, checked
             self.run_lock.acquire(req.task, force=req.force)
         except StoreError as exc:
-            self.refuse(str(exc))
+            self.refuse(str(exc), "RUN_BUSY" if isinstance(exc, RunBusy) else "BAD_INPUT")
             return
         secrets = req.settings.secrets()
         trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter.id, req.task)

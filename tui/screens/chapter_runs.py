@@ -17,7 +17,7 @@ from textual.dom import DOMNode
 from textual.worker import Worker, WorkerState
 
 from engine.chunks import TaskType, work_set
-from engine.events import BatchCommitted, RunFinished, ToolResult
+from engine.events import BatchCommitted, ErrorEvent, RunFinished, ToolResult
 from store.errors import ChapterLoadError
 from tui.messages import EngineEventReceived
 from tui.run_status import RunStatus
@@ -55,6 +55,8 @@ class ChapterRuns(DOMNode):
     _reload_wanted = False
     _reloading = False
     _asked: str | None = None  # the paragraph a one-paragraph run is about (shown with its diff when done)
+    _asked_run: dict[str, Any] | None = None  # how the last run was asked for (to run it again, forced)
+    _busy: str | None = None  # why the last run was refused: another run holds the chapter
 
     @property
     def _screen(self) -> ChapterScreen:
@@ -143,7 +145,8 @@ class ChapterRuns(DOMNode):
                                          task="polish" if translated else "translate"), asked)
 
     def _start_run(self, task: TaskType, *, only_chunk: int | None = None, include_all: bool = False,
-                   only_paragraph: str | None = None, instruction: str | None = None, what: str = "") -> None:
+                   only_paragraph: str | None = None, instruction: str | None = None, what: str = "",
+                   force: bool = False) -> None:
         screen = self._screen
         session = screen.session
         if self.run_in_progress:
@@ -168,8 +171,11 @@ class ChapterRuns(DOMNode):
         self.run_status.start(what or (f"{task} chunk {only_chunk}" if only_chunk else task)
                               + (" (all)" if include_all else ""))
         screen.refresh_view()
+        self._asked_run = dict(task=task, only_chunk=only_chunk, include_all=include_all,
+                               only_paragraph=only_paragraph, instruction=instruction, what=what)
+        self._busy = None
         self._run(task, dict(only_chunk=only_chunk, include_all=include_all, only_paragraph=only_paragraph,
-                             instruction=instruction))
+                             instruction=instruction, force=force))
 
     @work(exclusive=True, group="run", exit_on_error=False)
     async def _run(self, task: TaskType, options: dict[str, Any]) -> None:
@@ -200,7 +206,11 @@ class ChapterRuns(DOMNode):
             screen.refresh_view()
         elif isinstance(event, ToolResult) and event.error_code == "STALE_PARAGRAPH":
             screen.run_worker(screen.load_conflicts(), group="conflicts", exclusive=True)
+        elif isinstance(event, ErrorEvent) and event.code == "RUN_BUSY":
+            self._busy = event.message
         elif isinstance(event, RunFinished):
+            if self._busy is not None and event.status == "bad_input":
+                self._offer_forced_run(self._busy)
             self._thaw_rows()
             self._request_reload()
             screen.run_worker(screen.load_conflicts(), group="conflicts", exclusive=True)
@@ -209,6 +219,23 @@ class ChapterRuns(DOMNode):
             screen.refresh_view()
         elif message.event.kind in ("chunk_started", "model_request"):
             screen.update_status()
+
+    def _offer_forced_run(self, message: str) -> None:
+        """Another run (another terminal, a headless run) holds the chapter: say so, and offer to run anyway."""
+        from tui.screens.choice import ChoiceScreen
+
+        asked, self._busy = self._asked_run, None
+        if asked is None:
+            return
+        said = message.split("; wait for it", 1)[0]  # the CLI's advice ("pass --force") is not for this screen
+
+        def chosen(index: int | None) -> None:
+            if index == 0:
+                self._start_run(**asked, force=True)
+
+        self._screen.app.push_screen(ChoiceScreen(
+            f"{said[0].upper()}{said[1:]}.",
+            ["Run anyway (both runs are billed; every commit merges onto the file)", "Do not run"]), chosen)
 
     def _show_answer(self, paragraph_id: str) -> None:
         """After a one-paragraph run: the cursor on that paragraph, its new version and diff in the detail pane."""
