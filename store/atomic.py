@@ -262,12 +262,12 @@ class _Digest:
     _HELPER_FROM = 1 << 20
     _QUEUED, _RUNNING, _DONE = range(3)
 
-    def __init__(self, data: bytes, known: str | None) -> None:
+    def __init__(self, data: bytes, known: str | None, *, ahead: bool = True) -> None:
         self._data = data
         self._value = known
         self._done: threading.Event | None = None
         self._step = self._DONE
-        if known is None and len(data) >= self._HELPER_FROM:
+        if ahead and known is None and len(data) >= self._HELPER_FROM:
             self._done = threading.Event()
             self._step = self._QUEUED
             _digest_helper(self)
@@ -298,6 +298,11 @@ class _Digest:
         if self._value is None:
             self._value = content_digest(self._data)
         return self._value
+
+    @property
+    def known(self) -> str | None:
+        """The digest if it was computed (or given), without computing it."""
+        return self.result() if self._done is not None else self._value
 
 
 _digest_guard = threading.Lock()
@@ -330,19 +335,21 @@ os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
-                 expect_content: bytes | None = None, digest: str | None = None,
-                 before_replace: Callable[[str], None] | None = None) -> FileState:
+                 expect_content: bytes | None = None, digest: str | None = None, hash_content: bool = True,
+                 before_replace: Callable[[Callable[[], str]], None] | None = None) -> FileState:
     """Replace ``path`` with ``data`` atomically and durably; return the new file's state (with digest).
 
     ``expect`` is the state the caller read and merged onto: if the file no longer matches it (by stat;
     by content when the stat differs or is racy) :class:`ConcurrentChange` is raised and nothing is
     written. ``expect_content``, the bytes ``expect`` describes, turns that content check into a plain
     comparison instead of a hash; ``digest`` is ``content_digest(data)`` if the caller has it already.
-    ``expect=None`` skips the check (new files, or files nobody else writes). ``before_replace(digest)`` is
-    called just before the rename (to remember the write as our own). Any I/O failure raises
+    ``expect=None`` skips the check (new files, or files nobody else writes). ``before_replace(digest_of)`` is
+    called just before the rename (to remember the write as our own), with a function that returns the digest.
+    ``hash_content=False`` computes no digest unless ``before_replace`` asks for it: the state then has none.
+    Any I/O failure raises
     :class:`CommitError` with the target unchanged and no temp left behind.
     """
-    hashing = _Digest(data, digest)
+    hashing = _Digest(data, digest, ahead=hash_content)
     target = os.path.abspath(path)
     folder, name = os.path.split(target)
     try:
@@ -391,12 +398,12 @@ def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
         if current is not None:
             backup = _link_backup(target, folder, name)
         if before_replace is not None:
-            before_replace(hashing.result())
+            before_replace(hashing.result)
         step = "replace the file"
         os.replace(temp, target)
         replaced = True
         seen = time.time_ns()
-        new_state = FileState.of(os.fstat(fd), hashing.result(), seen)
+        new_state = FileState.of(os.fstat(fd), hashing.result() if hash_content else hashing.known, seen)
         step = "fsync the folder"
         fsync_folder(folder)
     except BaseException as exc:

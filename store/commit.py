@@ -19,7 +19,7 @@ import threading
 import time
 import weakref
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, ClassVar
 
@@ -78,9 +78,18 @@ class CommitResult:
     accepted: tuple[str, ...]
     unchanged: tuple[str, ...]
     kept_selection: tuple[str, ...]
-    digest: str
+    written: bytes = field(repr=False, compare=False)  # the file's bytes now on disk
     kept: tuple[KeptSelection, ...] = ()
     conflict_path: Path | None = None
+    known_digest: str | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def digest(self) -> str:
+        """The content hash of the file now on disk (computed on first use when no watcher needed it)."""
+        if self.known_digest is None:
+            object.__setattr__(self, "known_digest", content_digest(self.written))
+        assert self.known_digest is not None
+        return self.known_digest
 
 
 class ChapterStore:
@@ -236,8 +245,9 @@ class ChapterStore:
         if data is None:
             data = _encode(self.path, chapter)
         # Remembered just before the rename, so the watcher never sees this content before it is known as ours.
-        new_state = atomic_write(self.path, data, expect=state, expect_content=self._raw,
-                                 before_replace=lambda digest: self.workspace.own_writes.remember(self.path, digest))
+        own = self.workspace.own_writes
+        new_state = atomic_write(self.path, data, expect=state, expect_content=self._raw, hash_content=own.watched,
+                                 before_replace=lambda digest_of: own.remember_write(self.path, digest_of))
         self._adopt(chapter, new_state, data)
         return new_state
 
@@ -302,7 +312,8 @@ class ChapterStore:
             accepted=outcome.accepted,
             unchanged=outcome.unchanged,
             kept_selection=tuple(k.paragraph_id for k in outcome.kept_selection),
-            digest=state.digest or content_digest(self._raw or b""),
+            written=self._raw or b"",
+            known_digest=state.digest,
             kept=outcome.kept_selection,
             conflict_path=conflict_path,
         )

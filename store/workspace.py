@@ -13,6 +13,7 @@ import os
 import stat
 import threading
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 
 from store.errors import StoreError
@@ -127,17 +128,27 @@ def nofollow_opener(path: str, flags: int) -> int:
 
 
 class OwnWrites:
-    """Thread-safe memory of the last few content hashes this process wrote, per chapter path."""
+    """Thread-safe memory of the last few content hashes this process wrote, per chapter path.
+
+    Only a watcher in this process asks, so writes are hashed only once one watches the workspace (``watched``):
+    a command-line run saves hashing the whole file at every commit (~1 ms per MB of CPU).
+    """
 
     def __init__(self, per_path: int = 16) -> None:
         self._lock = threading.Lock()
         self._per_path = per_path
         self._digests: dict[Path, deque[str]] = {}
+        self.watched = False  # set for good by the first ChapterWatcher of the workspace, before its first scan
 
     def remember(self, path: Path, digest: str) -> None:
         """Record that we wrote ``digest`` to ``path``."""
         with self._lock:
             self._digests.setdefault(path, deque(maxlen=self._per_path)).append(digest)
+
+    def remember_write(self, path: Path, digest_of: Callable[[], str]) -> None:
+        """Record our write to ``path`` if a watcher may ask about it (``digest_of`` is called only then)."""
+        if self.watched:
+            self.remember(path, digest_of())
 
     def is_own(self, path: Path, digest: str) -> bool:
         """Whether ``digest`` is content we wrote to ``path`` recently."""
