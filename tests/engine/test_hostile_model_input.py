@@ -57,6 +57,7 @@ async def test_thousand_deep_arguments_are_refused_not_a_recursion_error(tmp_pat
     assert events[-1].kind == "run_finished" and not kinds(events, "error")
 
 
+@pytest.mark.slow
 async def test_a_deeply_nested_unknown_field_in_a_chunk_fails_the_response_not_the_run(
         tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.loop import MAX_CALLS_PER_RESPONSE
 from engine.run import RunRequest
 from engine.tools.args import MAX_ARGUMENT_CHARS
@@ -32,6 +34,7 @@ async def test_a_response_with_hundreds_of_calls_runs_the_first_64(tmp_path: Pat
     assert "only the first 64 were run" in sent[-1]["content"] and sent[-1]["role"] == "user"
 
 
+@pytest.mark.slow
 async def test_arguments_over_the_tools_limit_are_refused_in_a_run(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     huge = {"paragraphs": [{"paragraph_id": A1, "translated_text": "x" * (MAX_ARGUMENT_CHARS + 10)}]}
@@ -45,6 +48,7 @@ async def test_arguments_over_the_tools_limit_are_refused_in_a_run(tmp_path: Pat
     assert not kinds(events, "batch_committed")
 
 
+@pytest.mark.slow
 async def test_the_trace_stores_each_message_once_and_the_inspector_rebuilds_the_history(
         tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)

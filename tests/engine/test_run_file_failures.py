@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from engine.loop import FILE_FAILURES
 from engine.run import RunRequest
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter
@@ -43,6 +45,7 @@ async def test_a_deleted_chapter_stops_the_run_after_three_calls(tmp_path: Path,
     assert not path.exists() and not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
+@pytest.mark.slow
 async def test_one_passing_failure_does_not_stop_the_chunk(tmp_path: Path, model_server: ModelServer) -> None:
     """The editor's save replacing the file is a moment: two misses, then the file is back and the run goes on."""
     path = write_chapter(tmp_path)

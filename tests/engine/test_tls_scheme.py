@@ -72,6 +72,7 @@ def test_every_spelling_of_https_needs_tls() -> None:
     assert not needs_tls([ModelSettings(model="m", base_url="HTTP://127.0.0.1:8080/v1")])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["HTTPS", "Https"])
 async def test_a_self_signed_server_never_gets_a_request(tmp_path: Path, tls_server: SelfSignedServer,
                                                         scheme: str) -> None:

@@ -221,6 +221,7 @@ def test_a_deleted_chapter_is_not_recreated(path: Path) -> None:
     assert not path.exists()
 
 
+@pytest.mark.slow
 def test_an_invalid_file_on_disk_is_never_written_over(path: Path) -> None:
     store = ChapterStore(path)
     seen = store.load()

@@ -105,6 +105,7 @@ def test_edits_apply_to_the_file_as_it_is_on_disk(tmp_path: Path) -> None:
     assert [e.source for e in added.entries] == ["羅生門", "老婆", "死骸"]  # never a duplicate source
 
 
+@pytest.mark.slow
 def test_a_hundred_thousand_entries_load_and_change(tmp_path: Path) -> None:
     store = GlossaryStore(Workspace(tmp_path))
     big = Glossary(entries=tuple(entry(f"{n:08x}", f"名前{n}", f"name {n}") for n in range(100_000)))

@@ -326,6 +326,7 @@ async def test_a_change_notify_never_reported_brings_the_short_interval_back(
         assert any("never notified" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.slow
 async def test_changes_notify_reported_are_not_taken_for_misses(watched: Workspace) -> None:
     watcher = ChapterWatcher(watched, settle=0.05, reconcile_every=0.05, reconcile_idle=0.05, miss_grace=0.5)
     async with watcher:

@@ -226,6 +226,7 @@ async def test_delete_and_recreate_identical_content_is_nothing(running: tuple[C
     assert recorder.events == []
 
 
+@pytest.mark.slow
 async def test_deletion_is_reported_once_after_the_grace_period(
         running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
@@ -342,6 +343,7 @@ async def test_restoring_an_earlier_own_write_is_an_outside_change(
 # -- invalid files -------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_invalid_file_is_reported_once_then_its_fix_is_a_change(
         running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
@@ -362,6 +364,7 @@ async def test_invalid_file_is_reported_once_then_its_fix_is_a_change(
     assert recorder.events[1].chapter == make_chapter("fixed")
 
 
+@pytest.mark.slow
 async def test_back_to_the_last_good_content_after_invalid_is_reported(
         running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running

@@ -229,6 +229,7 @@ async def test_w_says_so_when_there_is_no_warning(tmp_path: Path) -> None:
         assert "warning" not in status(screen)
 
 
+@pytest.mark.slow
 async def test_next_to_review_stops_at_a_reviewed_paragraph_with_warnings(checks_path: Path) -> None:
     messages = Messages()
     app = make_app(checks_path, watch=False)
@@ -296,6 +297,7 @@ async def test_d_dismisses_the_only_warning_at_once_and_it_stays_dismissed(check
         assert "p0000001" not in screen.warnings.by_id and screen.warnings.count == 3
 
 
+@pytest.mark.slow
 async def test_d_asks_which_warning_when_there_are_several(checks_path: Path) -> None:
     app = make_app(checks_path, watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -357,6 +359,7 @@ def test_a_dismissal_is_of_the_text_seen(checks_path: Path) -> None:
         "QUOTES_LOST"]
 
 
+@pytest.mark.slow
 async def test_o_filters_the_rows_by_code_and_o_again_shows_all(checks_path: Path) -> None:
     messages = Messages()
     app = make_app(checks_path, watch=False)

@@ -116,6 +116,7 @@ async def test_characters_at_wrapped_line_ends_are_not_clipped(workspace_dir: Pa
         read_back(source, "Source: " + chapter.paragraphs[6].text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
 async def test_every_source_of_the_sample_reads_back_whole(workspace_dir: Path, size: tuple[int, int]) -> None:
     chapter = load_chapter(workspace_dir / "rashomon.json")
@@ -221,6 +222,7 @@ async def test_z_zooms_the_detail_pane_and_z_or_escape_restores_it(workspace_dir
             assert table.cursor == 7
 
 
+@pytest.mark.slow
 async def test_j_and_k_scroll_the_zoomed_pane(workspace_dir: Path) -> None:
     app = make_app(workspace_dir / "rashomon.json", watch=False)
     async with app.run_test(size=(40, 16)) as pilot:

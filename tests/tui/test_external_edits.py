@@ -28,6 +28,7 @@ def notices(screen: ChapterScreen) -> list[str]:
     return [e.text for e in screen.query_one(LogPane).visible_entries if e.kind == "notice"]
 
 
+@pytest.mark.slow
 async def test_external_edit_reloads_with_a_notice(review_path: Path) -> None:
     app = make_app(review_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -75,6 +76,7 @@ async def test_invalid_file_is_reported_kept_and_never_written_over(review_path:
         await wait_for(pilot, lambda: load_chapter(review_path).paragraphs[1].reviewed, what="the review on disk")
 
 
+@pytest.mark.slow
 async def test_chapter_list_marks_changes_and_invalid_files(review_path: Path) -> None:
     other = write(review_path.with_name("other.json"), review_chapter().replace(id="other"))
     app = make_app(review_path.parent)

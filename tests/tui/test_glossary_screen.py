@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
 from store.workspace import Workspace
@@ -37,6 +39,7 @@ async def test_the_detail_pane_shows_the_paragraph_s_glossary_entries(review_pat
         assert "Glossary: 四つ目 → fourth (proposed) · 段落 → paragraph" in detail.plain  # order of mention
 
 
+@pytest.mark.slow
 async def test_add_edit_approve_filter_remove_at_80x24(review_path: Path) -> None:
     store = seed(review_path.parent)
     app = make_app(review_path, watch=False)
@@ -77,6 +80,7 @@ async def test_add_edit_approve_filter_remove_at_80x24(review_path: Path) -> Non
         await wait_for(pilot, lambda: isinstance(app.screen, ChapterScreen), what="back to the chapter")
 
 
+@pytest.mark.slow
 async def test_the_screen_follows_an_edit_made_outside(review_path: Path) -> None:
     store = seed(review_path.parent)
     app = make_app(review_path, watch=False)

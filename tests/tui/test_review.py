@@ -70,6 +70,7 @@ async def test_versions_diff_select_edit_and_review(review_path: Path) -> None:
         await wait_for(pilot, lambda: not on_disk(review_path, "p0000002").reviewed, what="unreviewed on disk")
 
 
+@pytest.mark.slow
 async def test_edit_can_be_cancelled_and_saved_without_ctrl_keys(review_path: Path) -> None:
     app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
@@ -85,6 +86,7 @@ async def test_edit_can_be_cancelled_and_saved_without_ctrl_keys(review_path: Pa
         assert b"xyz" not in review_path.read_bytes()
 
 
+@pytest.mark.slow
 async def test_next_to_review_and_refusals(review_path: Path) -> None:
     app = make_app(review_path, watch=False)
     messages = Messages()
@@ -123,6 +125,7 @@ async def test_edit_in_external_editor(review_path: Path, tmp_path: Path, monkey
     assert os.access(editor, os.X_OK)
 
 
+@pytest.mark.slow
 async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(review_path: Path) -> None:
     app = make_app(review_path, watch=False)  # the offline demo model polishes the odd-numbered paragraphs
     async with app.run_test(size=SIZE) as pilot:

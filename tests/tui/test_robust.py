@@ -117,6 +117,7 @@ async def test_a_worker_failure_is_shown_as_text_and_a_cancelled_worker_is_not_a
 # -- markup never eats text ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_brackets_from_data_and_labels_are_shown_as_they_are(tmp_path: Path) -> None:
     chapter = review_chapter()
     para = Paragraph(id="[bold]x[/bold]", text="[i]原文[/i]", translations=(version("v0000009", "[b]t[/b]"),),
@@ -206,6 +207,7 @@ async def test_the_palette_keeps_textuals_commands_and_lists_only_ours(review_pa
         assert not [p for p in prompts if p.startswith(textuals)]
 
 
+@pytest.mark.slow
 async def test_a_theme_chosen_in_textuals_picker_is_kept_for_the_next_start(review_path: Path) -> None:
     from tui.theme import theme_state_path
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from store.lock import RunLock
 from store.workspace import Workspace
 from tests.tui.conftest import SIZE, make_app, wait_for
@@ -11,6 +13,7 @@ from tui.screens.chapter import ChapterScreen
 from tui.screens.choice import ChoiceScreen
 
 
+@pytest.mark.slow
 async def test_a_busy_chapter_asks_before_running_anyway(small_path: Path) -> None:
     held = RunLock(Workspace(small_path.parent), small_path)
     held.acquire("translate")  # as a headless `proofdesk run` in another terminal would

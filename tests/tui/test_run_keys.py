@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from engine.events import BatchCommitted, ChunkStarted, ModelRequest, ModelResponse, RunFinished, RunStarted
 from store.loader import load_chapter
 from tests.support.model_server import ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
@@ -75,6 +77,7 @@ async def test_retranslate_the_chapter_and_the_chunk_at_the_cursor(review_path: 
                        what="the chapter run")
 
 
+@pytest.mark.slow
 async def test_ask_the_model_about_one_translated_paragraph(review_path: Path, model_server: ModelServer) -> None:
     model_server.add(tool_reply([("add_translation_batch", {"paragraphs": [
         {"paragraph_id": "p0000004", "translated_text": "This is, formally, the fourth paragraph."}]})]))
@@ -176,6 +179,7 @@ async def test_the_demo_model_on_a_real_chapter_is_never_silent(review_path: Pat
         assert "DEMO MODEL" not in screen_text(sample)
 
 
+@pytest.mark.slow
 async def test_idle_chapter_views_are_kept_up_to_a_limit(workspace_dir: Path) -> None:
     from tests.tui.conftest import sample_bytes
     from tui.app import KEPT_CHAPTER_VIEWS

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from store.loader import load_chapter
 from tests.tui.chapters import review_chapter, write
 from tests.tui.conftest import SIZE, make_app, screen_text, wait_for
@@ -28,6 +30,7 @@ def test_search_finds_steps_and_counts(tmp_path: Path) -> None:
     assert Search.parse("src:") is None and Search.parse("  ") is None
 
 
+@pytest.mark.slow
 async def test_search_highlights_and_steps_without_the_prompt(tmp_path: Path) -> None:
     path = write(tmp_path / "r.json", review_chapter())
     app = make_app(path, watch=False)

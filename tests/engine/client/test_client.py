@@ -424,6 +424,7 @@ async def test_base_url_query_is_kept_after_the_path(model_server: ModelServer) 
     assert model_server.requests[0].path == "/v1/chat/completions?api-version=2024-10-21"
 
 
+@pytest.mark.slow
 async def test_keep_alive_comments_reset_the_inter_chunk_timeout(model_server: ModelServer) -> None:
     comment = b": keep-alive\n\n"
     body = comment * 6 + sse(text_chunks("queued, then answered"))

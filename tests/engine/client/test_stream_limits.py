@@ -58,6 +58,7 @@ async def test_a_stream_past_its_size_fails_once_not_retried(model_server: Model
     assert len(model_server.requests) == 1
 
 
+@pytest.mark.slow
 async def test_keep_alive_comments_without_end_stop_at_the_time_bound(model_server: ModelServer) -> None:
     body = b": keep-alive\n\n" * 50
     model_server.add(Scripted(200, dict(SSE_HEADERS), body, hang_after=len(body)))
