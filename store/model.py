@@ -202,11 +202,6 @@ class Chapter(_Record):
             copy.cache("by_source", by_source)
         return copy
 
-    @property
-    def extra_keys(self) -> dict[str, Any]:
-        """Unknown top-level keys, preserved for forward compatibility."""
-        return dict(self.__pydantic_extra__ or {})
-
 
 def append_version(
     para: Paragraph,

@@ -100,11 +100,6 @@ def paragraph_utf8(para: Paragraph) -> bytes:
     return b"{" + _inner_of(para) + b"\n    }"
 
 
-def paragraph_block(para: Paragraph) -> str:
-    """The canonical text of one paragraph object at its place in the file."""
-    return paragraph_utf8(para).decode("utf-8")
-
-
 def _plain(para: Paragraph) -> bool:
     """Whether orjson writes this paragraph exactly as json.dumps does: known keys only, holding strings,
     true/false and null (what the loader and the model's own functions produce)."""
@@ -185,11 +180,6 @@ def _frame(chapter: Chapter, paragraphs: str) -> str:
     pairs.append(("paragraphs", paragraphs))
     pairs += [(k, _scalar(v, inner)) for k, v in (chapter.__pydantic_extra__ or {}).items()]
     return _members(pairs, "") + "\n"
-
-
-def chapter_text(chapter: Chapter) -> str:
-    """The canonical text of a whole chapter, trailing newline included."""
-    return chapter_bytes(chapter).decode("utf-8")
 
 
 def keep_source(chapter: Chapter, raw: bytes, plain: list[bool]) -> None:
