@@ -249,6 +249,20 @@ class ChapterWatcher:
             path = self._paths[name] = self.root / name
         return path
 
+    def pending(self) -> list[Path]:
+        """The chapters the watcher still means to look at: waiting to be read (a settle delay, a parse retry,
+        a deletion's grace)."""
+        return sorted({*self._due, *self._attempts, *self._missing_since})
+
+    def idle(self) -> bool:
+        """Whether the watcher can report nothing more about the files as it last saw them: nothing pending and
+        every event taken by its reader."""
+        return not self.pending() and self._queue.empty()
+
+    def unjudged(self) -> int:
+        """How many changes a scan found before their notification, still waiting to be judged as missed or not."""
+        return len(self._suspects)
+
     def known_digest(self, path: Path) -> str | None:
         """The content digest of the state last reported or adopted for ``path`` (None if unknown)."""
         known = self._known.get(path)

@@ -336,7 +336,7 @@ async def test_changes_notify_reported_are_not_taken_for_misses(watched: Workspa
             (watched.root / "ch.json").write_bytes(chapter_data(f"edit {n}"))
             await recorder.wait_count(n + 1)
         # Scans running all along may have found each edit before its notification: judged once the grace is over.
-        await wait_until(lambda: not watcher._suspects, "scan hits were never judged")
+        await wait_until(lambda: watcher.unjudged() == 0, "scan hits were never judged")
         assert watcher.missed == 0
 
 

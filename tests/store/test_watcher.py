@@ -144,6 +144,23 @@ async def test_initial_events_mode_reports_each_existing_file_once(workspace: Wo
 # -- editor-style saves --------------------------------------------------------------------------------------
 
 
+async def test_idle_means_nothing_pending_and_every_event_taken(workspace: Workspace) -> None:
+    path = workspace.root / "ch.json"
+    path.write_bytes(chapter_data("v0"))
+    watcher = new_watcher(workspace)
+    await watcher.start()
+    try:
+        path.write_bytes(chapter_data("v1"))
+        # Noticed, then read and reported: not idle until the event is taken, however long that takes.
+        await wait_until(lambda: not watcher.idle(), "the change was never noticed")
+        event = await asyncio.wait_for(anext(watcher.events()), 10)
+        assert isinstance(event, ChapterChanged) and event.digest == content_digest(chapter_data("v1"))
+        await wait_until(watcher.idle, "the watcher never became idle once its event was taken")
+        assert watcher.pending() == []
+    finally:
+        await watcher.stop()
+
+
 async def test_vim_swap_and_rename_save_is_reloaded_once(running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
     path = watcher.root / "ch.json"

@@ -127,11 +127,10 @@ async def settled(watcher: ChapterWatcher, timeout: float = 15.0) -> None:
     Settled: no path waits to be read (settle delay, parse retry, deletion grace), no event waits for its reader,
     and a reconcile scan run here finds every chapter exactly as last read — a file whose inode, size, mtime or
     ctime differ, a read still going on included, is poked and waited for again. After that only a new change on
-    disk can give an event; a late notification of an old one re-reads the same bytes. The watcher keeps this state
-    private, so it is read here (a public ``ChapterWatcher.idle()`` would replace it).
+    disk can give an event; a late notification of an old one re-reads the same bytes.
     """
     def busy() -> bool:
-        return bool(watcher._due or watcher._attempts or watcher._missing_since or not watcher._queue.empty())
+        return not watcher.idle()
 
     async def until() -> None:
         while busy() or await watcher.reconcile() or busy():
@@ -140,7 +139,7 @@ async def settled(watcher: ChapterWatcher, timeout: float = 15.0) -> None:
     try:
         await asyncio.wait_for(until(), timeout)
     except TimeoutError:
-        raise AssertionError(f"the watcher did not settle: due {sorted(p.name for p in watcher._due)}") from None
+        raise AssertionError(f"the watcher did not settle: pending {[p.name for p in watcher.pending()]}") from None
 
 
 async def wait_until(condition: Callable[[], bool], failure: str, timeout: float = 10.0) -> None:
