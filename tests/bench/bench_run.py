@@ -329,7 +329,7 @@ def bench_imports(server: ModelServer, folder: Path, paragraphs: int, repeats: i
     names = ["interpreter start", "import httpx, json", "the rest of the reference loop's modules (asyncio, "
              "anyio, httpcore, h11 ...)", "pydantic and its dependencies", "store", "engine and tui",
              "the rest of a run's modules"]
-    ours_total, reference_total = [], []
+    ours_total, reference_total, floor_total = [], [], []
     parts: list[list[float]] = [[] for _ in names]
     for _ in range(repeats):
         staged = stages_cpu(stages, folder)
@@ -337,16 +337,35 @@ def bench_imports(server: ModelServer, folder: Path, paragraphs: int, repeats: i
             parts[i].append(value)
         ours_total.append(sum(staged))
         reference_total.append(cpu_seconds(IMPORT_REFERENCE))
+        floor_total.append(cpu_seconds(IMPORT_FLOOR, *loop_rest))
     print(f"6. imports, CPU time in a fresh interpreter (interpreter start included), {repeats} interleaved repeats")
     print(f"   the {len(ours)} modules of a proofdesk run  {ms(ours_total)}")
     print(f"   import httpx, json                  {ms(reference_total)}")
     print(f"   ratio                               {ratio(ours_total, reference_total):8.2f} x   (goal <= 2x)")
+    floor = ratio(floor_total, reference_total)
+    print(f"   floor with pydantic at the config   {ms(floor_total)}  = {floor:.2f} x: the reference loop's modules "
+          "and one pydantic model with extra='forbid' (how the style guide has the config validated), none of ours")
     print("   where a run's import time goes (each stage on top of the ones before):")
     for name, values in zip(names, parts, strict=True):
         print(f"     {ms(values)}  {name}")
 
 
 IMPORT_REFERENCE = "import time, httpx, json; print(time.process_time())"
+# The least any run validating its config with pydantic imports: the reference loop's modules, then one model.
+IMPORT_FLOOR = r"""
+import sys, time, httpx, json
+for name in sys.argv[1:]:
+    try:
+        __import__(name)
+    except Exception:
+        pass
+from pydantic import BaseModel, ConfigDict
+class Run(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    chunk_chars: int = 4000
+Run.model_validate({"chunk_chars": 3000})
+print(time.process_time())
+"""
 
 
 def cpu_seconds(code: str, *args: str) -> float:
