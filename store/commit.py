@@ -1,4 +1,4 @@
-"""``ChapterStore``: the one way to read and write a chapter file (design section 7).
+"""``ChapterStore``: the one way to read and write a chapter file.
 
 Every write runs under the chapter's lock: re-read what is on disk now (or reuse the in-memory chapter when
 the file's stat is unchanged since we last read or wrote it), merge, serialise (untouched paragraphs keep

@@ -4,7 +4,8 @@ Tool-call deltas are matched to calls by ``index``; when a server omits it, by `
 delta continues the last call. A delta starts a new call despite a known index when it brings a different id
 (Gemini via proxies sends every call as index 0) or a name plus the start of a new object after the previous
 arguments already form a complete object. Names and ids resent on every chunk are not concatenated
-(``read_fileread_file``); empty names/ids count as absent. See wire.md §1–2.
+(``read_fileread_file``); empty names/ids count as absent. The transcripts in tests/engine/client/ show each
+provider's way.
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""Books in and out (design section 13): EPUB import/export and long-text splitting."""
+"""Books in and out: EPUB import/export and long-text splitting."""

@@ -1,4 +1,5 @@
-"""The text blocks of one XHTML document (design section 13) and how a block's text is replaced."""
+"""The text blocks of one XHTML document (headings, paragraphs, list items, quotes, definitions, captions, text
+divs) and how a block's text is replaced."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Cutting a long novel into chapters at heading lines (design section 13).
+"""Cutting a long novel into chapters at heading lines.
 
 A heading is a WHOLE line (surrounding spaces, U+3000 included, ignored) that starts with a chapter mark —
 ``第N章/話/回/節/部/巻``, ``序章``, ``終章``, ``プロローグ``, ``エピローグ``, ``番外編``, ``Chapter N``, ``Prologue``,

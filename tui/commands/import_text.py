@@ -41,7 +41,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--translation", metavar="TRANSLATED.txt", type=Path,
                    help="line-aligned translation: line n becomes paragraph n's selected version (origin import)")
     p.set_defaults(handler=run)
-    # FILE.epub -o DIR: a workspace of chapters (design section 13)
+    # FILE.epub -o DIR: a workspace of chapters, one per spine document with text
 
 
 def _read_text(path: Path, encoding: str | None) -> str:
