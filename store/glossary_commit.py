@@ -48,16 +48,24 @@ class GlossaryStore:
     def __init__(self, workspace: Workspace) -> None:
         self.workspace = workspace
         self.path: Path = workspace.root / GLOSSARY_NAME
+        self._parsed: tuple[bytes, Glossary] | None = None  # the last bytes parsed, and what they gave
 
     def load(self) -> Glossary:
-        """The glossary as on disk (empty when there is no file)."""
+        """The glossary as on disk (empty when there is no file).
+
+        A run reloads it at every chunk: the same bytes as last time give the same (immutable) glossary without
+        parsing them again (100,000 entries: a read and a compare instead of ~1 s of parsing)."""
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
             return Glossary()
         except OSError as exc:
             raise GlossaryLoadError(f"{self.path}: cannot be read: {exc.strerror or exc}") from None
-        return parse_glossary(raw, self.path)
+        if self._parsed is not None and self._parsed[0] == raw:
+            return self._parsed[1]
+        glossary = parse_glossary(raw, self.path)
+        self._parsed = (raw, glossary)
+        return glossary
 
     def change(self, edit: Callable[[Glossary], Glossary]) -> Glossary:
         """Apply ``edit`` to the glossary on disk and write the result; return it. Nothing is written when the

@@ -31,7 +31,7 @@ class RunGlossary:
             self.problem = exc.line
             return
         self.problem = None
-        if fresh != self.glossary:
+        if fresh is not self.glossary and fresh != self.glossary:
             self.glossary, self._index = fresh, None
 
     @property

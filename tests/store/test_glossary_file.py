@@ -112,3 +112,16 @@ def test_a_hundred_thousand_entries_load_and_change(tmp_path: Path) -> None:
     store.path.write_bytes(glossary_bytes(big))
     store.change(add_entry(entry("new", "新語", "new word")))
     assert len(store.load().entries) == 100_001
+
+
+def test_the_same_bytes_are_not_parsed_again_and_an_edit_is_seen(tmp_path: Path) -> None:
+    store = GlossaryStore(Workspace(tmp_path))
+    store.path.write_bytes(glossary_bytes(Glossary(entries=(entry("a1", "下人", "the servant"),))))
+    first = store.load()
+    assert store.load() is first  # unchanged on disk: the glossary already parsed
+    changed = Glossary(entries=(entry("a1", "下人", "the lowly servant"),))
+    store.path.write_bytes(glossary_bytes(changed))  # same size or not, an outside edit is read
+    assert store.load() == changed
+    store.path.write_bytes(b'{"format": "proofdesk.glossary/1", "entries": [')
+    with pytest.raises(GlossaryLoadError):
+        store.load()  # a broken file is never answered from what was parsed before
