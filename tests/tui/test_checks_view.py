@@ -325,6 +325,22 @@ async def test_d_asks_which_warning_when_there_are_several(checks_path: Path) ->
             "CJK_LEFT", "KANA_LEFT"]
 
 
+async def test_a_burst_of_keys_after_d_goes_to_the_choice(checks_path: Path) -> None:
+    """Typed quickly, ``d j enter`` reach proofdesk in one read: j and enter choose in the list, they never move
+    the chapter's cursor."""
+    app = make_app(checks_path, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await checked(pilot)
+        screen.table.move_to(3)
+        await pilot.pause()
+        row = screen.table.cursor
+        for key in ("d", "j", "enter"):
+            app.simulate_key(key)
+        await wait_for(pilot, lambda: [w.code for w in screen.warnings.by_id.get("p0000004", ())] == ["KANA_LEFT"],
+                       what="CJK_LEFT dismissed")
+        assert app.screen is screen and screen.table.cursor == row
+
+
 async def test_d_can_dismiss_every_warning_of_the_paragraph_at_once(checks_path: Path) -> None:
     app = make_app(checks_path, watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
