@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-from engine.events import ModelRequest
 from engine.run import RunRequest, run_chapter
 from store.loader import load_chapter
 from tests.engine.loop_support import IDS, settings_for, write_chapter
-from tests.support.model_server import ModelServer, text_reply, tool_reply
+from tests.support.model_server import ModelServer, RecordedRequest, Scripted, text_reply, tool_reply
 
 A1, A3, A4 = IDS[0], IDS[2], IDS[3]
 
@@ -23,15 +21,18 @@ async def test_batches_undone_on_disk_under_the_run_make_it_incomplete(tmp_path:
     path = write_chapter(tmp_path)
     original = path.read_bytes()
     rest = [pid for pid in IDS[3:] if load_chapter(path).paragraph(pid).text.strip()]  # type: ignore[union-attr]
-    model_server.add(tool_reply([("add_translation_batch", batch(A1, A3))]))
-    model_server.add(tool_reply([("add_translation_batch", batch(*rest))]))
-    model_server.add(text_reply("Done."))
-    events = []
-    async for event in run_chapter(RunRequest(path, "translate", settings_for(model_server.base_url))):
-        events.append(event)
-        if isinstance(event, ModelRequest) and event.turn == 2:
-            # As `git checkout ch01.json` would: the first batch is gone from the file.
-            await asyncio.to_thread(path.write_bytes, original)
+    replies = iter([tool_reply([("add_translation_batch", batch(A1, A3))]),
+                    tool_reply([("add_translation_batch", batch(*rest))]), text_reply("Done.")])
+
+    def answer(request: RecordedRequest) -> Scripted:
+        if len(model_server.requests) == 2:
+            # The run waits for its second answer, the first batch committed: as `git checkout ch01.json` would,
+            # the file goes back to what it was. (From the server, so the run is surely not writing just then.)
+            path.write_bytes(original)
+        return next(replies)
+
+    model_server.responder = answer
+    events = [e async for e in run_chapter(RunRequest(path, "translate", settings_for(model_server.base_url)))]
     finished = events[-1]
     assert finished.kind == "run_finished" and finished.status == "incomplete"
     assert sorted(finished.summary["reverted_on_disk"]) == sorted([A1, A3])
