@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from engine.events import ModelDelta, ModelRequest
+from engine.events import ModelDelta
 from engine.run import RunRequest, run_chapter
 from engine.trace import read_trace
 from store.commit import ChapterStore
 from store.loader import load_chapter
 from store.model import append_version
 from tests.engine.loop_support import IDS, collect, kinds, selected_texts, settings_for, write_chapter
-from tests.support.model_server import ModelServer, Scripted, error_reply, text_reply, tool_reply
+from tests.support.model_server import ModelServer, RecordedRequest, Scripted, error_reply, text_reply, tool_reply
 
 A1, A2, A3, A4, A5, A6, A7, A8 = IDS
 BATCH = "add_translation_batch"
@@ -179,16 +179,15 @@ async def test_cancel_mid_stream_keeps_committed_batches_and_nothing_else(tmp_pa
 async def test_person_editing_mid_run_keeps_manual_selection_and_refuses_stale(tmp_path: Path,
                                                                               model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
-    model_server.add(
+    replies = iter([
         tool_reply([("get_paragraph_info", {"paragraph_id": A1})]),
-        Scripted(**{**tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A4, "Four")))]).__dict__,
-                    "delay_s": 0.3}),
+        tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A4, "Four")))]),
         tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A6, "Six")))]),
         text_reply("The rest changed under me."),
         text_reply("Still cannot."),
         text_reply("Giving up on that one."),
         tool_reply([(BATCH, batch((A7, "Seven"), (A8, "Eight")))]),
-    )
+    ])
     person = ChapterStore(path)
 
     def edit(chapter):  # type: ignore[no-untyped-def]
@@ -196,11 +195,13 @@ async def test_person_editing_mid_run_keeps_manual_selection_and_refuses_stale(t
         a4 = chapter.paragraph(A4).replace(text=chapter.paragraph(A4).text + "（改稿）")
         return chapter.with_paragraphs({chapter.positions[A3]: a3, chapter.positions[A4]: a4})
 
-    events = []
-    async for event in run_chapter(request(path, model_server)):
-        events.append(event)
-        if isinstance(event, ModelRequest) and event.turn == 2 and event.chunk == 1:
-            await asyncio.to_thread(person.update, edit)
+    def answer(recorded: RecordedRequest) -> Scripted:
+        if len(model_server.requests) == 2:  # the run waits for its second answer: a person edits just then
+            person.update(edit)
+        return next(replies)
+
+    model_server.responder = answer
+    events = [e async for e in run_chapter(request(path, model_server))]
     results = kinds(events, "tool_result")
     assert [r.error_code for r in results] == [None, "STALE_PARAGRAPH", None, None]
     assert A4 in json.dumps(results[1].result)
