@@ -23,6 +23,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationEr
 from engine import settings
 from engine.cost import Prices
 from engine.urls import public_url
+from store.validation_text import first_error
 
 DEMO_MODEL = "demo"
 DEMO_BASE_URL = "demo://offline"  # what traces and events name as the demo model's address
@@ -127,10 +128,7 @@ def load_config(path: Path | None = None) -> Config:
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        key = ".".join(str(p) for p in first["loc"])
-        said = first["msg"].removeprefix("Value error, ")  # a setting's own sentence
-        raise ConfigError(f"{path}: {key}: {said}") from None
+        raise ConfigError(f"{path}: {first_error(exc)}") from None
     if config.default_profile and config.default_profile not in config.profiles:
         raise ConfigError(f"{path}: default_profile: no profile named {config.default_profile!r}")
     return config

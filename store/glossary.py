@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from store.errors import StoreError
 from store.model import utc_now
+from store.validation_text import first_error
 
 GLOSSARY_FORMAT = "proofdesk.glossary/1"
 Kind = Literal["term", "character", "place", "do_not_translate"]
@@ -135,10 +136,7 @@ def parse_glossary(raw: bytes, source: str | Path) -> Glossary:
     try:
         return Glossary.model_validate(data)
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        said = first["msg"].removeprefix("Value error, ")
-        raise GlossaryLoadError(f"{name}: {where + ': ' if where else ''}{said}") from None
+        raise GlossaryLoadError(f"{name}: {first_error(exc)}") from None
 
 
 def load_glossary(path: Path) -> Glossary:

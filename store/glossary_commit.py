@@ -25,6 +25,7 @@ from store.glossary import (
     source_key,
 )
 from store.lock import ChapterLock
+from store.validation_text import first_error
 from store.workspace import GLOSSARY_NAME, Workspace
 
 _ATTEMPTS = 5
@@ -95,8 +96,7 @@ def _rebuilt(glossary: Glossary, entries: Iterable[GlossaryEntry]) -> Glossary:
         return Glossary.model_validate({**glossary.model_dump(mode="json", exclude={"entries"}),
                                         "entries": tuple(entries)})
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        raise GlossaryEditError(first["msg"].removeprefix("Value error, ")) from None
+        raise GlossaryEditError(first_error(exc)) from None
 
 
 def add_entry(entry: GlossaryEntry) -> Callable[[Glossary], Glossary]:
@@ -131,9 +131,7 @@ def update_entry(entry_id: str, **fields: Any) -> Callable[[Glossary], Glossary]
                 try:
                     entry = GlossaryEntry.model_validate({**entry.to_json(), **fields})
                 except ValidationError as exc:
-                    first = exc.errors(include_url=False)[0]
-                    where = ".".join(str(p) for p in first["loc"])
-                    raise GlossaryEditError(f"{where}: {first['msg']}") from None
+                    raise GlossaryEditError(first_error(exc)) from None
             entries.append(entry)
         return _rebuilt(glossary, entries)
     return edit

@@ -27,6 +27,7 @@ from store.glossary_commit import (
     remove_entries,
 )
 from store.loader import load_chapter
+from store.validation_text import first_error
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError
 from tui.terminal_text import json_text, visible
@@ -126,9 +127,7 @@ def _add(store: GlossaryStore, args: argparse.Namespace) -> int:
                                               "aliases": [a for a in args.alias if a.strip()],
                                               "gender": args.gender})
     except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise UsageError(f"glossary add: {where}: {first['msg']}") from None
+        raise UsageError(f"glossary add: {first_error(exc)}") from None
     before = store.load().by_source(entry.source)
     kept = store.change(add_entry(entry)).by_source(entry.source) or entry
     there = before is not None and before.target.strip() != ""
