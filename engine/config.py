@@ -10,6 +10,7 @@ Model settings resolve, strongest first: command-line flags, the environment (``
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from dataclasses import dataclass, field
@@ -110,6 +111,19 @@ def config_path() -> Path:
     return platformdirs.user_config_path("proofdesk") / "config.toml"
 
 
+def _unknown_key(exc: ValidationError) -> str | None:
+    """For a key no table of the file has (a typo, a key from another tool): which one, and the nearest known key."""
+    first = exc.errors(include_url=False)[0]
+    if first["type"] != "extra_forbidden":
+        return None
+    loc = tuple(str(part) for part in first["loc"])
+    table: type[BaseModel] = {"profiles": Profile, "run": RunDefaults}.get(loc[0], Config) if len(loc) > 1 else Config
+    known = sorted(table.model_fields)
+    near = difflib.get_close_matches(loc[-1], known, n=1, cutoff=0.5)
+    hint = f"did you mean {near[0]}?" if near else "the keys here are " + ", ".join(known)
+    return f"{'.'.join(loc)}: not a key proofdesk knows ({hint})"
+
+
 def load_config(path: Path | None = None) -> Config:
     """Read and validate the config file; a missing file is an empty configuration."""
     path = path or config_path()
@@ -128,7 +142,8 @@ def load_config(path: Path | None = None) -> Config:
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(f"{path}: {first_error(exc)}") from None
+        unknown = _unknown_key(exc)
+        raise ConfigError(f"{path}: {unknown or first_error(exc)}") from None
     if config.default_profile and config.default_profile not in config.profiles:
         raise ConfigError(f"{path}: default_profile: no profile named {config.default_profile!r}")
     return config

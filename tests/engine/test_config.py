@@ -56,7 +56,12 @@ def test_api_key_env_flag_must_name_a_set_variable() -> None:
     ("text", "expected"),
     [
         ("[profiles.a]\nmodel = 3\n", "profiles.a.model: Input should be a valid string"),
-        ("[profiles.a]\nmodel = 'x'\ncolour = 'red'\n", "profiles.a.colour: Extra inputs are not permitted"),
+        ("[profiles.a]\nmodel = 'x'\ncolour = 'red'\n", "profiles.a.colour: not a key proofdesk knows (the keys here "
+         "are api_key_env, base_url, body, "),
+        ("[profiles.a]\nmodel = 'x'\nextra_body = { temperature = 0 }\n",
+         "profiles.a.extra_body: not a key proofdesk knows (did you mean body?)"),
+        ("[run]\nchunk_char = 3000\n", "run.chunk_char: not a key proofdesk knows (did you mean chunk_chars?)"),
+        ("defualt_profile = 'a'\n", "defualt_profile: not a key proofdesk knows (did you mean default_profile?)"),
         ("default_profile = 'zz'\n", "default_profile: no profile named 'zz'"),
         ("[run]\nchunk_chars = 10\n", "run.chunk_chars: must be a whole number from 200 to 50000, not 10"),
         ("x = = 1\n", "invalid TOML"),
