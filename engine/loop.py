@@ -29,6 +29,7 @@ from engine.client.events import Completed, ReasoningDelta, RetryScheduled, Stre
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.context import ChapterSource
+from engine.counted import counted
 from engine.events import (
     BatchCommitted,
     EngineEvent,
@@ -106,8 +107,9 @@ MAX_FILE_FAILURES = 3
 def reminder_text(missing: list[str]) -> str:
     """The reminder sent when the model stops while paragraphs of its chunk have no submission."""
     ids = ", ".join(missing)
-    return (f"{len(missing)} paragraph(s) of this chunk still have no accepted submission: {ids}. Submit them with "
-            "add_translation_batch, using each paragraph_id exactly as shown in [ID: …].")
+    have = "has" if len(missing) == 1 else "have"
+    return (f"{counted(len(missing), 'paragraph')} of this chunk still {have} no accepted submission: {ids}. "
+            "Submit them with add_translation_batch, using each paragraph_id exactly as shown in [ID: …].")
 
 
 OUTPUT_LIMIT_TEXT = ("Your last response was cut off (it reached the token limit) before it made any tool call, so "

@@ -26,6 +26,7 @@ from engine.client.failure import ModelFailure
 from engine.client.limits import StreamLimits
 from engine.config import DEMO_BASE_URL, ModelSettings, RunDefaults
 from engine.cost import cost_of
+from engine.counted import counted
 from engine.events import (
     BatchCommitted,
     ChunkFinished,
@@ -315,8 +316,9 @@ class _Run:
         reverted = await asyncio.to_thread(self._reverted)
         if reverted:
             shown = ", ".join(reverted[:5]) + (" …" if len(reverted) > 5 else "")
-            message = (f"{len(reverted)} paragraph(s) this run committed are no longer in {req.chapter_path.name} "
-                       f"(changed on disk since, e.g. a checkout): {shown}")
+            are = "is" if len(reverted) == 1 else "are"
+            message = (f"{counted(len(reverted), 'paragraph')} this run committed {are} no longer in "
+                       f"{req.chapter_path.name} (changed on disk since, e.g. a checkout): {shown}")
             self.emit(ErrorEvent(run_id=self.run_id, message=message, code="REVERTED_ON_DISK"))
             self.finish("incomplete" if status == "complete" else status, self.stopped or message,
                         reverted_on_disk=reverted)

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from engine.cost import cost_of
+from engine.counted import counted
 from engine.loop import ChunkOutcome
 from engine.loop_config import ToolCallLoopConfig
 
@@ -16,15 +17,15 @@ if TYPE_CHECKING:
     from engine.run import RunRequest
 
 ADVICE = {
-    "CONTEXT_OVERFLOW": "{n} chunk(s) outgrew the model's context (chunks too large on their first request are split "
+    "CONTEXT_OVERFLOW": "{chunks} outgrew the model's context (chunks too large on their first request are split "
                         "down to single paragraphs first): lower --chunk-chars (now {chunk_chars}) or raise the "
                         "server's context size (llama.cpp: --ctx-size).",
-    "OUTPUT_LIMIT": "{n} chunk(s) stopped because responses were cut off by the output limit: raise --max-tokens "
+    "OUTPUT_LIMIT": "{chunks} stopped because responses were cut off by the output limit: raise --max-tokens "
                     "(now {max_tokens}) or lower --max-batch (now {max_batch}).",
-    "CONTEXT_FULL": "{n} chunk(s) stopped because responses were cut off before the output limit ({max_tokens}), "
+    "CONTEXT_FULL": "{chunks} stopped because responses were cut off before the output limit ({max_tokens}), "
                     "where the model's context filled up: lower --chunk-chars (now {chunk_chars}) or raise the "
                     "server's context size (llama.cpp: --ctx-size).",
-    "NO_PROGRESS": "{n} chunk(s) stopped because the model only repeated earlier calls or resent saved texts; "
+    "NO_PROGRESS": "{chunks} stopped because the model only repeated earlier calls or resent saved texts; "
                    "run them again, or try another model.",
 }
 
@@ -61,7 +62,7 @@ def run_summary(request: RunRequest, outcomes: Sequence[tuple[ToolCallLoopConfig
                        "failure": None if outcome.failure is None else outcome.failure.to_json()})
     values = {"chunk_chars": request.chunk_chars, "max_batch": request.max_batch,
               "max_tokens": request.settings.max_tokens}
-    advice = [ADVICE[code].format(n=n, **values) for code, n in sorted(advised.items())]
+    advice = [ADVICE[code].format(chunks=counted(n, "chunk"), **values) for code, n in sorted(advised.items())]
     return {
         "chapter": str(request.chapter_path), "task": request.task,
         "model": request.settings.model, "status": status, "error": error,

@@ -60,7 +60,8 @@ class StaleParagraphError(StoreError):
         self.stale_ids = tuple(s.paragraph_id for s in stale)
         self.conflict_path = conflict_path
         shown = ", ".join(self.stale_ids[:5]) + (" …" if len(self.stale_ids) > 5 else "")
-        super().__init__(f"{path.name}: the source text of {len(self.stale_ids)} paragraph(s) changed on disk "
+        n = len(self.stale_ids)
+        super().__init__(f"{path.name}: the source text of {n} paragraph{'' if n == 1 else 's'} changed on disk "
                          f"since the run read them ({shown}); the batch was not written and its texts were "
                          f"kept in {conflict_path}")
 
@@ -338,7 +339,8 @@ class ChapterStore:
         except (OSError, StoreError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise CommitError(self.path, "save the refused batch to .proofdesk/conflicts",
-                              f"{len(outcome.stale)} paragraph(s) changed on disk and {reason}") from None
+                              f"{len(outcome.stale)} paragraph{'' if len(outcome.stale) == 1 else 's'} changed on "
+                              f"disk and {reason}") from None
         return StaleParagraphError(self.path, outcome.stale, path)
 
     def _record_kept(self, chapter: Chapter, items: Sequence[BatchItem], outcome: MergeOutcome, origin: Origin,

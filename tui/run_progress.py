@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from engine.cost import Prices, cost_of
+from engine.counted import counted
 from engine.events import (
     BatchCommitted,
     ChunkFinished,
@@ -110,8 +111,8 @@ class PlainProgress(ProgressView):
         elif isinstance(event, Retry):
             self._say(f"{state.name}: retry {event.attempt} in {event.delay:.1f} s ({event.reason})")
         elif isinstance(event, Reminder):
-            self._say(f"{state.name}: chunk {event.chunk}: reminded the model of {len(event.missing)} "
-                      "missing paragraph(s)")
+            self._say(f"{state.name}: chunk {event.chunk}: reminded the model of "
+                      f"{counted(len(event.missing), 'missing paragraph')}")
         elif isinstance(event, ErrorEvent):
             self._say(f"{state.name}: error: {event.message}")
 

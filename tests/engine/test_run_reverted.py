@@ -37,7 +37,7 @@ async def test_batches_undone_on_disk_under_the_run_make_it_incomplete(tmp_path:
     assert finished.kind == "run_finished" and finished.status == "incomplete"
     assert sorted(finished.summary["reverted_on_disk"]) == sorted([A1, A3])
     errors = [e for e in events if e.kind == "error" and e.code == "REVERTED_ON_DISK"]
-    assert len(errors) == 1 and "2 paragraph(s) this run committed are no longer in ch01.json" in errors[0].message
+    assert len(errors) == 1 and "2 paragraphs this run committed are no longer in ch01.json" in errors[0].message
     assert load_chapter(path).paragraph(A4).selected_text == "text of " + A4  # type: ignore[union-attr]
 
 

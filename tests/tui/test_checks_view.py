@@ -248,7 +248,7 @@ async def test_next_to_review_stops_at_a_reviewed_paragraph_with_warnings(checks
         await pilot.press("a")
         await wait_for(pilot, lambda: on_disk(checks_path, "p0000003").reviewed, what="[3] reviewed on disk")
         assert table.cursor == 3
-        assert any("[3] still has 1 warning(s)" in n for n in messages.notifications())
+        assert any("[3] still has 1 warning:" in n for n in messages.notifications())
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])

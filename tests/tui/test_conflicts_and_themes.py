@@ -46,7 +46,7 @@ async def test_conflicts_are_listed_and_resolved_through_the_store(chapter_path:
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
-        await wait_for(pilot, lambda: "2 conflict(s)" in screen_text(app), what="the conflicts to load")
+        await wait_for(pilot, lambda: "2 conflicts" in screen_text(app), what="the conflicts to load")
         statuses = [screen.table.status_of(p) for p in load_chapter(chapter_path).paragraphs]
         assert statuses[1] == "conflict" and statuses[4] == "conflict"
         await pilot.press("c")

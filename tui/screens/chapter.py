@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from engine.chunks import TASKS, TaskType
+from engine.counted import counted
 from engine.trace import latest_trace
 from store.edits import needs_review
 from store.errors import StoreError
@@ -187,7 +188,7 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
             parts.append(s.title)
         parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
         if s.conflicts:
-            parts.append(f"{s.conflicts} conflict(s): c")
+            parts.append(f"{counted(s.conflicts, 'conflict')}: c")
         parts.extend(self.warnings_status())
         if (run := self.run_label) is not None:
             parts.append(run)
@@ -326,8 +327,8 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
             self._commit(self.session.set_reviewed, para.id, True)
         if warnings := self.warnings.of(para):
             # Marking reviewed does not settle warnings: the paragraph still needs review until they go.
-            self.notify(f"[{self.table.cursor + 1}] still has {len(warnings)} warning(s): d dismisses, e edits.",
-                        timeout=3, markup=False)
+            self.notify(f"[{self.table.cursor + 1}] still has {counted(len(warnings), 'warning')}: d dismisses, "
+                        "e edits.", timeout=3, markup=False)
         self.action_next_review(1)
 
     def action_next_review(self, step: int) -> None:

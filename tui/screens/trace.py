@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine.counted import counted
 from engine.trace import TraceReadError, read_trace
 from tui.screens.prompt import PromptScreen
 from tui.terminal_text import visible
@@ -120,7 +121,7 @@ class TraceScreen(Screen[None]):
 
     def _update_status(self) -> None:
         errors = sum(s.is_error for s in self.steps)
-        text = f"Trace {self.path.name} · {len(self.steps)} steps · {errors} error(s)"
+        text = f"Trace {self.path.name} · {counted(len(self.steps), 'step')} · {counted(errors, 'error')}"
         if self.filter_text:
             text += f" · filter {self.filter_text!r}: {len(self.shown)}"
         if self.problem:

@@ -12,6 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.counted import counted
 from tui.terminal_text import json_text
 from tui.usage_text import usage_text
 from tui.widgets.log_entries import commit_summary, short_arguments
@@ -70,8 +71,13 @@ def _turn_title(request: dict[str, Any], response: dict[str, Any] | None) -> str
         return f"turn {turn} · model error"
     if calls:
         names = ", ".join(str(c.get("name", "?")) for c in calls[:2]) + (" …" if len(calls) > 2 else "")
-        return f"turn {turn} · {len(calls)} call(s): {names}"
+        return f"turn {turn} · {counted(len(calls), 'call')}: {names}"
     return f"turn {turn} · text answer"
+
+
+def _count(n: object, noun: str) -> str:
+    """``counted`` for a number read from a trace file, which may be missing or of the wrong kind."""
+    return counted(n, noun) if isinstance(n, int) and not isinstance(n, bool) else f"? {noun}s"
 
 
 def build_steps(events: list[dict[str, Any]]) -> list[Step]:
@@ -94,12 +100,12 @@ def build_steps(events: list[dict[str, Any]]) -> list[Step]:
         kind = event.get("kind")
         if kind == "run_started":
             add("run", f"run {event.get('task', '?')} · {event.get('model', '?')} · "
-                f"{event.get('chunk_count', '?')} chunk(s)", event)
+                f"{_count(event.get('chunk_count'), 'chunk')}", event)
         elif kind == "chunk_started":
             chunk = event
             sent = []
             add("chunk", f"chunk {event.get('chunk', '?')}/{event.get('chunk_count', '?')} · "
-                f"{len(event.get('paragraph_ids') or [])} paragraph(s)", event)
+                f"{counted(len(event.get('paragraph_ids') or []), 'paragraph')}", event)
         elif kind == "model_request":
             # Each request records only the messages it adds (from first_message on): the history it sent is
             # the chunk's earlier messages plus these. An older trace recorded the whole history every time.
@@ -191,7 +197,7 @@ def boundaries_text(chunk: dict[str, Any] | None) -> str:
     if chunk is None:
         return "no chunk (before the first chunk started)"
     ids = chunk.get("paragraph_ids") or []
-    return (f"chunk {chunk.get('chunk', '?')}/{chunk.get('chunk_count', '?')} · {len(ids)} paragraph(s) · "
+    return (f"chunk {chunk.get('chunk', '?')}/{chunk.get('chunk_count', '?')} · {counted(len(ids), 'paragraph')} · "
             f"first {chunk.get('first_paragraph_id', '?')} · last {chunk.get('last_paragraph_id', '?')}\n"
             f"allowed: {', '.join(ids)}")
 
