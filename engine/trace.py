@@ -106,10 +106,30 @@ class TraceReadError(Exception):
 
 
 def latest_trace(traces_dir: Path, chapter_id: str) -> Path | None:
-    """The newest trace a run of ``chapter_id`` left (trace names start with their UTC time), if any."""
+    """The newest trace a run of ``chapter_id`` left (trace names start with their UTC time), if any.
+
+    Runs before trace folders were hashed kept an unsafe ID's traces under its safe part alone (``chapter`` for
+    ``第一章`` and ``第二章`` alike): a trace there counts only when its first event names this very chapter."""
     folder = traces_dir / trace_folder_name(chapter_id)
-    traces = sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
-    return traces[-1] if traces else None
+    legacy = traces_dir / safe_name(chapter_id)
+    candidates = [(p.name, p, False) for p in folder.glob("*.jsonl")] if folder.is_dir() else []
+    if legacy != folder and legacy.is_dir():
+        candidates += [(p.name, p, True) for p in legacy.glob("*.jsonl")]
+    for _, path, shared in sorted(candidates, reverse=True):
+        if not shared or _first_chapter_id(path) == chapter_id:
+            return path
+    return None
+
+
+def _first_chapter_id(path: Path) -> str | None:
+    """The ``chapter_id`` of a trace's ``run_started`` (its first event), or None when it cannot tell."""
+    try:
+        with open(path, "rb") as handle:
+            first = handle.readline(1 << 20)
+        event = json.loads(first)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return event.get("chapter_id") if isinstance(event, dict) and event.get("kind") == "run_started" else None
 
 
 def read_trace(path: Path) -> Iterator[dict[str, Any]]:

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from engine.config import ModelSettings
-from engine.events import ErrorEvent
+from engine.events import ErrorEvent, RunStarted
 from engine.run import RunRequest
-from engine.trace import TraceWriter, latest_trace, trace_folder_name
+from engine.trace import TraceWriter, default_trace_path, latest_trace, safe_name, trace_folder_name
 from store.errors import StoreError
 from store.model import Chapter, Paragraph
 from store.serialize import chapter_bytes
@@ -45,6 +45,23 @@ async def test_runs_of_two_japanese_chapter_ids_leave_their_own_traces(tmp_path:
     first, second = latest_trace(traces, "第一章"), latest_trace(traces, "第二章")
     assert first is not None and second is not None and first.parent != second.parent
     assert "第一章" in first.read_text(encoding="utf-8") and "第二章" not in first.read_text(encoding="utf-8")
+
+
+def test_a_trace_from_before_hashed_folders_is_found_only_by_its_own_chapter(tmp_path: Path) -> None:
+    traces = tmp_path / ".proofdesk" / "traces"
+    shared = traces / safe_name("第一章")  # where runs of both chapters used to leave their traces
+    assert shared.name == safe_name("第二章") != trace_folder_name("第一章")
+    for stamp, cid in (("20260101T000000.000000Z", "第一章"), ("20260102T000000.000000Z", "第二章")):
+        writer = TraceWriter(shared / f"{stamp}-translate.jsonl")
+        writer.write(RunStarted(run_id="r", chapter_path=f"{cid}.json", chapter_id=cid, task="translate",
+                                model="demo", base_url="demo", chunk_count=1, paragraph_count=1))
+        writer.close()
+    old_first = latest_trace(traces, "第一章")
+    assert old_first is not None and old_first.name.startswith("20260101")  # not the newer trace of 第二章
+    assert latest_trace(traces, "第三章") is None
+    newer = default_trace_path(traces, "第一章", "polish")  # a run since: the hashed folder, newest first
+    TraceWriter(newer).close()
+    assert latest_trace(traces, "第一章") == newer
 
 
 def test_a_trace_is_private_and_never_written_through_a_link(tmp_path: Path) -> None:
