@@ -177,10 +177,11 @@ class _Run:
         return gone
 
     def refuse(self, message: str, code: str = "BAD_INPUT") -> None:
-        """End the run before any work: bad input or configuration, in one sentence (``RUN_BUSY``: another run
-        holds the chapter; the same request with ``force`` runs anyway)."""
+        """End the run before any work, in one sentence: bad input or configuration (status ``bad_input``), or
+        ``RUN_BUSY``, another run holds the chapter (status ``busy``: nothing is wrong with the request, which
+        succeeds later or with ``force`` now)."""
         self.emit(ErrorEvent(run_id=self.run_id, message=message, code=code, fatal=True))
-        self.finish("bad_input", message)
+        self.finish("busy" if code == "RUN_BUSY" else "bad_input", message)
 
     def finish(self, status: str, error: str | None = None, **extra: Any) -> None:
         self.emit(RunFinished(run_id=self.run_id, status=status, summary=self.summary(status, error, **extra)))

@@ -156,12 +156,15 @@ class RichProgress(ProgressView):
                                          markup=False, highlight=False)
 
 
+NOT_RUN = frozenset({"bad_input", "busy"})  # refused before any work: bad input, or another run holds the chapter
+
+
 def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
     """The final report: one block per chapter, every line escaped for the terminal (see ``visible``)."""
     lines: list[str] = []
     for s in summaries:
         name = Path(str(s.get("chapter", "?"))).name
-        if s.get("status") == "bad_input":  # nothing ran: the one sentence is the whole story
+        if s.get("status") in NOT_RUN:  # nothing ran: the one sentence is the whole story
             error = str(s.get("error"))
             lines.append(error if name in error else f"{name}: {error}")
             continue
@@ -182,7 +185,7 @@ def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
         lines.extend(f"  what to do: {advice}" for advice in s.get("advice") or ())
         if s.get("trace"):
             lines.append(f"  trace: {s['trace']}")
-    ran = [s for s in summaries if s.get("status") != "bad_input"]
+    ran = [s for s in summaries if s.get("status") not in NOT_RUN]
     if len(ran) > 1:
         lines.append(f"all {len(ran)} chapters: {total_text(ran)}")
     return [visible(line, newlines=False) for line in lines]

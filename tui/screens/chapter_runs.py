@@ -209,7 +209,7 @@ class ChapterRuns(DOMNode):
         elif isinstance(event, ErrorEvent) and event.code == "RUN_BUSY":
             self._busy = event.message
         elif isinstance(event, RunFinished):
-            if self._busy is not None and event.status == "bad_input":
+            if self._busy is not None and event.status == "busy":
                 self._offer_forced_run(self._busy)
             self._thaw_rows()
             self._request_reload()
