@@ -10,21 +10,17 @@ Calls return only once the new file and its folder entry are durable.
 
 from __future__ import annotations
 
-import heapq
-import itertools
 import logging
 import os
 import stat
 import threading
 import time
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, ClassVar
+from typing import ClassVar
 
 from store.atomic import (
-    RACY_WINDOW_NS,
     CommitError,
     ConcurrentChange,
     FileState,
@@ -39,6 +35,7 @@ from store.loader import parse_chapter
 from store.lock import DEFAULT_TIMEOUT, ChapterLock
 from store.merge import DEFAULT_KEEP_VERSIONS, BatchItem, KeptSelection, MergeOutcome, StaleItem, merge_batch
 from store.model import Chapter, Origin, utc_now
+from store.racy_confirm import confirm_later, still_holds
 from store.serialize import chapter_bytes
 from store.workspace import Workspace, content_digest
 
@@ -156,7 +153,7 @@ class ChapterStore:
                 if not self._state.racy:
                     return self._chapter, self._state
                 # A stat we cannot trust yet: compare the bytes (without copying the file) before reusing.
-                again = _still_holds(self.path, self._state, self._raw)
+                again = still_holds(self.path, self._state, self._raw)
                 if again is not None:
                     self._adopt(self._chapter, again, self._raw)
                     return self._chapter, again
@@ -175,7 +172,7 @@ class ChapterStore:
         """Remember ``chapter`` as the file's content in ``state``; a racy stat gets confirmed in the background."""
         self._chapter, self._state, self._raw = chapter, state, raw
         if state.racy:
-            _confirm_later(self, state)
+            confirm_later(self, state)
 
     def _confirm(self, state: FileState) -> None:
         """If the file still holds the bytes of ``state`` now that its stat can be trusted, trust it from now on.
@@ -186,7 +183,7 @@ class ChapterStore:
         raw = self._raw
         if self._state is not state or raw is None:
             return
-        confirmed = _still_holds(self.path, state, raw)
+        confirmed = still_holds(self.path, state, raw)
         if confirmed is None or confirmed.racy:
             return  # changed, unreadable or still racy: the next read looks at the content itself
         with self._mutex:
@@ -377,98 +374,6 @@ class ChapterStore:
                 return
             self._cleaned.add(folder)
         clean_folder(self.workspace, folder)
-
-
-# -- confirming racy stats off the commit's path ------------------------------------------------------------
-#
-# A stat taken within a clock tick of the file's ctime cannot show a same-size rewrite made in that tick, so a
-# store compares the bytes before trusting such a stat ("racy", see store.atomic). Every write of ours leaves
-# such a stat, which made the next read or commit read the whole file back (~10 ms at 10,000 paragraphs). One
-# helper thread does that read instead, once the window has passed and usually long before the next batch
-# arrives: a confirmed state is exactly what that next read would have produced.
-
-_confirm_guard = threading.Condition()
-_confirm_queue: list[tuple[int, int, weakref.ref[ChapterStore], FileState]] = []  # heap: (due, seq, store, state)
-_confirm_seq = itertools.count()
-_confirm_thread: threading.Thread | None = None
-
-
-def _confirm_later(store: ChapterStore, state: FileState) -> None:
-    global _confirm_thread
-    due = state.ctime_ns + RACY_WINDOW_NS + 1_000_000
-    with _confirm_guard:
-        heapq.heappush(_confirm_queue, (due, next(_confirm_seq), weakref.ref(store), state))
-        if _confirm_thread is None:
-            _confirm_thread = threading.Thread(target=_confirm_forever, name="proofdesk-confirm", daemon=True)
-            _confirm_thread.start()
-        _confirm_guard.notify()
-
-
-def _confirm_forever() -> None:
-    while True:
-        with _confirm_guard:
-            while not _confirm_queue or _confirm_queue[0][0] > time.time_ns():
-                _confirm_guard.wait((_confirm_queue[0][0] - time.time_ns()) / 1e9 if _confirm_queue else None)
-            _, _, ref, state = heapq.heappop(_confirm_queue)
-        store = ref()
-        if store is not None:
-            try:
-                store._confirm(state)
-            except Exception:  # a confirmation is an optimisation: the next read checks the content anyway
-                log.debug("%s: background confirmation failed", store.path, exc_info=True)
-
-
-def _still_holds(path: Path, state: FileState, raw: bytes) -> FileState | None:
-    """``state`` seen again now, if ``path`` still has its stat and holds exactly ``raw``; else None."""
-    try:
-        with open(path, "rb", buffering=0) as f:
-            seen = time.time_ns()
-            before = os.fstat(f.fileno())
-            if not state.same_stat(before) or before.st_size != len(raw):
-                return None
-            same = _holds(f, raw)
-            after = os.fstat(f.fileno())
-    except OSError:
-        return None
-    return FileState.of(after, state.digest, seen) if same and state.same_stat(after) else None
-
-
-_CHUNK = 1 << 20
-
-
-def _holds(f: BinaryIO, raw: bytes) -> bool:
-    """Whether the open file, read from its start, holds exactly ``raw``.
-
-    Compared 1 MB at a time: no copy of the whole file (reading 115 MB into a new bytes object cost ~4x as
-    much), and the GIL is free between chunks.
-    """
-    buf = bytearray(_CHUNK)
-    view = memoryview(buf)
-    expected = memoryview(raw)
-    pos = 0
-    while True:
-        n = f.readinto(view)
-        if not n:
-            return pos == len(raw)
-        if pos + n > len(raw):
-            return False
-        if n == _CHUNK:
-            if buf != expected[pos:pos + n]:  # bytearray against any buffer: one memcmp
-                return False
-        elif view[:n].tobytes() != raw[pos:pos + n]:
-            return False
-        pos += n
-
-
-def _after_fork_in_child() -> None:
-    # Threads do not survive fork(): a child starts its own helper when it first needs one.
-    global _confirm_guard, _confirm_queue, _confirm_thread
-    _confirm_guard = threading.Condition()
-    _confirm_queue = []
-    _confirm_thread = None
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _encode(path: Path, chapter: Chapter) -> bytes:

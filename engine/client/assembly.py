@@ -17,6 +17,7 @@ import string
 from typing import Any
 
 from engine.client.arguments import parse_arguments, split_concatenated, unwrap_parallel
+from engine.client.call_in_progress import CallInProgress
 from engine.client.events import ReasoningDelta, StreamEvent, TextDelta, ToolCallProgress
 from engine.client.failure import FailureType, ModelFailure, classify
 from engine.client.finish import normalise_finish_reason
@@ -74,82 +75,6 @@ class _TextStream:
         return fix_surrogates(held)
 
 
-class _Call:
-    """A tool call being assembled."""
-
-    __slots__ = ("args", "args_len", "extra", "id", "name", "never_object", "position", "scan")
-
-    def __init__(self, position: int) -> None:
-        self.position = position
-        self.id: str | None = None
-        self.name = ""
-        self.args: list[str] = []
-        self.args_len = 0
-        self.extra: dict[str, Any] | None = None
-        self.scan = _Scan()
-        self.never_object = False  # the arguments hold an error no later fragment can repair
-
-    def args_form_object(self) -> bool:
-        """The arguments so far are a complete object (or several glued ones): a new object starts a new call.
-
-        Asked each time a fragment that could open a new call arrives, so it must not re-read what it has read:
-        the fragments are scanned once (nesting, strings), and the text is parsed only when its brackets balance.
-        A balanced text that is not an object never becomes one by growing (the error stays where it is).
-        """
-        if self.never_object or not self.scan.feed(self.args):
-            return False
-        text = "".join(self.args)
-        try:
-            if isinstance(json.loads(text), dict):
-                return True
-        except (ValueError, RecursionError):
-            if split_concatenated(text) is not None:
-                return True
-        self.never_object = True
-        return False
-
-
-_STRUCTURE = re.compile(r'[{}\[\]"\\]')
-
-
-class _Scan:
-    """Bracket depth and string state over fragments, read once each (``feed`` takes only the new ones)."""
-
-    __slots__ = ("depth", "escaped", "in_string", "opened", "read", "spoiled")
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.read = 0  # fragments read so far
-        self.in_string = self.escaped = self.opened = self.spoiled = False
-
-    def feed(self, fragments: list[str]) -> bool:
-        """Read the fragments not yet read; whether the text so far is balanced (outside any string)."""
-        for fragment in fragments[self.read:]:
-            skip = 0 if self.escaped else -1  # the index of a character a backslash escaped
-            self.escaped = False
-            for match in _STRUCTURE.finditer(fragment):
-                at = match.start()
-                if at == skip:
-                    continue
-                char = match.group()
-                if self.in_string:
-                    if char == "\\":
-                        skip = at + 1
-                        self.escaped = skip == len(fragment)  # it escapes the next fragment's first character
-                    elif char == '"':
-                        self.in_string = False
-                elif char == '"':
-                    self.in_string = True
-                elif char in "{[":
-                    self.depth += 1
-                    self.opened = True
-                elif char in "}]":
-                    self.depth -= 1
-                    self.spoiled = self.spoiled or self.depth < 0
-        self.read = len(fragments)
-        return self.opened and not self.spoiled and not self.in_string and self.depth == 0
-
-
 class StreamAssembler:
     """Feed it SSE events (``feed``), then ``finish`` it into an ``AssembledResponse``.
 
@@ -165,9 +90,9 @@ class StreamAssembler:
         self._reasoning: list[str] = []
         self._reasoning_fields: list[str] = []  # field names the provider used, echoed back
         self._field_reasoning: list[str] = []
-        self._calls: list[_Call] = []
-        self._by_index: dict[int, _Call] = {}
-        self._by_id: dict[str, _Call] = {}
+        self._calls: list[CallInProgress] = []
+        self._by_index: dict[int, CallInProgress] = {}
+        self._by_id: dict[str, CallInProgress] = {}
         self._message_extra: dict[str, Any] | None = None
         self._finish_raw: str | None = None
         self._usage: Usage | None = None
@@ -346,8 +271,8 @@ class StreamAssembler:
             self.output_started = True
             events.append(ToolCallProgress(call.position, call.name, call.args_len))
 
-    def _target(self, index: int | None, call_id: str | None, name: str | None, fragment: str) -> _Call:
-        existing: _Call | None
+    def _target(self, index: int | None, call_id: str | None, name: str | None, fragment: str) -> CallInProgress:
+        existing: CallInProgress | None
         if index is not None:
             existing = self._by_index.get(index)
         elif call_id is not None:
@@ -356,7 +281,7 @@ class StreamAssembler:
             existing = self._calls[-1] if self._calls else None
         if existing is not None and not _starts_new_call(existing, call_id, name, fragment):
             return existing
-        call = _Call(len(self._calls))
+        call = CallInProgress(len(self._calls))
         self._calls.append(call)
         if index is not None:
             self._by_index[index] = call
@@ -494,7 +419,7 @@ def _finished_call(call_id: str, name: str, raw: str, extra: dict[str, Any] | No
     return ToolCall(call_id, name, raw, parsed.arguments, parsed.error, parsed.repaired, extra, parsed.error_code)
 
 
-def _starts_new_call(existing: _Call, call_id: str | None, name: str | None, fragment: str) -> bool:
+def _starts_new_call(existing: CallInProgress, call_id: str | None, name: str | None, fragment: str) -> bool:
     if call_id is not None and existing.id is not None:
         return call_id != existing.id
     if (name is not None or call_id is not None) and fragment.lstrip().startswith("{") and existing.args_len:

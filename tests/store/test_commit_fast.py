@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 import store.atomic as atomic_module
-import store.commit as commit_module
+import store.racy_confirm as confirm_module
 from store.atomic import RACY_WINDOW_NS, FileState, _Digest, atomic_write, file_state
-from store.commit import ChapterStore, _still_holds
+from store.commit import ChapterStore
 from store.merge import BatchItem
 from store.model import Chapter
+from store.racy_confirm import still_holds
 from store.serialize import chapter_bytes
 from store.workspace import content_digest
 from tests.bench.chapters import write_chapter
@@ -63,13 +64,13 @@ def test_a_confirmation_never_vouches_for_other_bytes(path: Path) -> None:
     old = FileState.of(st, content_digest(raw), seen_ns=st.st_ctime_ns)  # racy: seen within the window
     assert old.racy
     time.sleep(RACY_WINDOW_NS / 1e9 * 1.5)
-    confirmed = _still_holds(path, old, raw)
+    confirmed = still_holds(path, old, raw)
     assert confirmed is not None and not confirmed.racy and confirmed.same_stat(old)
     assert confirmed.digest == old.digest
     # Same stat (as a rewrite within one clock tick would leave it), other bytes: not confirmed.
-    assert _still_holds(path, old, raw.replace(b'"reviewed": false', b'"reviewed": falsE')) is None
+    assert still_holds(path, old, raw.replace(b'"reviewed": false', b'"reviewed": falsE')) is None
     # A state without a digest is confirmed as such.
-    undigested = _still_holds(path, FileState.of(st, None, seen_ns=st.st_ctime_ns), raw)
+    undigested = still_holds(path, FileState.of(st, None, seen_ns=st.st_ctime_ns), raw)
     assert undigested is not None and undigested.digest is None
 
 
@@ -142,4 +143,4 @@ def test_a_forked_child_hashes_and_confirms_with_its_own_helpers(path: Path) -> 
     _, status = os.waitpid(pid, 0)
     assert os.waitstatus_to_exitcode(status) == 0
     assert file_state(path) is not None
-    assert commit_module._confirm_thread is not None
+    assert confirm_module._confirm_thread is not None

@@ -15,7 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.client import assembly
-from engine.client.assembly import StreamAssembler, _Scan
+from engine.client.assembly import StreamAssembler
+from engine.client.call_in_progress import BracketScan
 from engine.client.sse import SSEEvent
 
 
@@ -71,13 +72,13 @@ _texts = st.lists(st.sampled_from(['{', '}', '[', ']', '"', '\\', 'a', ':', ',',
 def test_the_scan_does_not_depend_on_where_the_stream_was_cut(text: str, cuts: list[int]) -> None:
     points = sorted({min(c, len(text)) for c in cuts})
     pieces = [text[a:b] for a, b in zip([0, *points], [*points, len(text)], strict=True)]
-    whole, cut = _Scan(), _Scan()
+    whole, cut = BracketScan(), BracketScan()
     assert whole.feed([text]) == cut.feed(pieces)
-    growing = _Scan()
+    growing = BracketScan()
     result = growing.feed([])
     for n in range(1, len(pieces) + 1):  # fed as they arrive, each read once: the same answer at the end
         result = growing.feed(pieces[:n])
-    assert result == _Scan().feed([text])
+    assert result == BracketScan().feed([text])
 
 
 @pytest.mark.slow  # hypothesis
@@ -87,5 +88,5 @@ def test_the_scan_does_not_depend_on_where_the_stream_was_cut(text: str, cuts: l
     lambda v: isinstance(v, dict)), st.integers(min_value=1, max_value=9))
 def test_a_whole_object_in_any_pieces_is_balanced(value: dict[str, Any], size: int) -> None:
     text = json.dumps(value)
-    scan = _Scan()
+    scan = BracketScan()
     assert scan.feed([text[i:i + size] for i in range(0, len(text), size)])

@@ -1,0 +1,86 @@
+"""A tool call while its fragments stream in: its id, name, argument fragments, and whether they already form an
+object (so a fragment that opens a new object starts a new call; some gateways reuse one index for every call)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from engine.client.arguments import split_concatenated
+
+
+class CallInProgress:
+    """A tool call being assembled from its streamed fragments."""
+
+    __slots__ = ("args", "args_len", "extra", "id", "name", "never_object", "position", "scan")
+
+    def __init__(self, position: int) -> None:
+        self.position = position
+        self.id: str | None = None
+        self.name = ""
+        self.args: list[str] = []
+        self.args_len = 0
+        self.extra: dict[str, Any] | None = None
+        self.scan = BracketScan()
+        self.never_object = False  # the arguments hold an error no later fragment can repair
+
+    def args_form_object(self) -> bool:
+        """The arguments so far are a complete object (or several glued ones): a new object starts a new call.
+
+        Asked each time a fragment that could open a new call arrives, so it must not re-read what it has read:
+        the fragments are scanned once (nesting, strings), and the text is parsed only when its brackets balance.
+        A balanced text that is not an object never becomes one by growing (the error stays where it is).
+        """
+        if self.never_object or not self.scan.feed(self.args):
+            return False
+        text = "".join(self.args)
+        try:
+            if isinstance(json.loads(text), dict):
+                return True
+        except (ValueError, RecursionError):
+            if split_concatenated(text) is not None:
+                return True
+        self.never_object = True
+        return False
+
+
+_STRUCTURE = re.compile(r'[{}\[\]"\\]')
+
+
+class BracketScan:
+    """Bracket depth and string state over fragments, read once each (``feed`` takes only the new ones)."""
+
+    __slots__ = ("depth", "escaped", "in_string", "opened", "read", "spoiled")
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.read = 0  # fragments read so far
+        self.in_string = self.escaped = self.opened = self.spoiled = False
+
+    def feed(self, fragments: list[str]) -> bool:
+        """Read the fragments not yet read; whether the text so far is balanced (outside any string)."""
+        for fragment in fragments[self.read:]:
+            skip = 0 if self.escaped else -1  # the index of a character a backslash escaped
+            self.escaped = False
+            for match in _STRUCTURE.finditer(fragment):
+                at = match.start()
+                if at == skip:
+                    continue
+                char = match.group()
+                if self.in_string:
+                    if char == "\\":
+                        skip = at + 1
+                        self.escaped = skip == len(fragment)  # it escapes the next fragment's first character
+                    elif char == '"':
+                        self.in_string = False
+                elif char == '"':
+                    self.in_string = True
+                elif char in "{[":
+                    self.depth += 1
+                    self.opened = True
+                elif char in "}]":
+                    self.depth -= 1
+                    self.spoiled = self.spoiled or self.depth < 0
+        self.read = len(fragments)
+        return self.opened and not self.spoiled and not self.in_string and self.depth == 0
