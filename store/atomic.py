@@ -1,4 +1,4 @@
-"""Atomic, durable replacement of one file: the write path of ``guides/reliability.md``.
+"""Atomic, durable replacement of one file: a crash at any instant leaves the old file or the new one, whole.
 
 Sequence: ``mkstemp`` in the target's own folder (``O_EXCL``, our prefix/suffix so a temp is never taken
 for a chapter), ``fchmod`` to the original's mode, write every byte, ``fsync``, compare-and-swap against the
@@ -14,11 +14,9 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import queue
 import secrets
 import stat
 import tempfile
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -250,90 +248,6 @@ def _link_backup(path: str, folder: str, name: str) -> str | None:
     return None
 
 
-class _Digest:
-    """``content_digest(data)``, computed by a helper thread while we write and fsync when ``data`` is large.
-
-    hashlib releases the GIL on big buffers, so hashing 10 MB overlaps the I/O instead of adding ~20 ms. The
-    helper is one long-lived thread (starting a thread per commit cost ~5 ms on a busy machine); a digest it
-    has not started yet when the caller needs it is computed by the caller, so commits of several chapters
-    at once never queue behind each other.
-    """
-
-    _HELPER_FROM = 1 << 20
-    _QUEUED, _RUNNING, _DONE = range(3)
-
-    def __init__(self, data: bytes, known: str | None, *, ahead: bool = True) -> None:
-        self._data = data
-        self._value = known
-        self._done: threading.Event | None = None
-        self._step = self._DONE
-        if ahead and known is None and len(data) >= self._HELPER_FROM:
-            self._done = threading.Event()
-            self._step = self._QUEUED
-            _digest_helper(self)
-
-    def run_queued(self) -> None:
-        """The helper's side: hash unless the caller took the job over."""
-        with _digest_guard:
-            if self._step != self._QUEUED:
-                return
-            self._step = self._RUNNING
-        try:
-            self._value = content_digest(self._data)
-        finally:
-            with _digest_guard:
-                self._step = self._DONE
-            assert self._done is not None
-            self._done.set()
-
-    def result(self) -> str:
-        """The digest (waits for the helper if it is hashing right now)."""
-        if self._done is not None:
-            with _digest_guard:
-                running = self._step == self._RUNNING
-                self._step = self._DONE
-            if running:
-                self._done.wait()
-            self._done = None
-        if self._value is None:
-            self._value = content_digest(self._data)
-        return self._value
-
-    @property
-    def known(self) -> str | None:
-        """The digest if it was computed (or given), without computing it."""
-        return self.result() if self._done is not None else self._value
-
-
-_digest_guard = threading.Lock()
-_digest_jobs: queue.SimpleQueue[_Digest] | None = None
-
-
-def _digest_helper(job: _Digest) -> None:
-    """Queue ``job`` for the digest helper thread, starting it the first time."""
-    global _digest_jobs
-    with _digest_guard:
-        if _digest_jobs is None:
-            _digest_jobs = queue.SimpleQueue()
-            threading.Thread(target=_hash_forever, args=(_digest_jobs,), name="proofdesk-digest", daemon=True).start()
-        _digest_jobs.put(job)
-
-
-def _hash_forever(jobs: queue.SimpleQueue[_Digest]) -> None:
-    while True:
-        jobs.get().run_queued()
-
-
-def _after_fork_in_child() -> None:
-    # Threads do not survive fork(): a child starts its own helper when it first needs one.
-    global _digest_guard, _digest_jobs
-    _digest_guard = threading.Lock()
-    _digest_jobs = None
-
-
-os.register_at_fork(after_in_child=_after_fork_in_child)
-
-
 def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
                  expect_content: bytes | None = None, digest: str | None = None, hash_content: bool = True,
                  before_replace: Callable[[Callable[[], str]], None] | None = None) -> FileState:
@@ -349,7 +263,14 @@ def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
     Any I/O failure raises
     :class:`CommitError` with the target unchanged and no temp left behind.
     """
-    hashing = _Digest(data, digest, ahead=hash_content)
+    known = digest
+
+    def digest_of() -> str:
+        nonlocal known
+        if known is None:
+            known = content_digest(data)
+        return known
+
     target = os.path.abspath(path)
     folder, name = os.path.split(target)
     try:
@@ -398,12 +319,12 @@ def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
         if current is not None:
             backup = _link_backup(target, folder, name)
         if before_replace is not None:
-            before_replace(hashing.result)
+            before_replace(digest_of)
         step = "replace the file"
         os.replace(temp, target)
         replaced = True
         seen = time.time_ns()
-        new_state = FileState.of(os.fstat(fd), hashing.result() if hash_content else hashing.known, seen)
+        new_state = FileState.of(os.fstat(fd), digest_of() if hash_content else known, seen)
         step = "fsync the folder"
         fsync_folder(folder)
     except BaseException as exc:

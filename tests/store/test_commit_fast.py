@@ -1,17 +1,15 @@
-"""The commit path's helpers: our own writes confirmed in the background, the digest helper thread."""
+"""The commit path's helpers: our own writes confirmed in the background, also in a forked child."""
 
 from __future__ import annotations
 
 import os
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-import store.atomic as atomic_module
 import store.racy_confirm as confirm_module
-from store.atomic import RACY_WINDOW_NS, FileState, _Digest, atomic_write, file_state
+from store.atomic import RACY_WINDOW_NS, FileState, atomic_write, file_state
 from store.commit import ChapterStore
 from store.merge import BatchItem
 from store.model import Chapter
@@ -97,32 +95,8 @@ def test_an_outside_edit_after_our_write_is_merged_onto_not_overwritten(path: Pa
     assert after.chapter.title == "Renamed outside"
 
 
-def test_the_digest_helper_is_shared_and_correct_under_concurrency() -> None:
-    blobs = [os.urandom(1 << 20) + bytes([i]) for i in range(8)]
-    results: list[str | None] = [None] * len(blobs)
-
-    def work(i: int) -> None:
-        results[i] = _Digest(blobs[i], None).result()
-
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(blobs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert results == [content_digest(b) for b in blobs]
-    helpers = [t for t in threading.enumerate() if t.name == "proofdesk-digest"]
-    assert len(helpers) == 1
-
-
-def test_a_digest_the_helper_has_not_started_is_computed_by_the_caller(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(atomic_module, "_digest_helper", lambda job: None)  # a helper that never gets to it
-    data = os.urandom(2 << 20)
-    assert _Digest(data, None).result() == content_digest(data)
-
-
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
-def test_a_forked_child_hashes_and_confirms_with_its_own_helpers(path: Path) -> None:
-    _Digest(os.urandom(2 << 20), None).result()  # the parent's helper exists
+def test_a_forked_child_writes_and_confirms_with_its_own_helper(path: Path) -> None:
     store = ChapterStore(path)
     store.commit_batch(batch(store.load(), "parent"), origin="polish", model="m")
     pid = os.fork()
