@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any, Literal
 
+from engine.counted import counted
 from engine.settings import CHUNK_CHARS, DEFAULT_CHUNK_CHARS, SettingError
 from store.model import Chapter, Origin, Paragraph
 
@@ -97,9 +98,8 @@ class Chunk:
     def heading(self) -> str:
         """One line naming the chunk, e.g. ``── chunk 2/5 · 7 paragraphs · [14]–[27] ──``."""
         count = len(self.paragraph_ids)
-        noun = "paragraph" if count == 1 else "paragraphs"
         span = f"[{self.first_index}]" if count == 1 else f"[{self.first_index}]–[{self.last_index}]"
-        return f"── chunk {self.label}/{self.total} · {count} {noun} · {span} ──"
+        return f"── chunk {self.label}/{self.total} · {counted(count, 'paragraph')} · {span} ──"
 
     def base_states(self) -> dict[str, BaseState]:
         """Paragraph ID -> the state the chunk was built from."""

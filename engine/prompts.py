@@ -16,6 +16,7 @@ from string import Template
 import platformdirs
 
 from engine.chunks import Chunk, TaskType
+from engine.counted import counted
 from engine.settings import DEFAULT_MAX_BATCH
 
 PACKAGED_DIR = Path(__file__).parent / "prompts"
@@ -111,7 +112,7 @@ class PromptSet:
         return Template(self.templates[CHUNK_TEMPLATES[chunk.task]]).safe_substitute(
             part=chunk.label,
             total_parts=str(chunk.total),
-            paragraphs=f"{count} paragraph" if count == 1 else f"{count} paragraphs",
+            paragraphs=counted(count, "paragraph"),
             paragraph_count=str(count),
             first_index=str(chunk.first_index),
             last_index=str(chunk.last_index),

@@ -97,9 +97,8 @@ class PlainProgress(ProgressView):
 
     def started(self, state: _RunState, event: RunStarted) -> None:
         """Name the run and its size."""
-        paragraphs = "1 paragraph" if event.paragraph_count == 1 else f"{event.paragraph_count} paragraphs"
-        chunks = "1 chunk" if event.chunk_count == 1 else f"{event.chunk_count} chunks"
-        self._say(f"{state.name}: {event.task} with {event.model}: {paragraphs} in {chunks}")
+        self._say(f"{state.name}: {event.task} with {event.model}: {counted(event.paragraph_count, 'paragraph')} in "
+                  f"{counted(event.chunk_count, 'chunk')}")
 
     def changed(self, state: _RunState, event: EngineEvent) -> None:
         """Chunk results, retries, reminders and errors as lines."""

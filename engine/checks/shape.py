@@ -11,6 +11,7 @@ import re
 
 from engine.checks.languages import Languages
 from engine.checks.warning import Finding, listed
+from engine.counted import counted
 
 _SPACE = re.compile(r"\s+")
 _LETTER = re.compile(r"[^\W\d_]")
@@ -126,5 +127,5 @@ def check_newlines(source: str, translation: str) -> Finding | None:
     actual = _inner_newlines(translation)
     if expected == actual:
         return None
-    return Finding("NEWLINES_DIFFER", f"the source has {expected} line break{'s' if expected != 1 else ''} inside "
+    return Finding("NEWLINES_DIFFER", f"the source has {counted(expected, 'line break')} inside "
                    f"the paragraph, the translation {actual}")

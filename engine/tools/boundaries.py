@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from engine.context import ChunkBoundaries, ToolContext
+from engine.counted import counted
 from engine.tools.lookup import chapter_index
 from engine.tools.results import ErrorCode, failure
 
@@ -29,11 +30,6 @@ def focus_hint(b: ChunkBoundaries) -> str:
             f"'{b.last_paragraph_id}'); paragraphs outside it are handled in other chunks.")
 
 
-def paragraphs_word(n: int) -> str:
-    """``1 paragraph`` / ``3 paragraphs``."""
-    return f"{n} paragraph" if n == 1 else f"{n} paragraphs"
-
-
 def chunk_boundary_error(
     b: ChunkBoundaries, tool: str, anchor: str, direction: Direction, requested: int, available: int
 ) -> dict[str, Any]:
@@ -46,8 +42,8 @@ def chunk_boundary_error(
                  f"{edge} paragraph, and {tool} cannot go beyond {range_text(b)}.")
         hint = focus_hint(b)
     else:
-        error = (f"Cannot return {paragraphs_word(requested)} {side} '{anchor}': the request goes beyond "
-                 f"{range_text(b)}; only {paragraphs_word(available)} of the chunk "
+        error = (f"Cannot return {counted(requested, 'paragraph')} {side} '{anchor}': the request goes beyond "
+                 f"{range_text(b)}; only {counted(available, 'paragraph')} of the chunk "
                  f"{'comes' if available == 1 else 'come'} {side} it.")
         hint = f"Retry with count {available} or less. " + focus_hint(b)
     return failure(ErrorCode.CHUNK_BOUNDARY, error, hint, paragraph_id=anchor, requested_count=requested,

@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.context import ToolContext
+from engine.counted import counted
 from engine.tools.args import NeighbourArgs
 from engine.tools.boundaries import (
     Direction,
     chunk_boundary_error,
     out_of_chunk_error,
-    paragraphs_word,
     walk_chapter,
     walk_chunk,
 )
@@ -44,7 +44,7 @@ def neighbours(ctx: ToolContext, args: NeighbourArgs, direction: Direction, tool
                 paragraphs=[paragraph_item(paragraphs[p], p) for p in found])
     if len(found) < args.count:
         where = "start" if direction == "previous" else "end"
-        result["note"] = (f"Reached the {where} of the chapter: only {paragraphs_word(len(found))} "
+        result["note"] = (f"Reached the {where} of the chapter: only {counted(len(found), 'paragraph')} "
                           f"{'before' if direction == 'previous' else 'after'} this one.")
     return result
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from engine.counted import counted
 from engine.events import (
     BatchCommitted,
     ChunkFinished,
@@ -35,18 +36,14 @@ from tui.terminal_text import json_text, visible
 Level = Literal["info", "muted", "ok", "accent", "warning", "error"]
 LEVELS: tuple[Level, ...] = ("info", "muted", "ok", "accent", "warning", "error")
 
-# How a chunk or a run that ended reads: a cancel or a split is not a failure, so not in the errors-only view.
-_END_LEVELS: dict[str, Level] = {"complete": "ok", "cancelled": "warning", "split": "warning"}
+# How a chunk or a run that ended reads: a cancel, a split or a chapter busy with another run is not a failure, so
+# not in the errors-only view.
+_END_LEVELS: dict[str, Level] = {"complete": "ok", "cancelled": "warning", "split": "warning", "busy": "warning"}
 
 
 def clock(ts: float) -> str:
     """``ts`` (seconds since the epoch) as local clock time, ``HH:MM:SS``."""
     return time.strftime("%H:%M:%S", time.localtime(ts))
-
-
-def counted(n: int, noun: str, plural: str | None = None) -> str:
-    """``1 paragraph``, ``2 paragraphs``, ``0 paragraphs``."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
 
 
 @dataclass(frozen=True, slots=True)
