@@ -2,20 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Literal
 
 from store.model import Chapter
 from store.plaintext import MissingPolicy, export_lines, export_text, one_line
-from store.workspace import is_chapter_name
 
 Format = Literal["text", "bilingual", "markdown"]
 SUFFIX = {"text": ".txt", "bilingual": ".txt", "markdown": ".md"}
-
-
-def chapter_files(folder: Path) -> list[Path]:
-    """The chapter files of a workspace folder in file-name order (``ch001.json``… is the book order)."""
-    return sorted(p for p in folder.iterdir() if is_chapter_name(p.name) and p.is_file())
 
 
 def render(chapter: Chapter, fmt: Format, missing: MissingPolicy = "blank") -> str:

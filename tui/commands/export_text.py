@@ -12,6 +12,7 @@ from store.atomic import atomic_write
 from store.errors import StoreError
 from store.loader import load_chapter
 from store.plaintext import export_text
+from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError
 from tui.terminal_text import visible
 
@@ -89,10 +90,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _export_formatted(args: argparse.Namespace) -> int:
-    from store.books.text_export import SUFFIX, chapter_files, render
+    from store.books.text_export import SUFFIX, render
 
     src = Path(args.chapter)
-    files = chapter_files(src) if src.is_dir() else [src]
+    files = [src / p.name for p in Workspace(src).chapter_paths()] if src.is_dir() else [src]
     if not files:
         raise UsageError(f"{src}: no chapter files in this folder")
     chapters = [load_chapter(f) for f in files]
