@@ -21,6 +21,7 @@ from store.errors import ChapterLoadError
 from store.fast_load import MAX_DEPTH as _MAX_DEPTH
 from store.fast_load import gc_paused, parse_fast
 from store.model import FORMAT, Chapter
+from store.validation_text import field_path
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -123,21 +124,11 @@ def _lone_surrogate_path(data: Any) -> str | None:
     return None
 
 
-def _field_path(loc: tuple[int | str, ...]) -> str:
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += ("." if out else "") + str(part)
-    return out or "(top level)"
-
-
 def _describe_validation(err: ValidationError, data: Any) -> str:
     first = err.errors(include_url=False)[0]
     loc = tuple(first["loc"])
     kind = first["type"]
-    path = _field_path(loc)
+    path = field_path(loc, "(top level)")
     got = first.get("input")
     if isinstance(got, dict):
         shown = "an object"

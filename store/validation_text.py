@@ -1,8 +1,19 @@
-"""The one sentence a refused value gets: pydantic's first validation error, where and what."""
+"""How a refused value is named: the path of the field, and the one sentence of pydantic's first error."""
 
 from __future__ import annotations
 
 from pydantic import ValidationError
+
+
+def field_path(loc: tuple[int | str, ...], whole: str) -> str:
+    """``("paragraphs", 2, "paragraph_id")`` -> ``paragraphs[2].paragraph_id``; ``whole`` names an empty path."""
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or whole
 
 
 def first_error(exc: ValidationError) -> str:

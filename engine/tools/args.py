@@ -14,6 +14,7 @@ from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fie
 
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
 from engine.tools.results import ErrorCode, failure
+from store.validation_text import field_path
 
 MAX_ARGUMENT_CHARS = 2_000_000  # raw JSON; a 20-item batch of long paragraphs stays far below
 MAX_ID_CHARS = 200
@@ -167,17 +168,6 @@ def parameters_schema(model: type[BaseModel], *, max_items: dict[str, int] | Non
 # Parsing raw arguments
 
 
-def field_path(loc: tuple[int | str, ...]) -> str:
-    """``("paragraphs", 2, "paragraph_id")`` -> ``paragraphs[2].paragraph_id``."""
-    out = ""
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "arguments"
-
-
 def invalid_arguments(tool: str, error: str, hint: str, **extra: Any) -> dict[str, Any]:
     """An ``INVALID_ARGUMENTS`` result for ``tool``."""
     return failure(ErrorCode.INVALID_ARGUMENTS, error, hint, tool=tool, **extra)
@@ -243,7 +233,7 @@ def _describe(err: dict[str, Any]) -> str:
 def validation_failure(tool: str, exc: ValidationError) -> dict[str, Any]:
     """``INVALID_ARGUMENTS`` naming the first bad field (all of them under ``invalid_fields``)."""
     errors = exc.errors(include_url=False, include_input=False)
-    fields = [{"field": field_path(tuple(e["loc"])), "problem": _describe(e)} for e in errors]
+    fields = [{"field": field_path(tuple(e["loc"]), "arguments"), "problem": _describe(e)} for e in errors]
     first = fields[0]
     hint = "Fix that field and call the tool again; see the tool's parameter descriptions."
     if first["field"].endswith("paragraph_id"):
