@@ -81,10 +81,12 @@ class GlossaryStore:
                 changed = edit(current)
                 if changed == current:
                     return current
+                data = glossary_bytes(changed)
                 try:
-                    atomic_write(self.path, glossary_bytes(changed), expect=state, expect_content=raw)
+                    atomic_write(self.path, data, expect=state, expect_content=raw)
                 except ConcurrentChange:
                     continue  # edited meanwhile (an editor's save): apply the change to that version
+                self._parsed = (data, changed)  # the next load reads these bytes back: no parse of our own write
                 return changed
         raise StoreError(f"{self.path} kept changing while proofdesk tried to save it; try again")
 

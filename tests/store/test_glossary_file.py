@@ -125,3 +125,10 @@ def test_the_same_bytes_are_not_parsed_again_and_an_edit_is_seen(tmp_path: Path)
     store.path.write_bytes(b'{"format": "proofdesk.glossary/1", "entries": [')
     with pytest.raises(GlossaryLoadError):
         store.load()  # a broken file is never answered from what was parsed before
+
+
+def test_a_change_is_read_back_without_parsing_it_and_as_a_parse_would_give_it(tmp_path: Path) -> None:
+    store = GlossaryStore(Workspace(tmp_path))
+    changed = store.change(add_entry(entry("a1", "老婆", "the old woman")))
+    assert store.load() is changed  # our own write, not parsed again
+    assert changed == parse_glossary(store.path.read_bytes(), store.path)
