@@ -249,28 +249,19 @@ def _link_backup(path: str, folder: str, name: str) -> str | None:
 
 
 def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
-                 expect_content: bytes | None = None, digest: str | None = None, hash_content: bool = True,
-                 before_replace: Callable[[Callable[[], str]], None] | None = None) -> FileState:
+                 expect_content: bytes | None = None, digest: str | None = None,
+                 before_replace: Callable[[str], None] | None = None) -> FileState:
     """Replace ``path`` with ``data`` atomically and durably; return the new file's state (with digest).
 
     ``expect`` is the state the caller read and merged onto: if the file no longer matches it (by stat;
     by content when the stat differs or is racy) :class:`ConcurrentChange` is raised and nothing is
     written. ``expect_content``, the bytes ``expect`` describes, turns that content check into a plain
     comparison instead of a hash; ``digest`` is ``content_digest(data)`` if the caller has it already.
-    ``expect=None`` skips the check (new files, or files nobody else writes). ``before_replace(digest_of)`` is
-    called just before the rename (to remember the write as our own), with a function that returns the digest.
-    ``hash_content=False`` computes no digest unless ``before_replace`` asks for it: the state then has none.
-    Any I/O failure raises
+    ``expect=None`` skips the check (new files, or files nobody else writes). ``before_replace(digest)`` is
+    called just before the rename (to remember the write as our own). Any I/O failure raises
     :class:`CommitError` with the target unchanged and no temp left behind.
     """
-    known = digest
-
-    def digest_of() -> str:
-        nonlocal known
-        if known is None:
-            known = content_digest(data)
-        return known
-
+    digest = digest or content_digest(data)
     target = os.path.abspath(path)
     folder, name = os.path.split(target)
     try:
@@ -319,12 +310,12 @@ def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
         if current is not None:
             backup = _link_backup(target, folder, name)
         if before_replace is not None:
-            before_replace(digest_of)
+            before_replace(digest)
         step = "replace the file"
         os.replace(temp, target)
         replaced = True
         seen = time.time_ns()
-        new_state = FileState.of(os.fstat(fd), digest_of() if hash_content else known, seen)
+        new_state = FileState.of(os.fstat(fd), digest, seen)
         step = "fsync the folder"
         fsync_folder(folder)
     except BaseException as exc:

@@ -16,7 +16,7 @@ import stat
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -76,18 +76,9 @@ class CommitResult:
     accepted: tuple[str, ...]
     unchanged: tuple[str, ...]
     kept_selection: tuple[str, ...]
-    written: bytes = field(repr=False, compare=False)  # the file's bytes now on disk
+    digest: str
     kept: tuple[KeptSelection, ...] = ()
     conflict_path: Path | None = None
-    known_digest: str | None = field(default=None, repr=False, compare=False)
-
-    @property
-    def digest(self) -> str:
-        """The content hash of the file now on disk (computed on first use when no watcher needed it)."""
-        if self.known_digest is None:
-            object.__setattr__(self, "known_digest", content_digest(self.written))
-        assert self.known_digest is not None
-        return self.known_digest
 
 
 class ChapterStore:
@@ -243,9 +234,8 @@ class ChapterStore:
         if data is None:
             data = _encode(self.path, chapter)
         # Remembered just before the rename, so the watcher never sees this content before it is known as ours.
-        own = self.workspace.own_writes
-        new_state = atomic_write(self.path, data, expect=state, expect_content=self._raw, hash_content=own.watched,
-                                 before_replace=lambda digest_of: own.remember_write(self.path, digest_of))
+        new_state = atomic_write(self.path, data, expect=state, expect_content=self._raw,
+                                 before_replace=lambda digest: self.workspace.own_writes.remember(self.path, digest))
         self._adopt(chapter, new_state, data)
         return new_state
 
@@ -310,8 +300,7 @@ class ChapterStore:
             accepted=outcome.accepted,
             unchanged=outcome.unchanged,
             kept_selection=tuple(k.paragraph_id for k in outcome.kept_selection),
-            written=self._raw or b"",
-            known_digest=state.digest,
+            digest=state.digest or content_digest(self._raw or b""),
             kept=outcome.kept_selection,
             conflict_path=conflict_path,
         )

@@ -96,7 +96,6 @@ class ChapterWatcher:
         watch_factory: WatchFactory = default_watch,
     ) -> None:
         self.workspace = workspace
-        workspace.own_writes.watched = True  # from now on every write of this process is hashed and remembered
         self.root = workspace.root
         self.settle = settle
         self.delete_grace = delete_grace

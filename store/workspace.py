@@ -13,8 +13,9 @@ import os
 import stat
 import threading
 from collections import deque
-from collections.abc import Callable
 from pathlib import Path
+
+import xxhash
 
 from store.errors import StoreError
 
@@ -36,8 +37,6 @@ def content_digest(data: bytes) -> str:
 
     Not a cryptographic hash: it tells versions apart for the watcher (which reloads a version it does not know);
     a commit decides by the bytes themselves. 11.5 MB hash in ~0.2 ms, where BLAKE2b took ~8 ms."""
-    import xxhash  # here: a command-line run, with no watcher, never hashes (and saves its ~0.6 ms import)
-
     return xxhash.xxh3_128_hexdigest(data)
 
 
@@ -133,27 +132,17 @@ def nofollow_opener(path: str, flags: int) -> int:
 
 
 class OwnWrites:
-    """Thread-safe memory of the last few content hashes this process wrote, per chapter path.
-
-    Only a watcher in this process asks, so writes are hashed only once one watches the workspace (``watched``):
-    a command-line run saves hashing the whole file at every commit (~1 ms per MB of CPU).
-    """
+    """Thread-safe memory of the last few content hashes this process wrote, per chapter path."""
 
     def __init__(self, per_path: int = 16) -> None:
         self._lock = threading.Lock()
         self._per_path = per_path
         self._digests: dict[Path, deque[str]] = {}
-        self.watched = False  # set for good by the first ChapterWatcher of the workspace, before its first scan
 
     def remember(self, path: Path, digest: str) -> None:
         """Record that we wrote ``digest`` to ``path``."""
         with self._lock:
             self._digests.setdefault(path, deque(maxlen=self._per_path)).append(digest)
-
-    def remember_write(self, path: Path, digest_of: Callable[[], str]) -> None:
-        """Record our write to ``path`` if a watcher may ask about it (``digest_of`` is called only then)."""
-        if self.watched:
-            self.remember(path, digest_of())
 
     def is_own(self, path: Path, digest: str) -> bool:
         """Whether ``digest`` is content we wrote to ``path`` recently."""

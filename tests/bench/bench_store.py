@@ -17,8 +17,6 @@ the ratio is the median over the reference's.
 - commit: ``ChapterStore.commit_batch`` of 10 items, 30 ms after the previous commit, each batch based on the
   previous commit's result (as a run does), vs writing the same bytes by hand: temp file, write, fsync, rename
   (and that plus the folder fsync, the least a durable replace needs). Goal: <= 1.3x the durable reference.
-  Two proofdesk rows: a run with nothing watching the workspace (the command line), and a watched workspace (the
-  workstation), where every write is also hashed so the watcher knows it as our own.
 """
 
 from __future__ import annotations
@@ -44,7 +42,6 @@ from store.loader import _pairs_hook, _reject_constant, load_chapter
 from store.merge import BatchItem
 from store.model import Chapter
 from store.serialize import chapter_bytes, chapter_document
-from store.workspace import Workspace
 from tests.bench.chapters import write_chapter
 
 SPACING_S = 0.03  # model batches arrive seconds apart; 30 ms is enough to leave a just-written stat "racy"
@@ -158,36 +155,25 @@ def bench_save(path: Path, repeat: int) -> dict[str, Any]:
 
 
 def bench_commit(path: Path, repeat: int) -> dict[str, tuple[float, float]]:
-    watched_path = path.with_name("watched").joinpath(path.name)
-    watched_path.parent.mkdir(exist_ok=True)
-    watched_path.write_bytes(path.read_bytes())
-    watched_workspace = Workspace(watched_path.parent)
-    watched_workspace.own_writes.watched = True  # as a ChapterWatcher of the workspace sets it
+    store = ChapterStore(path)
+    chapter = store.load()
+    ids = [p.id for p in chapter.paragraphs if not p.is_empty]
     reference = path.with_name("reference.json")
     reference.write_bytes(path.read_bytes())
-    run = time.time_ns()
+    state: dict[str, Any] = {"chapter": chapter, "k": 0, "run": time.time_ns()}
 
-    def committer(store: ChapterStore) -> Any:
-        chapter = store.load()
-        ids = [p.id for p in chapter.paragraphs if not p.is_empty]
-        state: dict[str, Any] = {"chapter": chapter, "k": 0}
+    def commit() -> Any:
+        base = state["chapter"]
+        k = state["k"] = state["k"] + 1
+        picked = dict.fromkeys(ids[(k * 10 + j * 97) % len(ids)] for j in range(10))
+        items = [BatchItem.based_on(base.paragraph(pid), f"bench {state['run']} {k} {pid}") for pid in picked]
+        result = store.commit_batch(items, origin="polish", model="bench")
+        state["chapter"] = result.chapter
+        return result
 
-        def commit() -> Any:
-            base = state["chapter"]
-            k = state["k"] = state["k"] + 1
-            picked = dict.fromkeys(ids[(k * 10 + j * 97) % len(ids)] for j in range(10))
-            items = [BatchItem.based_on(base.paragraph(pid), f"bench {run} {k} {pid}") for pid in picked]
-            result = store.commit_batch(items, origin="polish", model="bench")
-            state["chapter"] = result.chapter
-            return result
-
-        commit()  # the first commit after a load encodes what it touches and cuts up the loaded bytes once
-        return commit
-
-    store = ChapterStore(path)
+    commit()  # the first commit after a load encodes what it touches and cuts up the loaded bytes once
     figures = side_by_side({
-        "proofdesk (a run)": committer(store),
-        "proofdesk (watched)": committer(ChapterStore(watched_path, watched_workspace)),
+        "proofdesk": commit,
         "write+fsync+rename": lambda: durable_replace(reference, store._raw or b"", folder_fsync=False),
         "  + folder fsync": lambda: durable_replace(reference, store._raw or b"", folder_fsync=True),
     }, max(repeat, 5), before=lambda: time.sleep(SPACING_S))

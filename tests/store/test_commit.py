@@ -17,7 +17,6 @@ from store.lock import ChapterLock, LockTimeout
 from store.merge import BatchItem
 from store.model import Chapter, append_version
 from store.serialize import chapter_bytes
-from store.watcher import ChapterWatcher
 from store.workspace import TEMP_SUFFIX, Workspace, content_digest
 from tests.bench.chapters import write_chapter
 
@@ -93,7 +92,7 @@ def test_commit_appends_selects_and_is_durable_on_disk(path: Path) -> None:
     raw = path.read_bytes()
     assert raw == chapter_bytes(result.chapter)
     assert result.digest == content_digest(raw)
-    assert not workspace.own_writes.is_own(path, result.digest)  # nothing watches: nobody asks, nothing hashed
+    assert workspace.own_writes.is_own(path, result.digest)
     on_disk = ChapterStore(path).load()
     for pid in ids:
         para = on_disk.paragraph(pid)
@@ -354,12 +353,3 @@ def test_resolving_a_vanished_record_is_an_error(path: Path) -> None:
     with pytest.raises(FileNotFoundError):
         resolve(stored, "dismissed")
 
-
-def test_once_a_watcher_watches_the_workspace_every_commit_is_remembered_as_our_own(path: Path) -> None:
-    workspace = Workspace(path.parent)
-    store = ChapterStore(path, workspace)
-    chapter = store.load()
-    ChapterWatcher(workspace)  # created, not started: a write from now on may be one it must recognise
-    result = store.commit_batch(items_for(chapter, work(chapter, 2), "watched"), origin="polish", model="m")
-    assert workspace.own_writes.is_own(path, content_digest(path.read_bytes()))
-    assert workspace.own_writes.last(path) == result.digest
