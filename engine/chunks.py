@@ -67,11 +67,18 @@ class Chunk:
         middle = len(self.paragraph_ids) // 2
         made = []
         for number, (start, stop) in enumerate(((0, middle), (middle, len(self.paragraph_ids))), start=1):
-            made.append(Chunk(index=self.index, total=self.total, task=self.task,
-                              paragraph_ids=self.paragraph_ids[start:stop],
-                              paragraph_indexes=self.paragraph_indexes[start:stop],
-                              entries=self.entries[start:stop], chapter=self.chapter,
-                              part=f"{self.label}.{number}"))
+            made.append(
+                Chunk(
+                    index=self.index,
+                    total=self.total,
+                    task=self.task,
+                    paragraph_ids=self.paragraph_ids[start:stop],
+                    paragraph_indexes=self.paragraph_indexes[start:stop],
+                    entries=self.entries[start:stop],
+                    chapter=self.chapter,
+                    part=f"{self.label}.{number}",
+                )
+            )
         return made[0], made[1]
 
     @cached_property
@@ -157,8 +164,15 @@ def paragraph_chunk(chapter: Chapter, task: TaskType, paragraph_id: str) -> Chun
         raise ValueError(f"paragraph {paragraph_id} is empty; there is nothing to {task}")
     if task != "translate" and para.selected_text is None:
         raise ValueError(f"paragraph {paragraph_id} has no translation to {task}; translate it first")
-    return Chunk(index=1, total=1, task=task, paragraph_ids=(para.id,), paragraph_indexes=(pos + 1,),
-                 entries=(format_entry(para, pos + 1, task),), chapter=chapter)
+    return Chunk(
+        index=1,
+        total=1,
+        task=task,
+        paragraph_ids=(para.id,),
+        paragraph_indexes=(pos + 1,),
+        entries=(format_entry(para, pos + 1, task),),
+        chapter=chapter,
+    )
 
 
 def _pack(lengths: Sequence[int], budget: int) -> Iterator[tuple[int, int]]:
@@ -198,13 +212,15 @@ def build_chunks(
     chunks: list[Chunk] = []
     for number, (start, stop) in enumerate(slices, start=1):
         picked = positions[start:stop]
-        chunks.append(Chunk(
-            index=number,
-            total=total,
-            task=task,
-            paragraph_ids=tuple(paragraphs[pos].id for pos in picked),
-            paragraph_indexes=tuple(pos + 1 for pos in picked),
-            entries=tuple(entries[start:stop]),
-            chapter=chapter,
-        ))
+        chunks.append(
+            Chunk(
+                index=number,
+                total=total,
+                task=task,
+                paragraph_ids=tuple(paragraphs[pos].id for pos in picked),
+                paragraph_indexes=tuple(pos + 1 for pos in picked),
+                entries=tuple(entries[start:stop]),
+                chapter=chapter,
+            )
+        )
     return chunks

@@ -116,6 +116,7 @@ def _unknown_key(exc: ValidationError) -> str | None:
     if first["type"] != "extra_forbidden":
         return None
     import difflib  # here: only a broken config file needs it (a run saves ~1 ms of import)
+
     loc = tuple(str(part) for part in first["loc"])
     table: type[BaseModel] = {"profiles": Profile, "run": RunDefaults}.get(loc[0], Config) if len(loc) > 1 else Config
     known = sorted(table.model_fields)
@@ -222,8 +223,9 @@ def resolve_model(
         raise ConfigError(f"--profile {name!r}: no such profile (known: {known}) in {config_path()}")
     chosen = config.profiles.get(name) if name else None
     resolved_model = model or (chosen.model if chosen else None) or DEMO_MODEL
-    resolved_url = (base_url or env.get("OPENAI_BASE_URL") or (chosen.base_url if chosen else None)
-                    or DEFAULT_BASE_URL).rstrip("/")
+    resolved_url = (
+        base_url or env.get("OPENAI_BASE_URL") or (chosen.base_url if chosen else None) or DEFAULT_BASE_URL
+    ).rstrip("/")
     key_env = api_key_env or (chosen.api_key_env if chosen else None)
     if api_key_env and api_key_env not in env:
         raise ConfigError(f"--api-key-env {api_key_env}: that environment variable is not set")
@@ -231,9 +233,11 @@ def resolve_model(
     has_userinfo = "@" in urlsplit(resolved_url).netloc
     if has_userinfo and key_value:
         # httpx would turn user:password@ into a Basic Authorization header that silently replaces the key's.
-        raise ConfigError(f"the base URL {public_url(resolved_url)} carries a user name and password, and "
-                          f"{key_env or 'OPENAI_API_KEY'} holds an API key: the URL's credentials would replace the "
-                          "key; remove one of them")
+        raise ConfigError(
+            f"the base URL {public_url(resolved_url)} carries a user name and password, and "
+            f"{key_env or 'OPENAI_API_KEY'} holds an API key: the URL's credentials would replace the "
+            "key; remove one of them"
+        )
     return ModelSettings(
         model=resolved_model,
         base_url=resolved_url,

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from store.merge import BatchItem
 
 
-
 @dataclass(frozen=True, slots=True)
 class ChunkBoundaries:
     """The paragraphs a tool may reach while a chunk is being worked on."""

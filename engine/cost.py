@@ -27,8 +27,9 @@ class Prices:
     currency: str = "USD"
 
     @classmethod
-    def of(cls, input: float | None, output: float | None, cached_input: float | None = None,
-           currency: str = "USD") -> Prices | None:
+    def of(
+        cls, input: float | None, output: float | None, cached_input: float | None = None, currency: str = "USD"
+    ) -> Prices | None:
         """The prices, or None unless both the input and the output price are set."""
         if input is None or output is None:
             return None
@@ -37,8 +38,12 @@ class Prices:
 
     def to_json(self) -> dict[str, Any]:
         """The prices as recorded in ``run_started`` (per million tokens)."""
-        return {"input": float(self.input), "cached_input": None if self.cached_input is None else
-                float(self.cached_input), "output": float(self.output), "currency": self.currency}
+        return {
+            "input": float(self.input),
+            "cached_input": None if self.cached_input is None else float(self.cached_input),
+            "output": float(self.output),
+            "currency": self.currency,
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> Prices | None:
@@ -46,8 +51,9 @@ class Prices:
         if not isinstance(data, Mapping):
             return None
         try:
-            return cls.of(data.get("input"), data.get("output"), data.get("cached_input"),
-                          str(data.get("currency") or "USD"))
+            return cls.of(
+                data.get("input"), data.get("output"), data.get("cached_input"), str(data.get("currency") or "USD")
+            )
         except (ArithmeticError, ValueError, TypeError):
             return None
 
@@ -71,8 +77,11 @@ def cost_of(usage: Mapping[str, Any], prices: Prices | None) -> dict[str, Any] |
         "output": _tokens(usage, "completion_tokens") * prices.output / _MILLION,
     }
     total = sum(parts.values(), Decimal(0))
-    return {"currency": prices.currency, **{k: float(v.quantize(_MICRO)) for k, v in parts.items()},
-            "total": float(total.quantize(_MICRO))}
+    return {
+        "currency": prices.currency,
+        **{k: float(v.quantize(_MICRO)) for k, v in parts.items()},
+        "total": float(total.quantize(_MICRO)),
+    }
 
 
 def cache_share(usage: Mapping[str, Any]) -> float | None:

@@ -49,16 +49,18 @@ class DemoModel:
             calls.append(ToolCall(id=f"demo{self._calls:05d}", name=name, arguments_raw=raw, arguments=args))
         prompt = sum(len(str(m.get("content") or "")) for m in messages) // 4
         completion = (len(turn.text) + sum(len(c.arguments_raw) for c in calls)) // 4
-        yield Completed(AssembledResponse(
-            content=turn.text,
-            reasoning=turn.reasoning,
-            tool_calls=tuple(calls),
-            finish_reason="tool_calls" if calls else "stop",
-            finish_reason_raw="tool_calls" if calls else "stop",
-            usage=Usage(prompt, completion, prompt + completion),
-            failure=None,
-            latency_ms=(time.perf_counter() - started) * 1000,
-        ))
+        yield Completed(
+            AssembledResponse(
+                content=turn.text,
+                reasoning=turn.reasoning,
+                tool_calls=tuple(calls),
+                finish_reason="tool_calls" if calls else "stop",
+                finish_reason_raw="tool_calls" if calls else "stop",
+                usage=Usage(prompt, completion, prompt + completion),
+                failure=None,
+                latency_ms=(time.perf_counter() - started) * 1000,
+            )
+        )
 
     async def aclose(self) -> None:
         """Nothing to release (same interface as the HTTP client)."""

@@ -125,10 +125,14 @@ def plan_turn(messages: list[dict[str, Any]], *, task: str, target_language: str
             reasoning="Context before the first paragraph would help with tone.",
         )
     if len(lines) > 1 and not seen.read_forward:
-        note = ("That is outside my chunk; I will read forward within it instead."
-                if seen.boundary_hit else "Now the paragraphs that follow.")
-        return DemoTurn(note, (("get_next_paragraphs", {"paragraph_id": first.paragraph_id,
-                                                        "count": min(2, len(lines) - 1)}),))
+        note = (
+            "That is outside my chunk; I will read forward within it instead."
+            if seen.boundary_hit
+            else "Now the paragraphs that follow."
+        )
+        return DemoTurn(
+            note, (("get_next_paragraphs", {"paragraph_id": first.paragraph_id, "count": min(2, len(lines) - 1)}),)
+        )
     todo = [ln for ln in lines if ln.paragraph_id not in seen.submitted and _wants_change(task, ln)]
     if not todo:
         return DemoTurn("All paragraphs of this part are done.")

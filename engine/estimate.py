@@ -35,18 +35,22 @@ from store.loader import load_chapter
 from store.workspace import Workspace
 
 MESSAGE_OVERHEAD = 4  # role and separators a chat template adds around each message
-METHOD = ("tokens estimated from character classes (CJK characters, Latin words, other symbols), within about 10% "
-          "of a real tokenizer on Japanese fiction; tokenizers differ, so treat it as an estimate")
+METHOD = (
+    "tokens estimated from character classes (CJK characters, Latin words, other symbols), within about 10% "
+    "of a real tokenizer on Japanese fiction; tokenizers differ, so treat it as an estimate"
+)
 _TRANSLATE_RANGE = (0.75, 1.5)
 _REVISE_RANGE = (0.2, 1.2)
 
 
-def _output_tokens(request: RunRequest, config: ToolCallLoopConfig, source_language: str | None,
-                   target_language: str | None) -> float:
+def _output_tokens(
+    request: RunRequest, config: ToolCallLoopConfig, source_language: str | None, target_language: str | None
+) -> float:
     chapter = config.chunk.chapter
     paras = [chapter.paragraph(pid) for pid in config.paragraph_ids]
-    item = sum(estimate_tokens(json.dumps({"paragraph_id": pid, "translated_text": ""}))
-               for pid in config.paragraph_ids)
+    item = sum(
+        estimate_tokens(json.dumps({"paragraph_id": pid, "translated_text": ""})) for pid in config.paragraph_ids
+    )
     if request.task != "translate":
         return item + sum(estimate_tokens(p.selected_text or "") for p in paras if p is not None)
     pair = languages(source_language, target_language)
@@ -67,17 +71,26 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
     chapter = load_chapter(request.chapter_path)
     glossary = RunGlossary(GlossaryStore(Workspace.for_chapter(request.chapter_path)))  # read, never written
     service = service_for(request.task)(
-        chapter, source_language=request.source_language, target_language=request.target_language,
-        chunk_chars=request.chunk_chars, include_all=request.include_all, max_batch=request.max_batch,
-        max_turns=request.max_turns, model=request.settings.model, only_paragraph=request.only_paragraph,
-        instruction=request.instruction, glossary=glossary)
+        chapter,
+        source_language=request.source_language,
+        target_language=request.target_language,
+        chunk_chars=request.chunk_chars,
+        include_all=request.include_all,
+        max_batch=request.max_batch,
+        max_turns=request.max_turns,
+        model=request.settings.model,
+        only_paragraph=request.only_paragraph,
+        instruction=request.instruction,
+        glossary=glossary,
+    )
     prices = request.settings.prices
     low_range, high_range = _TRANSLATE_RANGE if request.task == "translate" else _REVISE_RANGE
     chunks = []
     totals = {"requests": [0, 0], "input_tokens": [0, 0], "output_tokens": [0, 0], "cost": [0.0, 0.0]}
     for number, config in enumerate(service.loop_configs()):
-        prefix = estimate_tokens(config.system_prompt) + estimate_tokens(json.dumps(list(config.tools),
-                                                                                    ensure_ascii=False))
+        prefix = estimate_tokens(config.system_prompt) + estimate_tokens(
+            json.dumps(list(config.tools), ensure_ascii=False)
+        )
         first = prefix + estimate_tokens(config.user_message) + 2 * MESSAGE_OVERHEAD
         output = _output_tokens(request, config, service.source_language, service.target_language)
         out_low, out_high = math.floor(output * low_range), math.ceil(output * high_range)
@@ -86,19 +99,34 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
         cached = prefix if number and prices is not None and prices.cached_input is not None else 0
         cost_low = cost_of({"prompt_tokens": first, "cached_tokens": cached, "completion_tokens": out_low}, prices)
         cost_high = cost_of({"prompt_tokens": in_high, "completion_tokens": out_high}, prices)
-        row = {"chunk": config.chunk.label, "paragraphs": len(config.paragraph_ids), "first_request_tokens": first,
-               "requests": [1, most], "input_tokens": [first, in_high], "output_tokens": [out_low, out_high],
-               "cost": None if cost_low is None or cost_high is None else [cost_low["total"], cost_high["total"]]}
+        row = {
+            "chunk": config.chunk.label,
+            "paragraphs": len(config.paragraph_ids),
+            "first_request_tokens": first,
+            "requests": [1, most],
+            "input_tokens": [first, in_high],
+            "output_tokens": [out_low, out_high],
+            "cost": None if cost_low is None or cost_high is None else [cost_low["total"], cost_high["total"]],
+        }
         chunks.append(row)
         for key in ("requests", "input_tokens", "output_tokens"):
             totals[key] = [totals[key][0] + row[key][0], totals[key][1] + row[key][1]]
         if row["cost"] is not None:
             totals["cost"] = [round(a + b, 6) for a, b in zip(totals["cost"], row["cost"], strict=True)]
     return {
-        "chapter": str(request.chapter_path), "task": request.task, "model": request.settings.model,
-        "source_language": service.source_language, "target_language": service.target_language,
-        "method": METHOD, "currency": None if prices is None else prices.currency,
-        "prices": None if prices is None else prices.to_json(), "chunks": chunks,
-        "total": {"chunks": len(chunks), "paragraphs": sum(c["paragraphs"] for c in chunks), **totals,
-                  "cost": totals["cost"] if prices is not None else None},
+        "chapter": str(request.chapter_path),
+        "task": request.task,
+        "model": request.settings.model,
+        "source_language": service.source_language,
+        "target_language": service.target_language,
+        "method": METHOD,
+        "currency": None if prices is None else prices.currency,
+        "prices": None if prices is None else prices.to_json(),
+        "chunks": chunks,
+        "total": {
+            "chunks": len(chunks),
+            "paragraphs": sum(c["paragraphs"] for c in chunks),
+            **totals,
+            "cost": totals["cost"] if prices is not None else None,
+        },
     }

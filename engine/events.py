@@ -197,6 +197,19 @@ class RunFinished(EngineEvent, frozen=True, kw_only=True):
 
 EVENT_TYPES: dict[str, type[EngineEvent]] = {
     cls.kind: cls
-    for cls in (RunStarted, ChunkStarted, ModelRequest, ModelDelta, ModelResponse, ToolCalled, ToolResult,
-                BatchCommitted, Reminder, Retry, ErrorEvent, ChunkFinished, RunFinished)
+    for cls in (
+        RunStarted,
+        ChunkStarted,
+        ModelRequest,
+        ModelDelta,
+        ModelResponse,
+        ToolCalled,
+        ToolResult,
+        BatchCommitted,
+        Reminder,
+        Retry,
+        ErrorEvent,
+        ChunkFinished,
+        RunFinished,
+    )
 }

@@ -108,20 +108,30 @@ def reminder_text(missing: list[str]) -> str:
     """The reminder sent when the model stops while paragraphs of its chunk have no submission."""
     ids = ", ".join(missing)
     have = "has" if len(missing) == 1 else "have"
-    return (f"{counted(len(missing), 'paragraph')} of this chunk still {have} no accepted submission: {ids}. "
-            "Submit them with add_translation_batch, using each paragraph_id exactly as shown in [ID: …].")
+    return (
+        f"{counted(len(missing), 'paragraph')} of this chunk still {have} no accepted submission: {ids}. "
+        "Submit them with add_translation_batch, using each paragraph_id exactly as shown in [ID: …]."
+    )
 
 
-OUTPUT_LIMIT_TEXT = ("Your last response was cut off (it reached the token limit) before it made any tool call, so "
-                     "nothing was submitted. Do not write explanations or repeat the text: call "
-                     "add_translation_batch right away, with a few paragraphs per call.")
-CUT_CALL_TEXT = ("The response was cut off by the output token limit while this call was being written, so it did "
-                 "not run and nothing was saved. Send it again with fewer paragraphs per call.")
-UNCHANGED_NOTE = ("Nothing was written: every text you sent is identical to the paragraph's current text. Do not "
-                  "resend results that were already accepted.")
-TOO_MANY_CALLS_TEXT = ("Your last response made {made} tool calls; only the first {limit} were run (the others were "
-                       "dropped, unanswered). Make at most {limit} tool calls per response.")
-REPEATED_NOTE = ("This call is identical to one you already made in this chunk; repeating it changes nothing.")
+OUTPUT_LIMIT_TEXT = (
+    "Your last response was cut off (it reached the token limit) before it made any tool call, so "
+    "nothing was submitted. Do not write explanations or repeat the text: call "
+    "add_translation_batch right away, with a few paragraphs per call."
+)
+CUT_CALL_TEXT = (
+    "The response was cut off by the output token limit while this call was being written, so it did "
+    "not run and nothing was saved. Send it again with fewer paragraphs per call."
+)
+UNCHANGED_NOTE = (
+    "Nothing was written: every text you sent is identical to the paragraph's current text. Do not "
+    "resend results that were already accepted."
+)
+TOO_MANY_CALLS_TEXT = (
+    "Your last response made {made} tool calls; only the first {limit} were run (the others were "
+    "dropped, unanswered). Make at most {limit} tool calls per response."
+)
+REPEATED_NOTE = "This call is identical to one you already made in this chunk; repeating it changes nothing."
 
 
 def _tool_message(call: ToolCall, result: dict[str, Any]) -> dict[str, Any]:
@@ -129,20 +139,27 @@ def _tool_message(call: ToolCall, result: dict[str, Any]) -> dict[str, Any]:
 
 
 def _oversized_call(call: ToolCall) -> dict[str, Any]:
-    return invalid_arguments(call.name, f"The arguments of {call.name} are {len(call.arguments_raw):,} characters "
-                             f"long, more than the limit of {MAX_ARGUMENT_CHARS:,}.",
-                             "Send fewer or shorter items per call.")
+    return invalid_arguments(
+        call.name,
+        f"The arguments of {call.name} are {len(call.arguments_raw):,} characters "
+        f"long, more than the limit of {MAX_ARGUMENT_CHARS:,}.",
+        "Send fewer or shorter items per call.",
+    )
 
 
 def _unusable_call(call: ToolCall) -> dict[str, Any]:
     if call.error_code == "ARGUMENTS_TRUNCATED":
-        result = invalid_arguments(call.name, f"The arguments of {call.name or 'this tool call'} were cut off before "
-                                   "they ended, so the call did not run and nothing was saved.",
-                                   "Send the call again with fewer paragraphs, so it fits in one response.")
+        result = invalid_arguments(
+            call.name,
+            f"The arguments of {call.name or 'this tool call'} were cut off before "
+            "they ended, so the call did not run and nothing was saved.",
+            "Send the call again with fewer paragraphs, so it fits in one response.",
+        )
         return {**result, "error_code": "ARGUMENTS_TRUNCATED"}
     what = f"The arguments of {call.name or 'this tool call'} could not be used: {call.error or 'no arguments'}."
-    return invalid_arguments(call.name, what, "Send the arguments again as one JSON object that matches the tool's "
-                             "schema.")
+    return invalid_arguments(
+        call.name, what, "Send the arguments again as one JSON object that matches the tool's schema."
+    )
 
 
 def _call_key(call: ToolCall) -> str:
@@ -152,8 +169,17 @@ def _call_key(call: ToolCall) -> str:
 class ToolCallLoop:
     """Runs one chunk's conversation against a model, executing tools through the registry."""
 
-    def __init__(self, config: ToolCallLoopConfig, *, model: ChatModel, registry: ToolRegistry,
-                 source: ChapterSource, emit: Emit, run_id: str, outcome: ChunkOutcome | None = None) -> None:
+    def __init__(
+        self,
+        config: ToolCallLoopConfig,
+        *,
+        model: ChatModel,
+        registry: ToolRegistry,
+        source: ChapterSource,
+        emit: Emit,
+        run_id: str,
+        outcome: ChunkOutcome | None = None,
+    ) -> None:
         self.config = config
         self.model = model
         self.registry = registry
@@ -188,8 +214,14 @@ class ToolCallLoop:
                 break
             outcome.turns += 1
             turn = outcome.turns
-            self._event(ModelRequest, turn=turn, message_count=len(history), tool_names=self.tool_names,
-                        messages=tuple(history[traced:]), first_message=traced)
+            self._event(
+                ModelRequest,
+                turn=turn,
+                message_count=len(history),
+                tool_names=self.tool_names,
+                messages=tuple(history[traced:]),
+                first_message=traced,
+            )
             traced = len(history)  # the history only grows: the next request carries what comes after
             try:
                 response = await self._stream(history, turn)
@@ -198,8 +230,9 @@ class ToolCallLoop:
                 break
             self._record_response(response, turn, outcome)
             if response.finish_reason == "error":
-                failure = response.failure or ModelFailure("the response ended with an error", "server_error",
-                                                           None, False)
+                failure = response.failure or ModelFailure(
+                    "the response ended with an error", "server_error", None, False
+                )
                 self._fail(outcome, failure, "STREAM_ERROR")
                 break
             if response.finish_reason == "length":
@@ -210,8 +243,11 @@ class ToolCallLoop:
                     history.append(response.assistant_message())
                     self._answer_cut_calls(response.tool_calls, history, turn, outcome)
                 else:
-                    self._event(ErrorEvent, message="the response was cut off (finish reason length) before it made "
-                                "any tool call", code="OUTPUT_LIMIT")
+                    self._event(
+                        ErrorEvent,
+                        message="the response was cut off (finish reason length) before it made any tool call",
+                        code="OUTPUT_LIMIT",
+                    )
                     history.append({"role": "assistant", "content": response.content or ""})
                     history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
                 if cut_turns >= MAX_STALLED_TURNS:
@@ -223,8 +259,14 @@ class ToolCallLoop:
             if response.tool_calls:
                 complete, progress = await self._run_tools(response.tool_calls, history, turn, outcome)
                 if dropped:
-                    history.append({"role": "user", "content": TOO_MANY_CALLS_TEXT.format(
-                        made=len(response.tool_calls) + dropped, limit=MAX_CALLS_PER_RESPONSE)})
+                    history.append(
+                        {
+                            "role": "user",
+                            "content": TOO_MANY_CALLS_TEXT.format(
+                                made=len(response.tool_calls) + dropped, limit=MAX_CALLS_PER_RESPONSE
+                            ),
+                        }
+                    )
                 if outcome.end_code in FILE_FAILURES:
                     break
                 if complete:
@@ -250,9 +292,11 @@ class ToolCallLoop:
             self._event(Reminder, turn=turn, missing=tuple(missing), number=reminders)
             history.append({"role": "user", "content": reminder_text(missing)})
         if outcome.end_code in ("OUTPUT_LIMIT", "NO_PROGRESS"):
-            what = ("two responses were cut off before they ended (finish reason length)"
-                    if outcome.end_code == "OUTPUT_LIMIT"
-                    else "in two turns the model only repeated earlier calls or resent texts that were already saved")
+            what = (
+                "two responses were cut off before they ended (finish reason length)"
+                if outcome.end_code == "OUTPUT_LIMIT"
+                else "in two turns the model only repeated earlier calls or resent texts that were already saved"
+            )
             self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {what}", code=outcome.end_code)
         if cfg.task == "translate":
             outcome.missing = tuple(self._missing())
@@ -266,8 +310,12 @@ class ToolCallLoop:
         dropped = len(response.tool_calls) - MAX_CALLS_PER_RESPONSE
         if dropped <= 0:
             return response, 0
-        self._event(ErrorEvent, code="TOO_MANY_CALLS", message=f"the response made {len(response.tool_calls):,} "
-                    f"tool calls; the first {MAX_CALLS_PER_RESPONSE} run, the other {dropped:,} were dropped")
+        self._event(
+            ErrorEvent,
+            code="TOO_MANY_CALLS",
+            message=f"the response made {len(response.tool_calls):,} "
+            f"tool calls; the first {MAX_CALLS_PER_RESPONSE} run, the other {dropped:,} were dropped",
+        )
         return dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_RESPONSE]), dropped
 
     def _stop_on_file(self, outcome: ChunkOutcome, code: str, result: dict[str, Any]) -> None:
@@ -275,15 +323,21 @@ class ToolCallLoop:
         folder will not heal while the model retries, so end the chunk (and, through the run, the rest)."""
         detail = str(result.get("error") or code)
         outcome.status, outcome.end_code = "failed", code
-        outcome.error = (f"the chapter file could not be {'read' if code == 'CHAPTER_UNAVAILABLE' else 'saved'} "
-                         f"{MAX_FILE_FAILURES} times in a row ({detail}); the run stops")
+        outcome.error = (
+            f"the chapter file could not be {'read' if code == 'CHAPTER_UNAVAILABLE' else 'saved'} "
+            f"{MAX_FILE_FAILURES} times in a row ({detail}); the run stops"
+        )
         self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {outcome.error}", code=code, fatal=True)
 
     def _fail(self, outcome: ChunkOutcome, failure: ModelFailure, code: str) -> None:
         outcome.fail(failure)
-        self._event(ErrorEvent, message=failure.message,
-                    code="CONTEXT_OVERFLOW" if failure.type == "context_overflow" else code,
-                    fatal=failure.stops_run, error=failure.to_json())
+        self._event(
+            ErrorEvent,
+            message=failure.message,
+            code="CONTEXT_OVERFLOW" if failure.type == "context_overflow" else code,
+            fatal=failure.stops_run,
+            error=failure.to_json(),
+        )
 
     async def _stream(self, history: list[dict[str, Any]], turn: int) -> AssembledResponse:
         response: AssembledResponse | None = None
@@ -298,8 +352,7 @@ class ToolCallLoop:
                 last = reported.get(item.index)
                 if last is None or item.chars - last >= TOOL_PROGRESS_STEP:
                     reported[item.index] = item.chars
-                    self._event(ModelDelta, turn=turn, channel="tool_arguments", tool_name=item.name,
-                                chars=item.chars)
+                    self._event(ModelDelta, turn=turn, channel="tool_arguments", tool_name=item.name, chars=item.chars)
             elif isinstance(item, RetryScheduled):
                 reported.clear()
                 self._event(Retry, attempt=item.attempt, reason=item.reason, delay=item.delay_s)
@@ -314,29 +367,47 @@ class ToolCallLoop:
         if usage is not None:
             outcome.usage.update(usage)
         self._event(
-            ModelResponse, turn=turn, content=response.content, reasoning=response.reasoning,
+            ModelResponse,
+            turn=turn,
+            content=response.content,
+            reasoning=response.reasoning,
             tool_calls=tuple(_call_record(c) for c in response.calls_as_made),
             expanded_tool_calls=tuple(_call_record(c) for c in response.tool_calls) if response.received_calls else (),
-            finish_reason=response.finish_reason, finish_reason_raw=response.finish_reason_raw,
-            usage=usage, latency_ms=round(response.latency_ms, 1), error=response.error,
-            failure=None if response.failure is None else response.failure.to_json(), attempts=response.attempts,
+            finish_reason=response.finish_reason,
+            finish_reason_raw=response.finish_reason_raw,
+            usage=usage,
+            latency_ms=round(response.latency_ms, 1),
+            error=response.error,
+            failure=None if response.failure is None else response.failure.to_json(),
+            attempts=response.attempts,
         )
 
-    def _answer_cut_calls(self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int,
-                          outcome: ChunkOutcome) -> None:
+    def _answer_cut_calls(
+        self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
+    ) -> None:
         """A response cut off by the output limit: none of its calls ran; each is answered as truncated."""
         for call in calls:
             outcome.tool_calls += 1
             self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=call.arguments_raw)
-            result = {**invalid_arguments(call.name, CUT_CALL_TEXT, "Resend it with fewer paragraphs."),
-                      "error_code": "ARGUMENTS_TRUNCATED"}
+            result = {
+                **invalid_arguments(call.name, CUT_CALL_TEXT, "Resend it with fewer paragraphs."),
+                "error_code": "ARGUMENTS_TRUNCATED",
+            }
             outcome.tool_errors["ARGUMENTS_TRUNCATED"] += 1
-            self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=False,
-                        error_code="ARGUMENTS_TRUNCATED", result=result)
+            self._event(
+                ToolResult,
+                turn=turn,
+                call_id=call.id,
+                name=call.name,
+                success=False,
+                error_code="ARGUMENTS_TRUNCATED",
+                result=result,
+            )
             history.append(_tool_message(call, result))
 
-    async def _run_tools(self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int,
-                         outcome: ChunkOutcome) -> tuple[bool, bool | None]:
+    async def _run_tools(
+        self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
+    ) -> tuple[bool, bool | None]:
         """Execute the calls in order.
 
         Returns (complete, progress): complete when the translate chunk became complete (stop at once); progress
@@ -346,8 +417,13 @@ class ToolCallLoop:
         submitted = advanced = False
         for call in calls:
             outcome.tool_calls += 1
-            self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name,
-                        arguments=call.arguments if call.arguments is not None else call.arguments_raw)
+            self._event(
+                ToolCalled,
+                turn=turn,
+                call_id=call.id,
+                name=call.name,
+                arguments=call.arguments if call.arguments is not None else call.arguments_raw,
+            )
             is_batch = self.registry.writes(call.name)
             repeated = False
             committed = None
@@ -362,11 +438,15 @@ class ToolCallLoop:
                 # The chunk's tracker travels with every call: the registry gives the handler's
                 # ToolContext.chunk_boundaries from it (config.tool_call_options also names the paragraph_ids).
                 reply = await self.registry.call(
-                    call.name, call.arguments, source=self.source, **cfg.tool_call_options(self.submissions))
+                    call.name, call.arguments, source=self.source, **cfg.tool_call_options(self.submissions)
+                )
                 result, committed = reply.result, reply.committed
                 if call.repaired:
-                    result = {**result, "warning": "Your arguments were not valid JSON and were repaired "
-                              "automatically; check that they say what you meant."}
+                    result = {
+                        **result,
+                        "warning": "Your arguments were not valid JSON and were repaired "
+                        "automatically; check that they say what you meant.",
+                    }
             ok = bool(result.get("success"))
             accepted = committed.accepted if committed is not None else ()
             if is_batch and call.executable:
@@ -381,11 +461,17 @@ class ToolCallLoop:
             if code:
                 outcome.tool_errors[code] += 1
             self._file_failures = self._file_failures + 1 if code in FILE_FAILURES else 0
-            self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code,
-                        result=result)
+            self._event(
+                ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result
+            )
             if committed is not None and accepted:  # only when something reached the disk
-                self._event(BatchCommitted, paragraph_ids=accepted, file=self.file_name,
-                            unchanged=committed.unchanged, kept_selection=committed.kept_selection)
+                self._event(
+                    BatchCommitted,
+                    paragraph_ids=accepted,
+                    file=self.file_name,
+                    unchanged=committed.unchanged,
+                    kept_selection=committed.kept_selection,
+                )
             history.append(_tool_message(call, result))
             if self._file_failures >= MAX_FILE_FAILURES:
                 self._stop_on_file(outcome, str(code), result)
@@ -398,19 +484,32 @@ class ToolCallLoop:
 
 
 def _call_record(call: ToolCall) -> dict[str, Any]:
-    record: dict[str, Any] = {"id": call.id, "name": call.name, "arguments": call.arguments_raw,
-                              "error": call.error, "repaired": call.repaired}
+    record: dict[str, Any] = {
+        "id": call.id,
+        "name": call.name,
+        "arguments": call.arguments_raw,
+        "error": call.error,
+        "repaired": call.repaired,
+    }
     if call.error_code:
         record["error_code"] = call.error_code
     return record
 
 
-async def execute_tool_call_loop(config: ToolCallLoopConfig, *, model: ChatModel, registry: ToolRegistry,
-                                 source: ChapterSource, emit: Emit, run_id: str,
-                                 outcome: ChunkOutcome | None = None) -> ChunkOutcome:
+async def execute_tool_call_loop(
+    config: ToolCallLoopConfig,
+    *,
+    model: ChatModel,
+    registry: ToolRegistry,
+    source: ChapterSource,
+    emit: Emit,
+    run_id: str,
+    outcome: ChunkOutcome | None = None,
+) -> ChunkOutcome:
     """Run the tool-call loop for the chunk described by ``config`` (its paragraph IDs bound the tools).
 
     ``outcome``, when given, is filled in as the chunk runs (the run keeps it to report a cancelled chunk).
     """
-    return await ToolCallLoop(config, model=model, registry=registry, source=source, emit=emit,
-                              run_id=run_id, outcome=outcome).run()
+    return await ToolCallLoop(
+        config, model=model, registry=registry, source=source, emit=emit, run_id=run_id, outcome=outcome
+    ).run()

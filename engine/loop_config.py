@@ -33,12 +33,29 @@ class ToolCallLoopConfig(BaseModel):
     model: str | None = None  # recorded on every version this chunk's results create
 
     @classmethod
-    def for_chunk(cls, chunk: Chunk, *, origin: Origin, system_prompt: str, user_message: str,
-                  tools: list[dict[str, Any]] | tuple[dict[str, Any], ...], max_turns: int = DEFAULT_MAX_TURNS,
-                  max_batch: int = DEFAULT_MAX_BATCH, model: str | None = None) -> ToolCallLoopConfig:
+    def for_chunk(
+        cls,
+        chunk: Chunk,
+        *,
+        origin: Origin,
+        system_prompt: str,
+        user_message: str,
+        tools: list[dict[str, Any]] | tuple[dict[str, Any], ...],
+        max_turns: int = DEFAULT_MAX_TURNS,
+        max_batch: int = DEFAULT_MAX_BATCH,
+        model: str | None = None,
+    ) -> ToolCallLoopConfig:
         """The config of ``chunk``."""
-        return cls(chunk=chunk, origin=origin, system_prompt=system_prompt, user_message=user_message,
-                   tools=tuple(tools), max_turns=max_turns, max_batch=max_batch, model=model)
+        return cls(
+            chunk=chunk,
+            origin=origin,
+            system_prompt=system_prompt,
+            user_message=user_message,
+            tools=tuple(tools),
+            max_turns=max_turns,
+            max_batch=max_batch,
+            model=model,
+        )
 
     @property
     def task(self) -> TaskType:
@@ -80,5 +97,11 @@ class ToolCallLoopConfig(BaseModel):
 
     def tool_call_options(self, submissions: SubmissionTracker | None = None) -> dict[str, Any]:
         """Keyword arguments for ``ToolRegistry.handle_tool_call`` besides ``name``, ``arguments``, ``source``."""
-        return {"task": self.task, "paragraph_ids": self.paragraph_ids, "submissions": submissions,
-                "origin": self.origin, "model": self.model, "max_batch": self.max_batch}
+        return {
+            "task": self.task,
+            "paragraph_ids": self.paragraph_ids,
+            "submissions": submissions,
+            "origin": self.origin,
+            "model": self.model,
+            "max_batch": self.max_batch,
+        }

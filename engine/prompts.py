@@ -33,11 +33,28 @@ CHUNK_TEMPLATES: dict[str, str] = {
 TEMPLATE_NAMES: tuple[str, ...] = (*SYSTEM_TEMPLATES.values(), "chunk_translate.md", "chunk_revise.md")
 
 LANGUAGE_NAMES: dict[str, str] = {
-    "ar": "Arabic", "de": "German", "en": "English", "es": "Spanish", "fr": "French", "it": "Italian",
-    "ja": "Japanese", "ko": "Korean", "nl": "Dutch", "pl": "Polish", "pt": "Portuguese", "ru": "Russian",
-    "sv": "Swedish", "th": "Thai", "tr": "Turkish", "uk": "Ukrainian", "vi": "Vietnamese",
-    "zh": "Chinese", "zh-hans": "Simplified Chinese", "zh-hant": "Traditional Chinese",
-    "zh-cn": "Simplified Chinese", "zh-tw": "Traditional Chinese",
+    "ar": "Arabic",
+    "de": "German",
+    "en": "English",
+    "es": "Spanish",
+    "fr": "French",
+    "it": "Italian",
+    "ja": "Japanese",
+    "ko": "Korean",
+    "nl": "Dutch",
+    "pl": "Polish",
+    "pt": "Portuguese",
+    "ru": "Russian",
+    "sv": "Swedish",
+    "th": "Thai",
+    "tr": "Turkish",
+    "uk": "Ukrainian",
+    "vi": "Vietnamese",
+    "zh": "Chinese",
+    "zh-hans": "Simplified Chinese",
+    "zh-hant": "Traditional Chinese",
+    "zh-cn": "Simplified Chinese",
+    "zh-tw": "Traditional Chinese",
 }
 
 
@@ -87,8 +104,14 @@ class PromptSet:
             sources[name] = path
         return cls(templates, sources)
 
-    def system_prompt(self, task: TaskType, *, source_language: str | None, target_language: str | None,
-                      max_batch: int = DEFAULT_MAX_BATCH) -> str:
+    def system_prompt(
+        self,
+        task: TaskType,
+        *,
+        source_language: str | None,
+        target_language: str | None,
+        max_batch: int = DEFAULT_MAX_BATCH,
+    ) -> str:
         """The task's system prompt for a language pair (identical for every chunk of a run)."""
         name = SYSTEM_TEMPLATES[task]
         return Template(self.templates[name]).safe_substitute(

@@ -78,20 +78,35 @@ class RunRequest:
     force: bool = False  # --force: run beside another run of the chapter; write a read-only chapter
 
     @classmethod
-    def configured(cls, chapter_path: Path, task: TaskType, settings: ModelSettings, run: RunDefaults, *,
-                   chunk_chars: int | None = None, max_batch: int | None = None, max_turns: int | None = None,
-                   **options: Any) -> RunRequest:
+    def configured(
+        cls,
+        chapter_path: Path,
+        task: TaskType,
+        settings: ModelSettings,
+        run: RunDefaults,
+        *,
+        chunk_chars: int | None = None,
+        max_batch: int | None = None,
+        max_turns: int | None = None,
+        **options: Any,
+    ) -> RunRequest:
         """The run as configured: each flag given (not None) over the config file's ``[run]`` value.
 
         The one builder of run requests (the CLI and the workstation both use it); the values were validated
         where they were read (``engine.settings``).
         """
-        return cls(chapter_path=chapter_path, task=task, settings=settings,
-                   chunk_chars=run.chunk_chars if chunk_chars is None else chunk_chars,
-                   max_batch=run.max_batch if max_batch is None else max_batch,
-                   max_turns=run.max_turns if max_turns is None else max_turns,
-                   keep_versions=run.keep_versions, source_language=run.source_language,
-                   target_language=run.target_language, **options)
+        return cls(
+            chapter_path=chapter_path,
+            task=task,
+            settings=settings,
+            chunk_chars=run.chunk_chars if chunk_chars is None else chunk_chars,
+            max_batch=run.max_batch if max_batch is None else max_batch,
+            max_turns=run.max_turns if max_turns is None else max_turns,
+            keep_versions=run.keep_versions,
+            source_language=run.source_language,
+            target_language=run.target_language,
+            **options,
+        )
 
 
 def _open_model(request: RunRequest, target_language: str | None, http: httpx.AsyncClient | None) -> ChatModel:
@@ -105,11 +120,20 @@ def _open_model(request: RunRequest, target_language: str | None, http: httpx.As
 
 def open_client(s: ModelSettings, http: httpx.AsyncClient | None = None) -> ModelClient:
     """The HTTP model client for ``s`` (its output limit, timeouts, headers and body)."""
-    return ModelClient(s.base_url, s.model, api_key=s.api_key.reveal() if s.api_key else None,
-                       temperature=s.temperature, extra_headers=s.headers, extra_body=s.body,
-                       max_tokens=s.max_tokens, max_tokens_field=s.max_tokens_field,
-                       connect_timeout=s.connect_timeout, read_timeout=s.read_timeout, http_client=http,
-                       limits=StreamLimits.of(s.response_mb, s.response_seconds))
+    return ModelClient(
+        s.base_url,
+        s.model,
+        api_key=s.api_key.reveal() if s.api_key else None,
+        temperature=s.temperature,
+        extra_headers=s.headers,
+        extra_body=s.body,
+        max_tokens=s.max_tokens,
+        max_tokens_field=s.max_tokens_field,
+        connect_timeout=s.connect_timeout,
+        read_timeout=s.read_timeout,
+        http_client=http,
+        limits=StreamLimits.of(s.response_mb, s.response_seconds),
+    )
 
 
 def needs_tls(settings: Sequence[ModelSettings]) -> bool:
@@ -118,13 +142,16 @@ def needs_tls(settings: Sequence[ModelSettings]) -> bool:
     return any(httpx.URL(s.base_url).scheme != "http" for s in settings)
 
 
-
-
 class _Run:
     """State of one run while it executes."""
 
-    def __init__(self, request: RunRequest, workspace: Workspace | None, http: httpx.AsyncClient | None,
-                 store: ChapterStore | None = None) -> None:
+    def __init__(
+        self,
+        request: RunRequest,
+        workspace: Workspace | None,
+        http: httpx.AsyncClient | None,
+        store: ChapterStore | None = None,
+    ) -> None:
         self.request = request
         self.http = http
         self.store = store  # the chapter's store: given by the caller, or opened by execute()
@@ -187,17 +214,36 @@ class _Run:
         self.emit(RunFinished(run_id=self.run_id, status=status, summary=self.summary(status, error, **extra)))
 
     def summary(self, status: str, error: str | None, **extra: Any) -> dict[str, Any]:
-        return run_summary(self.request, self.outcomes, status=status, error=error, started=self.started,
-                           trace=self.trace.path if self.trace else None, model_unusable=self.model_unusable, **extra)
+        return run_summary(
+            self.request,
+            self.outcomes,
+            status=status,
+            error=error,
+            started=self.started,
+            trace=self.trace.path if self.trace else None,
+            model_unusable=self.model_unusable,
+            **extra,
+        )
 
     def _chunk_finished(self, config: ToolCallLoopConfig, outcome: ChunkOutcome, started: float) -> None:
         self.outcomes.append((config, outcome))
-        self.emit(ChunkFinished(run_id=self.run_id, chunk=config.chunk_index, status=outcome.status,
-                                missing=outcome.missing, turns=outcome.turns, tool_calls=outcome.tool_calls,
-                                tool_errors=dict(outcome.tool_errors), usage=dict(outcome.usage),
-                                cost=cost_of(outcome.usage, self.request.settings.prices),
-                                wall_ms=round((time.perf_counter() - started) * 1000, 1),
-                                end_code=outcome.end_code, part=config.part, error=outcome.error))
+        self.emit(
+            ChunkFinished(
+                run_id=self.run_id,
+                chunk=config.chunk_index,
+                status=outcome.status,
+                missing=outcome.missing,
+                turns=outcome.turns,
+                tool_calls=outcome.tool_calls,
+                tool_errors=dict(outcome.tool_errors),
+                usage=dict(outcome.usage),
+                cost=cost_of(outcome.usage, self.request.settings.prices),
+                wall_ms=round((time.perf_counter() - started) * 1000, 1),
+                end_code=outcome.end_code,
+                part=config.part,
+                error=outcome.error,
+            )
+        )
 
     def _note_failure(self, failure: ModelFailure) -> None:
         """Decide whether a chunk's model failure ends the whole run."""
@@ -213,14 +259,23 @@ class _Run:
         req = self.request
         try:
             store = self.store = self.store or ChapterStore(
-                req.chapter_path, self.workspace, keep_versions=req.keep_versions, allow_read_only=req.force)
+                req.chapter_path, self.workspace, keep_versions=req.keep_versions, allow_read_only=req.force
+            )
             chapter = store.load()
             glossary = RunGlossary(GlossaryStore(self.workspace), model=req.settings.model)
             service: TaskService = service_for(req.task)(
-                chapter, source_language=req.source_language, target_language=req.target_language,
-                chunk_chars=req.chunk_chars, include_all=req.include_all, max_batch=req.max_batch,
-                max_turns=req.max_turns, model=req.settings.model, only_paragraph=req.only_paragraph,
-                instruction=req.instruction, glossary=glossary)
+                chapter,
+                source_language=req.source_language,
+                target_language=req.target_language,
+                chunk_chars=req.chunk_chars,
+                include_all=req.include_all,
+                max_batch=req.max_batch,
+                max_turns=req.max_turns,
+                model=req.settings.model,
+                only_paragraph=req.only_paragraph,
+                instruction=req.instruction,
+                glossary=glossary,
+            )
         except (ChapterLoadError, StoreError, TaskSetupError, ValueError) as exc:
             self.refuse(exc.line if isinstance(exc, ChapterLoadError | GlossaryLoadError) else str(exc))
             return
@@ -252,31 +307,53 @@ class _Run:
             return
         model = _open_model(req, service.target_language, self.http)
         selected = [c for c in configs if req.only_chunk in (None, c.chunk_index)]
-        self.emit(RunStarted(run_id=self.run_id, chapter_path=str(req.chapter_path), chapter_id=chapter.id,
-                             task=req.task, model=req.settings.model,
-                             base_url=DEMO_BASE_URL if req.settings.is_demo else public_url(req.settings.base_url),
-                             chunk_count=len(configs),
-                             paragraph_count=sum(len(c.paragraph_ids) for c in selected),
-                             prices=None if req.settings.prices is None else req.settings.prices.to_json()))
+        self.emit(
+            RunStarted(
+                run_id=self.run_id,
+                chapter_path=str(req.chapter_path),
+                chapter_id=chapter.id,
+                task=req.task,
+                model=req.settings.model,
+                base_url=DEMO_BASE_URL if req.settings.is_demo else public_url(req.settings.base_url),
+                chunk_count=len(configs),
+                paragraph_count=sum(len(c.paragraph_ids) for c in selected),
+                prices=None if req.settings.prices is None else req.settings.prices.to_json(),
+            )
+        )
 
         async def one_chunk(config: ToolCallLoopConfig) -> ChunkOutcome | None:
             if req.only_chunk is not None and config.chunk_index != req.only_chunk:
                 return None
             if self.stopped:
-                outcome = ChunkOutcome(status="failed", missing=config.paragraph_ids, error=self.stopped,
-                                       end_code="NOT_ATTEMPTED")
+                outcome = ChunkOutcome(
+                    status="failed", missing=config.paragraph_ids, error=self.stopped, end_code="NOT_ATTEMPTED"
+                )
                 self.outcomes.append((config, outcome))
                 return outcome
             config = service.refreshed(config)  # the glossary as it is now, proposals of earlier chunks included
-            self.emit(ChunkStarted(run_id=self.run_id, chunk=config.chunk_index, paragraph_ids=config.paragraph_ids,
-                                   first_paragraph_id=config.paragraph_ids[0],
-                                   last_paragraph_id=config.paragraph_ids[-1], chunk_count=config.chunk_count,
-                                   part=config.part))
+            self.emit(
+                ChunkStarted(
+                    run_id=self.run_id,
+                    chunk=config.chunk_index,
+                    paragraph_ids=config.paragraph_ids,
+                    first_paragraph_id=config.paragraph_ids[0],
+                    last_paragraph_id=config.paragraph_ids[-1],
+                    chunk_count=config.chunk_count,
+                    part=config.part,
+                )
+            )
             started = time.perf_counter()
             outcome = ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
             self.current = (config, outcome, started)
-            await execute_tool_call_loop(config, model=model, registry=service.registry, source=store,
-                                         emit=self.emit, run_id=self.run_id, outcome=outcome)
+            await execute_tool_call_loop(
+                config,
+                model=model,
+                registry=service.registry,
+                source=store,
+                emit=self.emit,
+                run_id=self.run_id,
+                outcome=outcome,
+            )
             self.current = None
             if outcome.failure is not None:
                 self._note_failure(outcome.failure)
@@ -285,10 +362,16 @@ class _Run:
             if outcome.end_code == "CONTEXT_OVERFLOW" and outcome.turns == 1 and len(config.paragraph_ids) > 1:
                 # Nothing was sent back yet (the first request itself was too large): run the chunk as two halves.
                 first, second = service.halves(config)
-                self.emit(ErrorEvent(run_id=self.run_id, chunk=config.chunk_index, code="CONTEXT_OVERFLOW",
-                                     message=f"chunk {config.part or config.chunk_index} does not fit the model's "
-                                     f"context; running it as two halves of {len(first.paragraph_ids)} and "
-                                     f"{len(second.paragraph_ids)} paragraphs"))
+                self.emit(
+                    ErrorEvent(
+                        run_id=self.run_id,
+                        chunk=config.chunk_index,
+                        code="CONTEXT_OVERFLOW",
+                        message=f"chunk {config.part or config.chunk_index} does not fit the model's "
+                        f"context; running it as two halves of {len(first.paragraph_ids)} and "
+                        f"{len(second.paragraph_ids)} paragraphs",
+                    )
+                )
                 outcome.status = "split"
                 self._chunk_finished(config, outcome, started)
                 await one_chunk(first)
@@ -318,11 +401,14 @@ class _Run:
         if reverted:
             shown = ", ".join(reverted[:5]) + (" …" if len(reverted) > 5 else "")
             are = "is" if len(reverted) == 1 else "are"
-            message = (f"{counted(len(reverted), 'paragraph')} this run committed {are} no longer in "
-                       f"{req.chapter_path.name} (changed on disk since, e.g. a checkout): {shown}")
+            message = (
+                f"{counted(len(reverted), 'paragraph')} this run committed {are} no longer in "
+                f"{req.chapter_path.name} (changed on disk since, e.g. a checkout): {shown}"
+            )
             self.emit(ErrorEvent(run_id=self.run_id, message=message, code="REVERTED_ON_DISK"))
-            self.finish("incomplete" if status == "complete" else status, self.stopped or message,
-                        reverted_on_disk=reverted)
+            self.finish(
+                "incomplete" if status == "complete" else status, self.stopped or message, reverted_on_disk=reverted
+            )
             return
         self.finish(status, self.stopped)
 
@@ -342,8 +428,12 @@ class RunEvents:
     task that iterates it) stops the runs at once; the trace still gets ``run_finished``.
     """
 
-    def __init__(self, produce: Callable[[Callable[[Any], None]], Awaitable[None]], name: str,
-                 on_cancel: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        produce: Callable[[Callable[[Any], None]], Awaitable[None]],
+        name: str,
+        on_cancel: Callable[[], None] | None = None,
+    ) -> None:
         self._produce = produce
         self._name = name
         self._on_cancel = on_cancel
@@ -397,8 +487,13 @@ class RunEvents:
                     await task
 
 
-def run_chapter(request: RunRequest, *, workspace: Workspace | None = None,
-                http_client: httpx.AsyncClient | None = None, store: ChapterStore | None = None) -> RunEvents:
+def run_chapter(
+    request: RunRequest,
+    *,
+    workspace: Workspace | None = None,
+    http_client: httpx.AsyncClient | None = None,
+    store: ChapterStore | None = None,
+) -> RunEvents:
     """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
 
     ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one). ``store`` is
@@ -437,8 +532,11 @@ def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> RunEvents:
         http = None
         if remote:
             first = remote[0]
-            http = new_http_client(tls=needs_tls(remote), connect_timeout=first.connect_timeout,
-                                   read_timeout=max(s.read_timeout for s in remote))
+            http = new_http_client(
+                tls=needs_tls(remote),
+                connect_timeout=first.connect_timeout,
+                read_timeout=max(s.read_timeout for s in remote),
+            )
 
         async def one(request: RunRequest) -> None:
             async with limit:

@@ -59,7 +59,8 @@ class TaskService:
         if self.task == "translate" and not self.target_language:
             raise TaskSetupError(
                 f"chapter '{chapter.id}' names no target language; set \"target_language\" in the chapter file "
-                "(proofdesk import --target-language) or target_language under [run] in the config file")
+                "(proofdesk import --target-language) or target_language under [run] in the config file"
+            )
         self.max_batch = max_batch
         self.max_turns = max_turns
         self.model = model
@@ -72,15 +73,21 @@ class TaskService:
         # Built once, at the start of the run: later commits do not reshape this run's chunks. A run about
         # one paragraph is one chunk of that paragraph, whatever the work set says.
         self.chunks: list[Chunk] = (
-            [paragraph_chunk(chapter, self.task, only_paragraph)] if only_paragraph is not None
-            else build_chunks(chapter, self.task, chunk_chars=chunk_chars, include_all=include_all))
+            [paragraph_chunk(chapter, self.task, only_paragraph)]
+            if only_paragraph is not None
+            else build_chunks(chapter, self.task, chunk_chars=chunk_chars, include_all=include_all)
+        )
         self._configs: list[ToolCallLoopConfig] | None = None
 
     @property
     def system_prompt(self) -> str:
         """The run's system prompt (identical for every chunk)."""
-        return self.prompts.system_prompt(self.task, source_language=self.source_language,
-                                          target_language=self.target_language, max_batch=self.max_batch)
+        return self.prompts.system_prompt(
+            self.task,
+            source_language=self.source_language,
+            target_language=self.target_language,
+            max_batch=self.max_batch,
+        )
 
     def loop_configs(self) -> list[ToolCallLoopConfig]:
         """One loop config per chunk, each carrying that chunk's paragraph IDs."""
@@ -93,8 +100,9 @@ class TaskService:
     def halves(self, config: ToolCallLoopConfig) -> tuple[ToolCallLoopConfig, ToolCallLoopConfig]:
         """The configs of the two halves of ``config``'s chunk (same prompts and tools, each its own message)."""
         first, second = config.chunk.halves()
-        return self._config(first, config.system_prompt, config.tools), \
-            self._config(second, config.system_prompt, config.tools)
+        return self._config(first, config.system_prompt, config.tools), self._config(
+            second, config.system_prompt, config.tools
+        )
 
     def refreshed(self, config: ToolCallLoopConfig) -> ToolCallLoopConfig:
         """``config`` with its message's glossary lines as the glossary is now (read again: entries proposed by
@@ -111,9 +119,15 @@ class TaskService:
             if section := self.glossary.section(text):
                 message = f"{message.rstrip()}\n\n{section}\n"
         return ToolCallLoopConfig.for_chunk(
-            chunk, origin=TASK_ORIGIN[self.task], system_prompt=system,
+            chunk,
+            origin=TASK_ORIGIN[self.task],
+            system_prompt=system,
             user_message=message,
-            tools=tools, max_turns=self.max_turns, max_batch=self.max_batch, model=self.model)
+            tools=tools,
+            max_turns=self.max_turns,
+            max_batch=self.max_batch,
+            model=self.model,
+        )
 
     async def run(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
         """Run the loop on every chunk in order; returns the loop's result per chunk."""

@@ -38,8 +38,11 @@ class Setting:
 
     def check(self, value: Any) -> Any:
         """``value`` if it is allowed; otherwise ``SettingError`` with the sentence."""
-        ok = (isinstance(value, int) and not isinstance(value, bool)) if self.whole else \
-            (isinstance(value, int | float) and not isinstance(value, bool))
+        ok = (
+            (isinstance(value, int) and not isinstance(value, bool))
+            if self.whole
+            else (isinstance(value, int | float) and not isinstance(value, bool))
+        )
         if ok:
             low_ok = value >= self.minimum if self.whole else value > self.minimum
             if low_ok and value <= self.maximum:
@@ -68,9 +71,14 @@ CHUNK_CHARS = Setting("chunk_chars", "--chunk-chars", 4000, 200, 50000)
 MAX_BATCH = Setting("max_batch", "--max-batch", 20, 1, 200)
 MAX_TURNS = Setting("max_turns", "--max-turns", 24, 1, 500)
 JOBS = Setting("jobs", "--jobs", 1, 1, 64)
-KEEP_VERSIONS = _KeepVersions("keep_versions", None, DEFAULT_KEEP_VERSIONS, 0, KEEP_VERSIONS_MAX,
-                              note=" (0 keeps every version; 1 is refused: a new unselected version would be "
-                                   "pruned at once)")
+KEEP_VERSIONS = _KeepVersions(
+    "keep_versions",
+    None,
+    DEFAULT_KEEP_VERSIONS,
+    0,
+    KEEP_VERSIONS_MAX,
+    note=" (0 keeps every version; 1 is refused: a new unselected version would be pruned at once)",
+)
 MAX_TOKENS = Setting("max_tokens", "--max-tokens", 8192, 1, 1_000_000)
 CONNECT_TIMEOUT = Setting("connect_timeout", None, 10.0, 0, 600, whole=False)
 READ_TIMEOUT = Setting("read_timeout", None, 120.0, 0, 3600, whole=False)  # a local CPU server may need more

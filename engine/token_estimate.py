@@ -25,8 +25,10 @@ LATIN_CHARS_PER_TOKEN = 4.5
 DIGITS_PER_TOKEN = 3
 OTHER_PER_CHAR = 0.6
 
-_CJK = re.compile(r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-                  r"\U00020000-\U0003134f]")
+_CJK = re.compile(
+    r"[\u3000-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
+    r"\U00020000-\U0003134f]"
+)
 _LATIN_WORD = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff]+")
 _DIGITS = re.compile(r"[0-9]+")
 _SPACE = re.compile(r"\s")

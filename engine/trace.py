@@ -61,8 +61,9 @@ class TraceWriter:
         safe_state_dir(path.parent)  # under .proofdesk/, every folder a real one (a planted link is refused)
         # backslashreplace: a lone surrogate that slipped into an event is written as its JSON escape (\\ud800),
         # which reads back as the same string, instead of failing the write and with it the run.
-        self._file: IO[str] | None = open(path, "a", encoding="utf-8",  # noqa: SIM115 — closed in close()
-                                          errors="backslashreplace", opener=_private_opener)
+        self._file: IO[str] | None = open(  # noqa: SIM115 — closed in close()
+            path, "a", encoding="utf-8", errors="backslashreplace", opener=_private_opener
+        )
 
     def write(self, event: EngineEvent) -> None:
         """Append one event (``model_delta`` only when asked for)."""
@@ -147,8 +148,10 @@ def read_trace(path: Path) -> Iterator[dict[str, Any]]:
             if not line.strip():
                 continue
             if too_deep(line):
-                raise TraceReadError(f"{path}:{number}: a line nested more than {MAX_JSON_DEPTH} levels deep is "
-                                     "not an event proofdesk wrote")
+                raise TraceReadError(
+                    f"{path}:{number}: a line nested more than {MAX_JSON_DEPTH} levels deep is "
+                    "not an event proofdesk wrote"
+                )
             try:
                 item = json.loads(line)
             except json.JSONDecodeError as exc:
@@ -156,5 +159,5 @@ def read_trace(path: Path) -> Iterator[dict[str, Any]]:
                     return
                 raise TraceReadError(f"{path}:{number}:{exc.colno}: invalid JSON line: {exc.msg}") from None
             if not isinstance(item, dict) or "kind" not in item:
-                raise TraceReadError(f"{path}:{number}: expected an event object with a \"kind\"")
+                raise TraceReadError(f'{path}:{number}: expected an event object with a "kind"')
             yield item

@@ -26,8 +26,7 @@ from store.errors import StoreError
 from store.workspace import LEGACY_TEMP_PREFIX, TEMP_PREFIX, TEMP_SUFFIX, content_digest, name_key
 
 # Hard links are an optimisation for rollback, not a requirement: filesystems without them still commit.
-_NO_LINK_ERRNOS = frozenset({errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.EXDEV,
-                             errno.ENOSYS})
+_NO_LINK_ERRNOS = frozenset({errno.EPERM, errno.EOPNOTSUPP, errno.ENOTSUP, errno.EMLINK, errno.EXDEV, errno.ENOSYS})
 
 
 class CommitError(StoreError):
@@ -54,8 +53,10 @@ class ReadOnlyChapter(CommitError):
     def __init__(self, path: Path | str, mode: int) -> None:
         super().__init__(path, "write", f"it is read-only (mode {mode:04o})")
         self.mode = mode
-        self.args = (f"{self.path.name} is read-only (mode {mode:04o}): proofdesk does not rewrite a read-only "
-                     "chapter; make it writable (chmod u+w) or pass --force to write it anyway",)
+        self.args = (
+            f"{self.path.name} is read-only (mode {mode:04o}): proofdesk does not rewrite a read-only "
+            "chapter; make it writable (chmod u+w) or pass --force to write it anyway",
+        )
 
 
 def refuse_read_only(path: Path | str) -> None:
@@ -112,9 +113,17 @@ class FileState:
             return False
         if isinstance(other, os.stat_result):
             return (self.ino, self.size, self.mtime_ns, self.ctime_ns) == (
-                other.st_ino, other.st_size, other.st_mtime_ns, other.st_ctime_ns)
+                other.st_ino,
+                other.st_size,
+                other.st_mtime_ns,
+                other.st_ctime_ns,
+            )
         return (self.ino, self.size, self.mtime_ns, self.ctime_ns) == (
-            other.ino, other.size, other.mtime_ns, other.ctime_ns)
+            other.ino,
+            other.size,
+            other.mtime_ns,
+            other.ctime_ns,
+        )
 
     @property
     def racy(self) -> bool:
@@ -170,7 +179,7 @@ def temp_target(temp_name: str) -> str | None:
         return None
     for prefix in (TEMP_PREFIX, LEGACY_TEMP_PREFIX):
         if temp_name.startswith(prefix):
-            middle = temp_name[len(prefix):-len(TEMP_SUFFIX)]
+            middle = temp_name[len(prefix) : -len(TEMP_SUFFIX)]
             target, dot, random_part = middle.rpartition(".")
             if not (dot and target and random_part):
                 return None
@@ -248,9 +257,15 @@ def _link_backup(path: str, folder: str, name: str) -> str | None:
     return None
 
 
-def atomic_write(path: Path | str, data: bytes, *, expect: FileState | None,
-                 expect_content: bytes | None = None, digest: str | None = None,
-                 before_replace: Callable[[str], None] | None = None) -> FileState:
+def atomic_write(
+    path: Path | str,
+    data: bytes,
+    *,
+    expect: FileState | None,
+    expect_content: bytes | None = None,
+    digest: str | None = None,
+    before_replace: Callable[[str], None] | None = None,
+) -> FileState:
     """Replace ``path`` with ``data`` atomically and durably; return the new file's state (with digest).
 
     ``expect`` is the state the caller read and merged onto: if the file no longer matches it (by stat;
@@ -344,8 +359,7 @@ def _roll_back(target: str, backup: str | None) -> None:
         _remove_quietly(backup)
 
 
-def clean_stale_temps(folder: Path | str, *, target: str | None = None,
-                      older_than: float | None = None) -> list[Path]:
+def clean_stale_temps(folder: Path | str, *, target: str | None = None, older_than: float | None = None) -> list[Path]:
     """Remove our own temp files in ``folder`` (for ``target`` only, if given); return what was removed.
 
     ``target`` is a ``name_key`` (what :func:`temp_target` returns), which is the name itself for every

@@ -58,9 +58,11 @@ class StaleParagraphError(StoreError):
         self.conflict_path = conflict_path
         shown = ", ".join(self.stale_ids[:5]) + (" …" if len(self.stale_ids) > 5 else "")
         n = len(self.stale_ids)
-        super().__init__(f"{path.name}: the source text of {n} paragraph{'' if n == 1 else 's'} changed on disk "
-                         f"since the run read them ({shown}); the batch was not written and its texts were "
-                         f"kept in {conflict_path}")
+        super().__init__(
+            f"{path.name}: the source text of {n} paragraph{'' if n == 1 else 's'} changed on disk "
+            f"since the run read them ({shown}); the batch was not written and its texts were "
+            f"kept in {conflict_path}"
+        )
 
 
 @dataclass(frozen=True)
@@ -87,9 +89,15 @@ class ChapterStore:
     _cleaned: ClassVar[set[Path]] = set()
     _cleaned_guard: ClassVar[threading.Lock] = threading.Lock()
 
-    def __init__(self, path: str | Path, workspace: Workspace | None = None,
-                 keep_versions: int = DEFAULT_KEEP_VERSIONS, *, lock_timeout: float = DEFAULT_TIMEOUT,
-                 allow_read_only: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | Path,
+        workspace: Workspace | None = None,
+        keep_versions: int = DEFAULT_KEEP_VERSIONS,
+        *,
+        lock_timeout: float = DEFAULT_TIMEOUT,
+        allow_read_only: bool = False,
+    ) -> None:
         given = Path(path)
         # Resolve the folder, never the file: a symlinked chapter is refused, not silently replaced.
         self.path = given.parent.resolve() / given.name
@@ -234,8 +242,13 @@ class ChapterStore:
         if data is None:
             data = _encode(self.path, chapter)
         # Remembered just before the rename, so the watcher never sees this content before it is known as ours.
-        new_state = atomic_write(self.path, data, expect=state, expect_content=self._raw,
-                                 before_replace=lambda digest: self.workspace.own_writes.remember(self.path, digest))
+        new_state = atomic_write(
+            self.path,
+            data,
+            expect=state,
+            expect_content=self._raw,
+            before_replace=lambda digest: self.workspace.own_writes.remember(self.path, digest),
+        )
         self._adopt(chapter, new_state, data)
         return new_state
 
@@ -254,8 +267,7 @@ class ChapterStore:
             trust = True
             for _ in range(_CAS_ATTEMPTS):
                 chapter, state = self._read_for_write(trust_stat=trust)
-                outcome = merge_batch(chapter, items, origin=origin, model=model,
-                                      keep_versions=self.keep_versions)
+                outcome = merge_batch(chapter, items, origin=origin, model=model, keep_versions=self.keep_versions)
                 if outcome.stale:
                     raise self._refuse(chapter, items, outcome, origin, model)
                 if not outcome.changed:
@@ -305,32 +317,49 @@ class ChapterStore:
             conflict_path=conflict_path,
         )
 
-    def _refuse(self, chapter: Chapter, items: Sequence[BatchItem], outcome: MergeOutcome, origin: Origin,
-                model: str | None) -> StaleParagraphError:
+    def _refuse(
+        self, chapter: Chapter, items: Sequence[BatchItem], outcome: MergeOutcome, origin: Origin, model: str | None
+    ) -> StaleParagraphError:
         """Save every text of a stale batch durably, then build the error to raise."""
         from store.conflicts import ConflictRecord, RejectedText, write_conflicts  # rare: a stale batch
 
         texts = {i.paragraph_id: i.text for i in items}
         stamp = utc_now()
         records = [
-            ConflictRecord(chapter_file=self.path.name, chapter_id=chapter.id, paragraph_id=s.paragraph_id,
-                           kind="stale_source", base_source=s.base_source, current_source=s.current_source,
-                           our_text=texts[s.paragraph_id], origin=origin, model=model, created_at=stamp)
+            ConflictRecord(
+                chapter_file=self.path.name,
+                chapter_id=chapter.id,
+                paragraph_id=s.paragraph_id,
+                kind="stale_source",
+                base_source=s.base_source,
+                current_source=s.current_source,
+                our_text=texts[s.paragraph_id],
+                origin=origin,
+                model=model,
+                created_at=stamp,
+            )
             for s in outcome.stale
         ]
-        rejected = [RejectedText(paragraph_id=i.paragraph_id, text=i.text, base_source=i.base_source,
-                                 base_selected_id=i.base_selected_id) for i in items]
+        rejected = [
+            RejectedText(
+                paragraph_id=i.paragraph_id, text=i.text, base_source=i.base_source, base_selected_id=i.base_selected_id
+            )
+            for i in items
+        ]
         try:
             path = write_conflicts(self.workspace, self.path, records, rejected)
         except (OSError, StoreError) as exc:
             reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-            raise CommitError(self.path, "save the refused batch to .proofdesk/conflicts",
-                              f"{len(outcome.stale)} paragraph{'' if len(outcome.stale) == 1 else 's'} changed on "
-                              f"disk and {reason}") from None
+            raise CommitError(
+                self.path,
+                "save the refused batch to .proofdesk/conflicts",
+                f"{len(outcome.stale)} paragraph{'' if len(outcome.stale) == 1 else 's'} changed on disk and {reason}",
+            ) from None
         return StaleParagraphError(self.path, outcome.stale, path)
 
-    def _record_kept(self, chapter: Chapter, items: Sequence[BatchItem], outcome: MergeOutcome, origin: Origin,
-                     model: str | None) -> Path | None:
+    def _record_kept(
+        self, chapter: Chapter, items: Sequence[BatchItem], outcome: MergeOutcome, origin: Origin, model: str | None
+    ) -> Path | None:
         """Record kept selections (informational: the versions themselves are already in the chapter)."""
         if not outcome.kept_selection:
             return None
@@ -339,11 +368,21 @@ class ChapterStore:
         by_id = {i.paragraph_id: i for i in items}
         stamp = utc_now()
         records = [
-            ConflictRecord(chapter_file=self.path.name, chapter_id=chapter.id, paragraph_id=k.paragraph_id,
-                           kind="selection_kept", base_source=by_id[k.paragraph_id].base_source,
-                           current_source=by_id[k.paragraph_id].base_source, our_text=by_id[k.paragraph_id].text,
-                           our_version_id=k.version_id, their_selected_id=k.current_selected_id,
-                           their_text=k.current_selected_text, origin=origin, model=model, created_at=stamp)
+            ConflictRecord(
+                chapter_file=self.path.name,
+                chapter_id=chapter.id,
+                paragraph_id=k.paragraph_id,
+                kind="selection_kept",
+                base_source=by_id[k.paragraph_id].base_source,
+                current_source=by_id[k.paragraph_id].base_source,
+                our_text=by_id[k.paragraph_id].text,
+                our_version_id=k.version_id,
+                their_selected_id=k.current_selected_id,
+                their_text=k.current_selected_text,
+                origin=origin,
+                model=model,
+                created_at=stamp,
+            )
             for k in outcome.kept_selection
         ]
         try:
@@ -370,8 +409,11 @@ def _encode(path: Path, chapter: Chapter) -> bytes:
         return chapter_bytes(chapter)
     except UnicodeEncodeError as exc:
         # Lone surrogates (e.g. a "\ud800" escape in a model's JSON) cannot be written as UTF-8.
-        raise CommitError(path, "encode the chapter", f"a text contains a character that is not valid "
-                          f"Unicode ({exc.object[exc.start:exc.end]!a})") from None
+        raise CommitError(
+            path,
+            "encode the chapter",
+            f"a text contains a character that is not valid Unicode ({exc.object[exc.start : exc.end]!a})",
+        ) from None
 
 
 def clean_folder(workspace: Workspace, folder: Path) -> list[Path]:

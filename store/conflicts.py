@@ -108,8 +108,12 @@ def write_conflicts(
     folder = workspace.conflicts_dir
     safe_state_dir(folder)  # created durably; a planted symbolic link raises UnsafeStateDir
     moment = datetime.now(UTC)
-    content = ConflictFile(chapter_file=chapter_path.name, created_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
-                           records=tuple(records), rejected=tuple(rejected))
+    content = ConflictFile(
+        chapter_file=chapter_path.name,
+        created_at=moment.strftime("%Y-%m-%dT%H:%M:%SZ"),
+        records=tuple(records),
+        rejected=tuple(rejected),
+    )
     data = _encode(content)
     with _conflicts_lock(workspace.state_dir):
         while True:
@@ -141,12 +145,14 @@ def conflict_files(workspace: Workspace, chapter_path: Path) -> list[Path]:
     except (OSError, StoreError) as exc:
         log.warning("not reading conflict records: %s", exc)
         return []
-    return [workspace.conflicts_dir / n for n in sorted(names)
-            if n.startswith(prefix) and n.endswith(".json") and not n.endswith(TEMP_SUFFIX)]
+    return [
+        workspace.conflicts_dir / n
+        for n in sorted(names)
+        if n.startswith(prefix) and n.endswith(".json") and not n.endswith(TEMP_SUFFIX)
+    ]
 
 
-def list_conflicts(workspace: Workspace, chapter_path: Path, *,
-                   include_resolved: bool = False) -> list[StoredConflict]:
+def list_conflicts(workspace: Workspace, chapter_path: Path, *, include_resolved: bool = False) -> list[StoredConflict]:
     """The conflict records of a chapter, oldest first; unresolved only unless ``include_resolved``."""
     found: list[StoredConflict] = []
     for path in conflict_files(workspace, chapter_path):
@@ -174,11 +180,11 @@ def resolve(conflict: StoredConflict, resolution: Resolution) -> StoredConflict:
         if content is None or conflict.index >= len(content.records):
             raise FileNotFoundError(f"conflict record {conflict.path.name}#{conflict.index} no longer exists")
         record = content.records[conflict.index].model_copy(
-            update={"resolved": True, "resolution": resolution, "resolved_at": utc_now()})
+            update={"resolved": True, "resolution": resolution, "resolved_at": utc_now()}
+        )
         records = list(content.records)
         records[conflict.index] = record
-        atomic_write(conflict.path, _encode(content.model_copy(update={"records": tuple(records)})),
-                     expect=None)
+        atomic_write(conflict.path, _encode(content.model_copy(update={"records": tuple(records)})), expect=None)
     return StoredConflict(conflict.path, conflict.index, record)
 
 

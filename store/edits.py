@@ -49,8 +49,7 @@ def keep_ours(para: Paragraph, our_version_id: str | None, our_text: str) -> Par
     return edit_translation(para, our_text)
 
 
-def needs_review(para: Paragraph, conflict_ids: frozenset[str],
-                 warning_ids: frozenset[str] = frozenset()) -> bool:
+def needs_review(para: Paragraph, conflict_ids: frozenset[str], warning_ids: frozenset[str] = frozenset()) -> bool:
     """A paragraph the editor still has to look at: a conflict, a translation with QA warnings nobody dismissed
     (``warning_ids``; marking it reviewed does not settle them), or a translation not yet marked reviewed."""
     if para.is_empty:

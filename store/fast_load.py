@@ -176,9 +176,14 @@ def _versions(listed: Any, ids: list[Any]) -> tuple[tuple[TranslationVersion, ..
         if size == 5 and tuple(v) == _VERSION_KEYS:
             model = v["model"]
             origin = v["origin"]
-            if (type(v["id"]) is not str or type(v["text"]) is not str or type(v["created_at"]) is not str
-                    or type(origin) is not str or origin not in _ORIGIN_SET
-                    or (model is not None and type(model) is not str)):
+            if (
+                type(v["id"]) is not str
+                or type(v["text"]) is not str
+                or type(v["created_at"]) is not str
+                or type(origin) is not str
+                or origin not in _ORIGIN_SET
+                or (model is not None and type(model) is not str)
+            ):
                 return None
             ids.append(v["id"])
             obj = _new(TranslationVersion)
@@ -193,9 +198,14 @@ def _versions(listed: Any, ids: list[Any]) -> tuple[tuple[TranslationVersion, ..
         model = v.get("model")
         text = v.get("text")
         created = v.get("created_at")
-        if (type(v.get("id")) is not str or type(text) is not str or type(created) is not str
-                or type(origin) is not str or origin not in _ORIGIN_SET
-                or (model is not None and type(model) is not str)):
+        if (
+            type(v.get("id")) is not str
+            or type(text) is not str
+            or type(created) is not str
+            or type(origin) is not str
+            or origin not in _ORIGIN_SET
+            or (model is not None and type(model) is not str)
+        ):
             return None
         ids.append(v["id"])
         extra = {k: x for k, x in v.items() if k not in _VERSION_FIELDS}
@@ -204,8 +214,14 @@ def _versions(listed: Any, ids: list[Any]) -> tuple[tuple[TranslationVersion, ..
             if nested < 0:
                 return None
             keys += nested
-        out.append(_record(TranslationVersion, {"id": v.get("id"), "text": text, "origin": origin, "model": model,
-                                                "created_at": created}, extra, set(v)))
+        out.append(
+            _record(
+                TranslationVersion,
+                {"id": v.get("id"), "text": text, "origin": origin, "model": model, "created_at": created},
+                extra,
+                set(v),
+            )
+        )
     return tuple(out), keys, plain
 
 
@@ -250,9 +266,14 @@ def _build(data: dict[str, Any]) -> tuple[Chapter, int, list[bool]] | None:
             if len(listed) == 1 and type(v := listed[0]) is dict and len(v) == 5 and tuple(v) == _VERSION_KEYS:
                 # The usual paragraph: one plain version (inlined: this loop runs for every paragraph).
                 vid, vtext, origin, model, created = v.values()
-                if (type(vtext) is not str or type(created) is not str or type(origin) is not str
-                        or origin not in _ORIGIN_SET or (model is not None and type(model) is not str)
-                        or (sel is not None and sel != vid)):
+                if (
+                    type(vtext) is not str
+                    or type(created) is not str
+                    or type(origin) is not str
+                    or origin not in _ORIGIN_SET
+                    or (model is not None and type(model) is not str)
+                    or (sel is not None and sel != vid)
+                ):
                     return None
                 keys += 5
                 ids.append(vid)
@@ -300,11 +321,20 @@ def _build(data: dict[str, Any]) -> tuple[Chapter, int, list[bool]] | None:
     positions = dict(zip(paragraph_ids, range(len(paragraph_ids)), strict=True))
     if len(positions) != len(paragraph_ids):
         return None  # a paragraph ID twice: the careful path names both places
-    chapter = _record(Chapter, {
-        "format": data.get("format", FORMAT), "id": data.get("id"), "title": data.get("title"),
-        "title_translation": data.get("title_translation"), "source_language": data.get("source_language"),
-        "target_language": data.get("target_language"), "paragraphs": tuple(paragraphs),
-    }, top_extra, set(data))
+    chapter = _record(
+        Chapter,
+        {
+            "format": data.get("format", FORMAT),
+            "id": data.get("id"),
+            "title": data.get("title"),
+            "title_translation": data.get("title_translation"),
+            "source_language": data.get("source_language"),
+            "target_language": data.get("target_language"),
+            "paragraphs": tuple(paragraphs),
+        },
+        top_extra,
+        set(data),
+    )
     chapter.cache("positions", positions)
     return chapter, keys, plain
 
@@ -318,8 +348,12 @@ def _paragraph(p: dict[str, Any], ids: list[Any]) -> tuple[Paragraph, int] | Non
     text = p.get("text")
     sel = p.get("selected_translation_id")
     reviewed = p.get("reviewed", False)
-    if ("id" not in p or type(text) is not str or type(reviewed) is not bool
-            or (sel is not None and type(sel) is not str)):
+    if (
+        "id" not in p
+        or type(text) is not str
+        or type(reviewed) is not bool
+        or (sel is not None and type(sel) is not str)
+    ):
         return None
     keys = 0
     versions: tuple[TranslationVersion, ...] = ()
@@ -339,5 +373,9 @@ def _paragraph(p: dict[str, Any], ids: list[Any]) -> tuple[Paragraph, int] | Non
         if nested < 0:
             return None
         keys += nested
-    return _record(Paragraph, {"id": p["id"], "text": text, "translations": versions, "selected_translation_id": sel,
-                               "reviewed": reviewed}, extra, set(p)), keys
+    return _record(
+        Paragraph,
+        {"id": p["id"], "text": text, "translations": versions, "selected_translation_id": sel, "reviewed": reviewed},
+        extra,
+        set(p),
+    ), keys

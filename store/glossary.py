@@ -101,8 +101,10 @@ class Glossary(BaseModel):
             ids.add(entry.id)
             key = source_key(entry.source)
             if key in seen:
-                raise ValueError(f"entries.{number}: the source {entry.source!r} is already entry {seen[key]!r} "
-                                 "(sources are unique, Latin letters compared case-insensitively)")
+                raise ValueError(
+                    f"entries.{number}: the source {entry.source!r} is already entry {seen[key]!r} "
+                    "(sources are unique, Latin letters compared case-insensitively)"
+                )
             seen[key] = entry.id
         return self
 
@@ -130,7 +132,7 @@ def parse_glossary(raw: bytes, source: str | Path) -> Glossary:
     except RecursionError:
         raise GlossaryLoadError(f"{name}: nested too deeply to be a glossary") from None
     if not isinstance(data, dict):
-        raise GlossaryLoadError(f"{name}: expected a JSON object with \"format\" and \"entries\"")
+        raise GlossaryLoadError(f'{name}: expected a JSON object with "format" and "entries"')
     if data.get("format") != GLOSSARY_FORMAT:
         raise GlossaryLoadError(f"{name}: format must be {GLOSSARY_FORMAT!r}, not {data.get('format')!r}")
     try:

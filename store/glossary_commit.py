@@ -95,8 +95,9 @@ def _rebuilt(glossary: Glossary, entries: Iterable[GlossaryEntry]) -> Glossary:
     """The glossary with ``entries``, validated as a whole (unique sources and IDs)."""
     try:
         # Entries are already valid records (pydantic keeps instances as they are): only the whole is checked.
-        return Glossary.model_validate({**glossary.model_dump(mode="json", exclude={"entries"}),
-                                        "entries": tuple(entries)})
+        return Glossary.model_validate(
+            {**glossary.model_dump(mode="json", exclude={"entries"}), "entries": tuple(entries)}
+        )
     except ValidationError as exc:
         raise GlossaryEditError(first_error(exc)) from None
 
@@ -105,12 +106,14 @@ def add_entry(entry: GlossaryEntry) -> Callable[[Glossary], Glossary]:
     """Add ``entry``; an entry with the same source and target already there is kept as it is, a candidate with
     no target yet takes this one's place (keeping its ID), one with another target raises
     :class:`GlossaryConflict`."""
+
     def edit(glossary: Glossary) -> Glossary:
         existing = glossary.by_source(entry.source)
         if existing is None:
             for alias in entry.aliases:
-                if (other := glossary.by_source(alias)) is not None and source_key(other.target) != \
-                        source_key(entry.target):
+                if (other := glossary.by_source(alias)) is not None and source_key(other.target) != source_key(
+                    entry.target
+                ):
                     raise GlossaryConflict(other)
             return _rebuilt(glossary, (*glossary.entries, entry))
         if source_key(existing.target) == source_key(entry.target):
@@ -119,11 +122,13 @@ def add_entry(entry: GlossaryEntry) -> Callable[[Glossary], Glossary]:
             filled = entry.model_copy(update={"id": existing.id})
             return _rebuilt(glossary, (filled if e.id == existing.id else e for e in glossary.entries))
         raise GlossaryConflict(existing)
+
     return edit
 
 
 def update_entry(entry_id: str, **fields: Any) -> Callable[[Glossary], Glossary]:
     """Change fields of the entry ``entry_id`` (any of source, target, kind, note, aliases, gender, status)."""
+
     def edit(glossary: Glossary) -> Glossary:
         if glossary.by_id(entry_id) is None:
             raise GlossaryEditError(f"there is no glossary entry {entry_id!r}")
@@ -136,6 +141,7 @@ def update_entry(entry_id: str, **fields: Any) -> Callable[[Glossary], Glossary]
                     raise GlossaryEditError(first_error(exc)) from None
             entries.append(entry)
         return _rebuilt(glossary, entries)
+
     return edit
 
 
@@ -152,8 +158,10 @@ def approve_entries(entry_ids: Iterable[str]) -> Callable[[Glossary], Glossary]:
 
     def edit(glossary: Glossary) -> Glossary:
         _require(glossary, wanted)
-        return _rebuilt(glossary, (e.model_copy(update={"status": "approved"}) if e.id in wanted else e
-                                   for e in glossary.entries))
+        return _rebuilt(
+            glossary, (e.model_copy(update={"status": "approved"}) if e.id in wanted else e for e in glossary.entries)
+        )
+
     return edit
 
 
@@ -164,6 +172,7 @@ def remove_entries(entry_ids: Iterable[str]) -> Callable[[Glossary], Glossary]:
     def edit(glossary: Glossary) -> Glossary:
         _require(glossary, wanted)
         return _rebuilt(glossary, (e for e in glossary.entries if e.id not in wanted))
+
     return edit
 
 
@@ -181,4 +190,5 @@ def add_entries(entries: Iterable[GlossaryEntry]) -> Callable[[Glossary], Glossa
                 seen.add(key)
                 fresh.append(entry)
         return _rebuilt(glossary, (*glossary.entries, *fresh)) if fresh else glossary
+
     return edit

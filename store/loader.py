@@ -159,7 +159,7 @@ def parse_chapter(raw: bytes, source: str | Path) -> Chapter:
     """Parse chapter bytes; raise :class:`ChapterLoadError` with one line naming ``source`` and the place."""
     name = str(source)
     if raw.startswith(_BOM):
-        raw = raw[len(_BOM):]
+        raw = raw[len(_BOM) :]
     if not raw or ((raw[:1].isspace() or raw[-1:].isspace()) and not raw.strip()):
         raise ChapterLoadError(name, None, "the file is empty; expected a JSON chapter object")
     with gc_paused():
@@ -174,8 +174,11 @@ def _parse_careful(raw: bytes, name: str) -> Chapter:
     except UnicodeDecodeError as exc:
         head = raw[: exc.start].decode("utf-8", errors="replace")
         line, col = _line_col(head, len(head))
-        raise ChapterLoadError(name, f"{line}:{col}", f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset "
-                               f"{exc.start}); chapter files must be UTF-8") from None
+        raise ChapterLoadError(
+            name,
+            f"{line}:{col}",
+            f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); chapter files must be UTF-8",
+        ) from None
     try:
         data = json.loads(text, object_pairs_hook=_pairs_hook, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
@@ -186,8 +189,9 @@ def _parse_careful(raw: bytes, name: str) -> Chapter:
     except _DuplicateKey:
         pos, key = _locate_duplicate(text)
         line, col = _line_col(text, pos)
-        raise ChapterLoadError(name, f"{line}:{col}", f"invalid JSON: key {key!r} appears twice in the object "
-                               "starting here") from None
+        raise ChapterLoadError(
+            name, f"{line}:{col}", f"invalid JSON: key {key!r} appears twice in the object starting here"
+        ) from None
     except _BadConstant as bad:
         pos, _ = _scan_outside_strings(text)
         where = "{}:{}".format(*_line_col(text, pos)) if pos is not None else None
@@ -197,15 +201,19 @@ def _parse_careful(raw: bytes, name: str) -> Chapter:
         where = "{}:{}".format(*_line_col(text, pos)) if pos is not None else None
         raise ChapterLoadError(name, where, f"invalid JSON: nested more than {_MAX_DEPTH} levels deep") from None
     if "\\u" in text and _SURROGATE_ESCAPE.search(text) and (bad := _lone_surrogate_path(data)) is not None:
-        raise ChapterLoadError(name, bad, "contains a lone UTF-16 surrogate escape (\\ud800-\\udfff without "
-                               "its pair), which is not text and could never be saved")
+        raise ChapterLoadError(
+            name,
+            bad,
+            "contains a lone UTF-16 surrogate escape (\\ud800-\\udfff without "
+            "its pair), which is not text and could never be saved",
+        )
     return chapter_from_data(data, name, text)
 
 
 def chapter_from_data(data: Any, name: str, text: str | None = None) -> Chapter:
     """Validate parsed JSON data as a chapter, with the same one-line errors as :func:`parse_chapter`."""
     if not isinstance(data, dict):
-        raise ChapterLoadError(name, None, f"expected a JSON object with \"paragraphs\", got a {type(data).__name__}")
+        raise ChapterLoadError(name, None, f'expected a JSON object with "paragraphs", got a {type(data).__name__}')
     if data.get("format", FORMAT) != FORMAT:
         raise ChapterLoadError(name, "format", f"expected {FORMAT!r}, got {json.dumps(data['format'])[:40]}")
     if "paragraphs" not in data:
@@ -230,8 +238,11 @@ def chapter_from_data(data: Any, name: str, text: str | None = None) -> Chapter:
         seen: dict[str, int] = {}
         for i, para in enumerate(chapter.paragraphs):
             if para.id in seen:
-                raise ChapterLoadError(name, f"paragraphs[{i}].id", f"duplicate paragraph id {para.id!r} "
-                                       f"(also paragraphs[{seen[para.id]}].id); IDs must be unique")
+                raise ChapterLoadError(
+                    name,
+                    f"paragraphs[{i}].id",
+                    f"duplicate paragraph id {para.id!r} (also paragraphs[{seen[para.id]}].id); IDs must be unique",
+                )
             seen[para.id] = i
     return chapter
 

@@ -34,8 +34,10 @@ class LockTimeout(StoreError):
     def __init__(self, what: str, timeout: float) -> None:
         self.what = what
         self.timeout = timeout
-        super().__init__(f"timed out after {timeout:g} s waiting for the lock on {what} "
-                         "(another proofdesk process or window is writing it)")
+        super().__init__(
+            f"timed out after {timeout:g} s waiting for the lock on {what} "
+            "(another proofdesk process or window is writing it)"
+        )
 
 
 class LockError(StoreError):
@@ -64,17 +66,18 @@ class FileLock:
     def _open(self) -> int:
         try:
             safe_state_dir(self.lock_path.parent)  # raises UnsafeStateDir (a StoreError) for a planted link
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK,
-                         0o666)
+            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK, 0o666)
         except OSError as exc:
             if exc.errno == errno.ELOOP:
-                raise LockError(f"refusing to use the lock file {self.lock_path}: it is a symbolic link; "
-                                "remove it and try again") from None
+                raise LockError(
+                    f"refusing to use the lock file {self.lock_path}: it is a symbolic link; remove it and try again"
+                ) from None
             raise LockError(f"could not open the lock file {self.lock_path}: {exc.strerror or exc}") from None
         if not stat.S_ISREG(os.fstat(fd).st_mode):  # O_NONBLOCK above: a planted FIFO does not hang us here
             os.close(fd)
-            raise LockError(f"refusing to use the lock file {self.lock_path}: it is not a regular file; "
-                            "remove it and try again")
+            raise LockError(
+                f"refusing to use the lock file {self.lock_path}: it is not a regular file; remove it and try again"
+            )
         return fd
 
     def acquire(self, timeout: float | None = None) -> None:
@@ -125,16 +128,16 @@ class FileLock:
         self.acquire()
         return self
 
-    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> None:
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         self.release()
 
 
 class ChapterLock(FileLock):
     """The write lock of one chapter: ``<workspace>/.proofdesk/locks/<chapter file name>.lock``."""
 
-    def __init__(self, workspace: Workspace, chapter_path: Path | str, *,
-                 timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(self, workspace: Workspace, chapter_path: Path | str, *, timeout: float = DEFAULT_TIMEOUT) -> None:
         chapter_path = Path(chapter_path)
         super().__init__(workspace.lock_path(chapter_path), what=chapter_path.name, timeout=timeout)
         self.chapter_path = chapter_path
@@ -157,8 +160,9 @@ class RunBusy(StoreError):
         pid = holder.get("pid", "unknown")
         started = holder.get("started")
         when = f", started {_local_time(started)}" if started else ""
-        super().__init__(f"another run is {verb} {chapter_name} (pid {pid}{when}); wait for it or pass --force "
-                         "to run anyway")
+        super().__init__(
+            f"another run is {verb} {chapter_name} (pid {pid}{when}); wait for it or pass --force to run anyway"
+        )
 
 
 def _local_time(stamp: str) -> str:

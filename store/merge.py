@@ -128,13 +128,22 @@ def merge_batch(
             unchanged.append(item.paragraph_id)
             continue
         person_chose = para.selected_translation_id != item.base_selected_id
-        new_para, version = append_version(para, item.text, origin=origin, model=model,
-                                           select=not person_chose, created_at=stamp)
+        new_para, version = append_version(
+            para, item.text, origin=origin, model=model, select=not person_chose, created_at=stamp
+        )
         replacements[pos] = prune_versions(new_para, keep_versions)
         accepted.append(item.paragraph_id)
         if person_chose:
-            kept.append(KeptSelection(item.paragraph_id, version.id, item.base_selected_id,
-                                      para.selected_translation_id, para.selected_text))
+            kept.append(
+                KeptSelection(
+                    item.paragraph_id,
+                    version.id,
+                    item.base_selected_id,
+                    para.selected_translation_id,
+                    para.selected_text,
+                )
+            )
     merged = chapter.with_paragraphs(replacements) if replacements else chapter
-    return MergeOutcome(chapter=merged, accepted=tuple(accepted), unchanged=tuple(unchanged),
-                        kept_selection=tuple(kept))
+    return MergeOutcome(
+        chapter=merged, accepted=tuple(accepted), unchanged=tuple(unchanged), kept_selection=tuple(kept)
+    )

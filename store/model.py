@@ -47,8 +47,11 @@ class _Record(BaseModel):
 
     def __eq__(self, other: object) -> bool:
         # Pydantic would also compare private caches; equality is about the file's content only.
-        return (type(self) is type(other) and self.__dict__ == other.__dict__
-                and self.__pydantic_extra__ == other.__pydantic_extra__)
+        return (
+            type(self) is type(other)
+            and self.__dict__ == other.__dict__
+            and self.__pydantic_extra__ == other.__pydantic_extra__
+        )
 
     def replace(self, **changes: Any) -> Any:
         """A copy with ``changes`` applied and every cached derivation dropped."""
@@ -197,8 +200,10 @@ class Chapter(_Record):
         # What is derived from the source texts alone (the engine's lookup tables) holds while they stay put,
         # as they do in every commit of translations.
         by_source = self.cached("by_source")
-        if by_source is not None and all(para.id == self.paragraphs[pos].id and para.text == self.paragraphs[pos].text
-                                         for pos, para in replacements.items()):
+        if by_source is not None and all(
+            para.id == self.paragraphs[pos].id and para.text == self.paragraphs[pos].text
+            for pos, para in replacements.items()
+        ):
             copy.cache("by_source", by_source)
         return copy
 

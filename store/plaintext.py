@@ -48,10 +48,15 @@ def chapter_from_text(
     for line in split_lines(text):
         pid = new_id(taken)
         taken.add(pid)
-        paragraphs.append(Paragraph(id=pid, text=line, translations=(), selected_translation_id=None,
-                                    reviewed=False))
-    return Chapter(id=chapter_id, title=title, title_translation=None, source_language=source_language,
-                   target_language=target_language, paragraphs=tuple(paragraphs))
+        paragraphs.append(Paragraph(id=pid, text=line, translations=(), selected_translation_id=None, reviewed=False))
+    return Chapter(
+        id=chapter_id,
+        title=title,
+        title_translation=None,
+        source_language=source_language,
+        target_language=target_language,
+        paragraphs=tuple(paragraphs),
+    )
 
 
 def missing_mark(para: Paragraph) -> str:

@@ -99,9 +99,9 @@ def _holds(f: BinaryIO, raw: bytes) -> bool:
         if pos + n > len(raw):
             return False
         if n == _CHUNK:
-            if buf != expected[pos:pos + n]:  # bytearray against any buffer: one memcmp
+            if buf != expected[pos : pos + n]:  # bytearray against any buffer: one memcmp
                 return False
-        elif view[:n].tobytes() != raw[pos:pos + n]:
+        elif view[:n].tobytes() != raw[pos : pos + n]:
             return False
         pos += n
 

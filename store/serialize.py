@@ -60,8 +60,9 @@ def _build_block(para: Paragraph) -> str:
     inner = _PARA_INDENT + "  "
     if para.translations:
         vind = inner + "  "
-        versions = ("[\n" + vind + (",\n" + vind).join(_version_block(t, vind) for t in para.translations)
-                    + "\n" + inner + "]")
+        versions = (
+            "[\n" + vind + (",\n" + vind).join(_version_block(t, vind) for t in para.translations) + "\n" + inner + "]"
+        )
     else:
         versions = "[]"
     pairs = [
@@ -107,17 +108,28 @@ def _plain(para: Paragraph) -> bool:
         return False
     fields = para.__dict__
     sel = fields["selected_translation_id"]
-    if (len(fields) != 5 or type(fields["id"]) is not str or type(fields["text"]) is not str
-            or type(fields["reviewed"]) is not bool or (sel is not None and type(sel) is not str)
-            or type(fields["translations"]) is not tuple):
+    if (
+        len(fields) != 5
+        or type(fields["id"]) is not str
+        or type(fields["text"]) is not str
+        or type(fields["reviewed"]) is not bool
+        or (sel is not None and type(sel) is not str)
+        or type(fields["translations"]) is not tuple
+    ):
         return False
     for version in fields["translations"]:
         if type(version) is not TranslationVersion or version.__pydantic_extra__:
             return False
         v = version.__dict__
         model = v["model"]
-        if (len(v) != 5 or type(v["id"]) is not str or type(v["text"]) is not str or type(v["origin"]) is not str
-                or type(v["created_at"]) is not str or (model is not None and type(model) is not str)):
+        if (
+            len(v) != 5
+            or type(v["id"]) is not str
+            or type(v["text"]) is not str
+            or type(v["origin"]) is not str
+            or type(v["created_at"]) is not str
+            or (model is not None and type(model) is not str)
+        ):
             return False
     return True
 
@@ -131,13 +143,12 @@ def _version_fields(obj: Any) -> Any:
 def _encode_together(paragraphs: list[Paragraph]) -> list[bytes] | None:
     """The inner bytes of plain paragraphs from one orjson call; None if orjson refuses (a lone surrogate)."""
     try:
-        blob = orjson.dumps([[p.__dict__ for p in paragraphs]], default=_version_fields,
-                            option=orjson.OPT_INDENT_2)
+        blob = orjson.dumps([[p.__dict__ for p in paragraphs]], default=_version_fields, option=orjson.OPT_INDENT_2)
     except orjson.JSONEncodeError:
         return None  # the hand-built path raises the UnicodeEncodeError the callers expect
     if not (blob.startswith(_BULK_OPEN) and blob.endswith(_BULK_CLOSE)):
         return None
-    inners = blob[len(_BULK_OPEN):-len(_BULK_CLOSE)].split(_BETWEEN)
+    inners = blob[len(_BULK_OPEN) : -len(_BULK_CLOSE)].split(_BETWEEN)
     return inners if len(inners) == len(paragraphs) else None
 
 
@@ -205,7 +216,7 @@ def _inners_from_source(chapter: Chapter, raw: bytes, plain: list[bool]) -> list
     end = raw.find(_LIST_CLOSE, start)
     if start < 0 or end < 0:
         return None
-    inners: list[bytes | None] = raw[start + len(_PARAGRAPHS_AT):end].split(_BETWEEN)  # type: ignore[assignment]
+    inners: list[bytes | None] = raw[start + len(_PARAGRAPHS_AT) : end].split(_BETWEEN)  # type: ignore[assignment]
     if len(inners) != len(paragraphs):
         return None
     for i, para in enumerate(paragraphs):
@@ -269,8 +280,7 @@ def chapter_document(chapter: Chapter) -> dict[str, Any]:
             "id": p.id,
             "text": p.text,
             "translations": [
-                {**{k: getattr(t, k) for k in _VERSION_KEYS}, **(t.__pydantic_extra__ or {})}
-                for t in p.translations
+                {**{k: getattr(t, k) for k in _VERSION_KEYS}, **(t.__pydantic_extra__ or {})} for t in p.translations
             ],
             "selected_translation_id": p.selected_translation_id,
             "reviewed": p.reviewed,

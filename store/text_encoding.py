@@ -11,8 +11,13 @@ from store.errors import StoreError
 # The order is a tie-break: charset-normalizer's best guess among these only (a free guess may pick a
 # Cyrillic code page for short Japanese text).
 CANDIDATES = ["utf_8", "cp932", "euc_jp", "gb18030", "big5", "utf_16"]
-_BOMS = [(codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16")]
+_BOMS = [
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+]
 
 
 class TextDecodeError(StoreError):
@@ -23,8 +28,9 @@ def _strict(raw: bytes, encoding: str, path: Path) -> str:
     try:
         return raw.decode(encoding)
     except UnicodeDecodeError as exc:
-        raise TextDecodeError(f"{path}: not valid {encoding} text (byte 0x{raw[exc.start]:02x} at offset "
-                              f"{exc.start})") from None
+        raise TextDecodeError(
+            f"{path}: not valid {encoding} text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
     except LookupError:
         raise TextDecodeError(f"{path}: unknown encoding {encoding!r}") from None
 
@@ -45,6 +51,8 @@ def decode_text(raw: bytes, path: Path, encoding: str | None = None) -> tuple[st
 
     best = from_bytes(raw, cp_isolation=CANDIDATES).best()
     if best is None:
-        raise TextDecodeError(f"{path}: not UTF-8 (byte 0x{raw[utf8_error.start]:02x} at offset {utf8_error.start})"
-                              f" nor Shift_JIS, EUC-JP, GB18030 or Big5; name it with --encoding") from None
+        raise TextDecodeError(
+            f"{path}: not UTF-8 (byte 0x{raw[utf8_error.start]:02x} at offset {utf8_error.start})"
+            f" nor Shift_JIS, EUC-JP, GB18030 or Big5; name it with --encoding"
+        ) from None
     return _strict(raw, best.encoding, path), best.encoding

@@ -95,8 +95,9 @@ def _read(path: Path) -> tuple[bytes, StatKey] | Examined:
 def _unreadable(path: Path, exc: OSError) -> Examined:
     reason = exc.strerror or str(exc)
     # The digest stands for "this error": the same failure again is not a new state.
-    return Examined("invalid", digest=f"oserror:{exc.errno}",
-                    error=ChapterLoadError(str(path), None, f"cannot be read: {reason}"))
+    return Examined(
+        "invalid", digest=f"oserror:{exc.errno}", error=ChapterLoadError(str(path), None, f"cannot be read: {reason}")
+    )
 
 
 def examine(path: Path, known: Known | None, is_own: Callable[[str], bool] | None) -> Examined:

@@ -62,13 +62,21 @@ _HEALTHY_RUN = 30.0  # a backend that ran this long before failing resets the ba
 _CONSUMED_OWN = 64  # own-write digests remembered as already seen, per path
 
 
-def default_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncGenerator[
-        set[tuple[Change, str]], None]:
+def default_watch(
+    root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter
+) -> AsyncGenerator[set[tuple[Change, str]], None]:
     """watchfiles' ``awatch`` on ``root`` alone (not recursive), stoppable through ``stop_event``."""
     # The watch thread checks stop_event every ``step``; rust_timeout bounds how long a bare cancellation
     # (no stop_event) waits for that thread, since awatch cannot abandon it.
-    return awatch(root, watch_filter=watch_filter, stop_event=stop_event, recursive=False,
-                  debounce=1_600, step=50, rust_timeout=1_000)
+    return awatch(
+        root,
+        watch_filter=watch_filter,
+        stop_event=stop_event,
+        recursive=False,
+        debounce=1_600,
+        step=50,
+        rust_timeout=1_000,
+    )
 
 
 class _Stop:
@@ -212,8 +220,9 @@ class ChapterWatcher:
         await self.start()
         return self
 
-    async def __aexit__(self, exc_type: type[BaseException] | None, exc: BaseException | None,
-                        tb: TracebackType | None) -> None:
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
         await self.stop()
 
     async def events(self) -> AsyncIterator[WatchEvent]:
@@ -238,8 +247,7 @@ class ChapterWatcher:
 
     def _go_fast(self, extra: float = 0.0) -> None:
         """Scan at the short interval until the backend has again run ``healthy_after`` seconds (plus ``extra``)."""
-        self._fast_until = max(self._fast_until,
-                               asyncio.get_running_loop().time() + extra + self.healthy_after)
+        self._fast_until = max(self._fast_until, asyncio.get_running_loop().time() + extra + self.healthy_after)
 
     def _path(self, name: str) -> Path:
         """The one ``Path`` of chapter ``name`` (its hash is computed once, not at every scan)."""
@@ -489,6 +497,11 @@ class ChapterWatcher:
         if missed:
             self.missed += len(missed)
             if asyncio.get_running_loop().time() >= self._fast_until:
-                log.info("%d change(s) in %s were never notified (first: %s); scanning every %g s again",
-                         len(missed), self.root, missed[0].name, self.reconcile_every)
+                log.info(
+                    "%d change(s) in %s were never notified (first: %s); scanning every %g s again",
+                    len(missed),
+                    self.root,
+                    missed[0].name,
+                    self.reconcile_every,
+                )
             self._go_fast()

@@ -46,8 +46,9 @@ GLOSSARY_NAME = "glossary.json"  # the workspace's glossary (store.glossary), ne
 def is_chapter_name(name: str) -> bool:
     """Whether a file name in a workspace can be a chapter: ``*.json``, not hidden, not one of our temps, not the
     glossary."""
-    return (name.endswith(".json") and not name.startswith(".") and not name.endswith(TEMP_SUFFIX)
-            and name != GLOSSARY_NAME)
+    return (
+        name.endswith(".json") and not name.startswith(".") and not name.endswith(TEMP_SUFFIX) and name != GLOSSARY_NAME
+    )
 
 
 def name_key(name: str) -> str:
@@ -69,11 +70,15 @@ class UnsafeStateDir(StoreError):
     def __init__(self, path: Path, what: str) -> None:
         self.path = path
         if what == "a symbolic link":
-            message = (f"refusing to use {path}: it is a symbolic link, and proofdesk keeps its state (locks, "
-                       "traces, conflicts) only in real folders inside the workspace; remove it and try again")
+            message = (
+                f"refusing to use {path}: it is a symbolic link, and proofdesk keeps its state (locks, "
+                "traces, conflicts) only in real folders inside the workspace; remove it and try again"
+            )
         else:
-            message = (f"cannot create the folder {path}: something that is {what} is in the way (proofdesk "
-                       "keeps locks, traces and conflicts there); move it away and try again")
+            message = (
+                f"cannot create the folder {path}: something that is {what} is in the way (proofdesk "
+                "keeps locks, traces and conflicts there); move it away and try again"
+            )
         super().__init__(message)
 
 

@@ -21,8 +21,12 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point platformdirs (XDG) and PROOFDESK_CONFIG at a per-test folder; drop real model settings."""
     home = tmp_path / "_home"
-    for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"),
-                     ("XDG_STATE_HOME", "state"), ("XDG_CACHE_HOME", "cache")):
+    for var, sub in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_STATE_HOME", "state"),
+        ("XDG_CACHE_HOME", "cache"),
+    ):
         (home / sub).mkdir(parents=True, exist_ok=True)
         monkeypatch.setenv(var, str(home / sub))
     monkeypatch.setenv("PROOFDESK_CONFIG", str(home / "config" / "proofdesk" / "config.toml"))

@@ -54,9 +54,16 @@ class ProofdeskApp(App[int]):
         Binding("question_mark,f1", "help", "Help", id="app.help"),
     ]
 
-    def __init__(self, workspace: WorkspaceSession | None, *, chapter: ChapterSession | None = None,
-                 trace: Path | None = None, config: Config | None = None, watch: bool = True,
-                 demo_delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        workspace: WorkspaceSession | None,
+        *,
+        chapter: ChapterSession | None = None,
+        trace: Path | None = None,
+        config: Config | None = None,
+        watch: bool = True,
+        demo_delay: float = 0.0,
+    ) -> None:
         super().__init__()
         self._workers = ReportingWorkerManager(self)  # a failing worker is reported, never ends the app
         self.workspace = workspace
@@ -173,9 +180,12 @@ class ProofdeskApp(App[int]):
 
     def _drop_idle_views(self) -> None:
         """Forget the least recently opened chapter views beyond the limit, never one shown or running."""
-        idle = [name for name, view in self._chapter_views.items()
-                if view not in self.screen_stack and not view.run_in_progress]
-        for name in idle[:max(len(idle) - KEPT_CHAPTER_VIEWS, 0)]:
+        idle = [
+            name
+            for name, view in self._chapter_views.items()
+            if view not in self.screen_stack and not view.run_in_progress
+        ]
+        for name in idle[: max(len(idle) - KEPT_CHAPTER_VIEWS, 0)]:
             view = self._chapter_views.pop(name)
             self.uninstall_screen(name)
             self.call_later(view.remove)
@@ -207,8 +217,13 @@ class ProofdeskApp(App[int]):
         if event.state is not WorkerState.ERROR:
             return
         worker = event.worker
-        log.error("worker %r (group %r, node %s) failed", worker.name, worker.group, type(worker.node).__name__,
-                  exc_info=worker.error)
+        log.error(
+            "worker %r (group %r, node %s) failed",
+            worker.name,
+            worker.group,
+            type(worker.node).__name__,
+            exc_info=worker.error,
+        )
         self.notify(failure_sentence(worker), severity="error", timeout=10, markup=False)
 
     def _theme_chosen(self, theme: Theme) -> None:
@@ -243,8 +258,9 @@ class ProofdeskApp(App[int]):
                 if isinstance(state, ChapterLoadError):
                     session.mark_invalid(state)
                     if session.chapter is not None:
-                        self.broadcast(WorkspaceChanged(path, f"{path.name} is not valid on disk: {state.line}",
-                                                        error=True))
+                        self.broadcast(
+                            WorkspaceChanged(path, f"{path.name} is not valid on disk: {state.line}", error=True)
+                        )
                 elif session.chapter is None:
                     session.adopt(state, external=False)
                 elif state is not session.chapter:

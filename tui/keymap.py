@@ -58,8 +58,11 @@ def _group_of(node: DOMNode) -> str:
 
 def _nodes(app: App, screen: Screen) -> list[DOMNode]:
     nodes: list[DOMNode] = [screen]
-    nodes.extend(w for w in screen.walk_children(with_self=False) if type(w).__dict__.get("BINDINGS")
-                 or getattr(type(w), "HELP_GROUP", None))
+    nodes.extend(
+        w
+        for w in screen.walk_children(with_self=False)
+        if type(w).__dict__.get("BINDINGS") or getattr(type(w), "HELP_GROUP", None)
+    )
     nodes.append(app)
     return nodes
 

@@ -39,11 +39,15 @@ class ActionsProvider(Provider):
             if name in seen:
                 name = f"{info.description} ({info.group})"
             seen.add(name)
-            found.append((name, f"{info.group} · key {info.keys}",
-                          partial(app.run_action, info.action, info.node)))
+            found.append((name, f"{info.group} · key {info.keys}", partial(app.run_action, info.action, info.node)))
         for profile in app.profile_names():
-            found.append((f"Model: use profile {profile}", "switch the model for the next runs",
-                          partial(app.use_profile, profile)))
+            found.append(
+                (
+                    f"Model: use profile {profile}",
+                    "switch the model for the next runs",
+                    partial(app.use_profile, profile),
+                )
+            )
         separators = getattr(self.screen, "set_separators", None)
         if separators is not None:
             for task in (*TASKS, None):

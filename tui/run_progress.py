@@ -60,9 +60,12 @@ class ProgressView:
         """Fold one event into the counters and show what changed."""
         state = self.runs.get(event.run_id)
         if isinstance(event, RunStarted):
-            state = self.runs[event.run_id] = _RunState(Path(event.chapter_path).name, event.paragraph_count,
-                                                        chunks=event.chunk_count,
-                                                        prices=Prices.from_json(event.prices))
+            state = self.runs[event.run_id] = _RunState(
+                Path(event.chapter_path).name,
+                event.paragraph_count,
+                chunks=event.chunk_count,
+                prices=Prices.from_json(event.prices),
+            )
             self.started(state, event)
             return
         if state is None:
@@ -97,21 +100,27 @@ class PlainProgress(ProgressView):
 
     def started(self, state: _RunState, event: RunStarted) -> None:
         """Name the run and its size."""
-        self._say(f"{state.name}: {event.task} with {event.model}: {counted(event.paragraph_count, 'paragraph')} in "
-                  f"{counted(event.chunk_count, 'chunk')}")
+        self._say(
+            f"{state.name}: {event.task} with {event.model}: {counted(event.paragraph_count, 'paragraph')} in "
+            f"{counted(event.chunk_count, 'chunk')}"
+        )
 
     def changed(self, state: _RunState, event: EngineEvent) -> None:
         """Chunk results, retries, reminders and errors as lines."""
         if isinstance(event, ChunkFinished):
             missing = f" · missing {', '.join(event.missing)}" if event.missing else ""
-            self._say(f"{state.name}: chunk {event.part or event.chunk}/{state.chunks} {event.status} · "
-                      f"{len(state.done)}/{state.total} paragraphs · {state.spent()} · "
-                      f"{state.errors} tool errors{missing}")
+            self._say(
+                f"{state.name}: chunk {event.part or event.chunk}/{state.chunks} {event.status} · "
+                f"{len(state.done)}/{state.total} paragraphs · {state.spent()} · "
+                f"{state.errors} tool errors{missing}"
+            )
         elif isinstance(event, Retry):
             self._say(f"{state.name}: retry {event.attempt} in {event.delay:.1f} s ({event.reason})")
         elif isinstance(event, Reminder):
-            self._say(f"{state.name}: chunk {event.chunk}: reminded the model of "
-                      f"{counted(len(event.missing), 'missing paragraph')}")
+            self._say(
+                f"{state.name}: chunk {event.chunk}: reminded the model of "
+                f"{counted(len(event.missing), 'missing paragraph')}"
+            )
         elif isinstance(event, ErrorEvent):
             self._say(f"{state.name}: error: {event.message}")
 
@@ -126,9 +135,13 @@ class RichProgress(ProgressView):
 
         super().__init__()
         self._progress = Progress(
-            TextColumn("{task.description}", markup=False), BarColumn(), MofNCompleteColumn(),
-            TextColumn("{task.fields[spent]} · {task.fields[errors]} err", markup=False), TimeElapsedColumn(),
-            console=Console(stderr=True), transient=False,
+            TextColumn("{task.description}", markup=False),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[spent]} · {task.fields[errors]} err", markup=False),
+            TimeElapsedColumn(),
+            console=Console(stderr=True),
+            transient=False,
         )
         self._tasks: dict[str, Any] = {}  # run id -> rich TaskID
 
@@ -141,8 +154,9 @@ class RichProgress(ProgressView):
 
     def started(self, state: _RunState, event: RunStarted) -> None:
         """Add a bar for the run."""
-        self._tasks[event.run_id] = self._progress.add_task(visible(state.name, newlines=False),
-                                                            total=max(state.total, 1), spent=state.spent(), errors=0)
+        self._tasks[event.run_id] = self._progress.add_task(
+            visible(state.name, newlines=False), total=max(state.total, 1), spent=state.spent(), errors=0
+        )
 
     def changed(self, state: _RunState, event: EngineEvent) -> None:
         """Move the bar; print errors above it."""
@@ -151,8 +165,9 @@ class RichProgress(ProgressView):
             return
         self._progress.update(task, completed=len(state.done), spent=state.spent(), errors=state.errors)
         if isinstance(event, ErrorEvent):
-            self._progress.console.print(visible(f"{state.name}: error: {event.message}", newlines=False),
-                                         markup=False, highlight=False)
+            self._progress.console.print(
+                visible(f"{state.name}: error: {event.message}", newlines=False), markup=False, highlight=False
+            )
 
 
 NOT_RUN = frozenset({"bad_input", "busy"})  # refused before any work: bad input, or another run holds the chapter
@@ -167,15 +182,19 @@ def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
             error = str(s.get("error"))
             lines.append(error if name in error else f"{name}: {error}")
             continue
-        lines.append(f"{name}: {s.get('status')} · {s.get('paragraphs_done', 0)}/{s.get('paragraphs_total', 0)} "
-                     f"paragraphs · {s.get('chunks_complete', 0)}/{len(s.get('chunks', []))} chunks complete · "
-                     f"{usage_text(s.get('usage') or {}, s.get('cost'))} · {s.get('wall_ms', 0) / 1000:.1f} s")
+        lines.append(
+            f"{name}: {s.get('status')} · {s.get('paragraphs_done', 0)}/{s.get('paragraphs_total', 0)} "
+            f"paragraphs · {s.get('chunks_complete', 0)}/{len(s.get('chunks', []))} chunks complete · "
+            f"{usage_text(s.get('usage') or {}, s.get('cost'))} · {s.get('wall_ms', 0) / 1000:.1f} s"
+        )
         for chunk in s.get("chunks", []):
             if chunk.get("status") != "complete":
                 missing = ", ".join(chunk.get("missing", [])) or "-"
                 why = f" {chunk['end_code']}" if chunk.get("end_code") else ""
-                lines.append(f"  chunk {chunk.get('part') or chunk.get('index')}: {chunk.get('status')}{why} "
-                             f"(missing: {missing})")
+                lines.append(
+                    f"  chunk {chunk.get('part') or chunk.get('index')}: {chunk.get('status')}{why} "
+                    f"(missing: {missing})"
+                )
         errors = s.get("tool_errors") or {}
         if errors:
             lines.append("  tool errors: " + ", ".join(f"{code} ×{n}" for code, n in sorted(errors.items())))

@@ -34,7 +34,7 @@ class Search:
         scope: Scope = "both"
         for prefix, named in _PREFIXES.items():
             if text.casefold().startswith(prefix):
-                text, scope = text[len(prefix):].strip(), named
+                text, scope = text[len(prefix) :].strip(), named
                 break
         return cls(text, scope) if text else None
 
@@ -44,7 +44,8 @@ class Search:
             folded = self.needle.casefold()
             in_source, in_translation = self.scope != "translation", self.scope != "source"
             self._matches = [
-                pos for pos, para in enumerate(chapter.paragraphs)
+                pos
+                for pos, para in enumerate(chapter.paragraphs)
                 if (in_source and folded in para.text.casefold())
                 or (in_translation and folded in (para.selected_text or "").casefold())
             ]

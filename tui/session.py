@@ -221,8 +221,9 @@ class ChapterSession:
         record = conflict.record
         chapter = self.chapter
         if resolution == "keep_ours":
-            chapter = self._change(record.paragraph_id,
-                                   lambda para: edits.keep_ours(para, record.our_version_id, record.our_text))
+            chapter = self._change(
+                record.paragraph_id, lambda para: edits.keep_ours(para, record.our_version_id, record.our_text)
+            )
         elif resolution == "edited":
             if text is None:
                 raise ValueError("an edited resolution needs the text")
@@ -254,21 +255,28 @@ class WorkspaceSession:
         key = path.parent.resolve() / path.name
         found = self.sessions.get(key)
         if found is None:
-            found = self.sessions[key] = ChapterSession(key, self.workspace,
-                                                        keep_versions=self.config.run.keep_versions)
+            found = self.sessions[key] = ChapterSession(
+                key, self.workspace, keep_versions=self.config.run.keep_versions
+            )
         return found
 
-    def run_request(self, chapter: ChapterSession, task: TaskType, *, demo_delay: float = 0.0,
-                    **options: Any) -> RunRequest:
+    def run_request(
+        self, chapter: ChapterSession, task: TaskType, *, demo_delay: float = 0.0, **options: Any
+    ) -> RunRequest:
         """The run of ``task`` on a chapter, as configured; ``options`` are RunRequest fields (``only_chunk``,
         ``include_all``, ``only_paragraph``, ``instruction``)."""
         from engine.run import RunRequest  # the model client stack loads with the first run, not at start-up
 
         chapter_id = chapter.chapter.id if chapter.chapter is not None else chapter.path.stem
         return RunRequest.configured(
-            chapter.path, task, self.settings, self.config.run,
-            trace_path=default_trace_path(self.workspace.traces_dir, chapter_id, task), demo_delay=demo_delay,
-            **options)
+            chapter.path,
+            task,
+            self.settings,
+            self.config.run,
+            trace_path=default_trace_path(self.workspace.traces_dir, chapter_id, task),
+            demo_delay=demo_delay,
+            **options,
+        )
 
     def known_states(self) -> dict[Path, Known]:
         """What the sessions last read or wrote, for seeding the watcher (blocking: hashes the bytes)."""

@@ -56,8 +56,9 @@ def visible(text: str, *, newlines: bool = True) -> str:
 
 # One symbol per character, for editing widgets where every character must keep one cell: the C0 control
 # pictures (U+2400–U+241F), DEL's (U+2421), and U+FFFD for C1 and bidi controls, which have none.
-_PICTURES: dict[int, str] = {code: ("\u2421" if code == 0x7F else chr(0x2400 + code) if code < 0x20 else "\ufffd")
-                             for code in _CODES}
+_PICTURES: dict[int, str] = {
+    code: ("\u2421" if code == 0x7F else chr(0x2400 + code) if code < 0x20 else "\ufffd") for code in _CODES
+}
 
 
 def control_pictures(text: str) -> str:

@@ -37,8 +37,9 @@ def failure_sentence(worker: Worker[object]) -> str:
     if len(detail) > MAX_ERROR_CHARS:
         detail = detail[:MAX_ERROR_CHARS] + "…"
     reason = f"{kind}: {detail}" if detail else kind
-    return visible(f"Background task “{what_failed(worker)}” failed: {reason} (details in the log file).",
-                   newlines=False)
+    return visible(
+        f"Background task “{what_failed(worker)}” failed: {reason} (details in the log file).", newlines=False
+    )
 
 
 class ReportingWorkerManager(WorkerManager):

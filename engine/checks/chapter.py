@@ -31,8 +31,9 @@ def _paragraph_warnings(chapter: Chapter, glossary: Sequence[GlossaryTerm]) -> l
     return out
 
 
-def _kept(chapter: Chapter, per_paragraph: list[list[CheckWarning]], include_dismissed: bool,
-          codes: Collection[str] | None) -> list[CheckWarning]:
+def _kept(
+    chapter: Chapter, per_paragraph: list[list[CheckWarning]], include_dismissed: bool, codes: Collection[str] | None
+) -> list[CheckWarning]:
     out: list[CheckWarning] = []
     for pos, warnings in enumerate(per_paragraph):
         if not warnings:
@@ -54,8 +55,13 @@ def _merge(per_paragraph: list[list[CheckWarning]], extra: Iterable[CheckWarning
         slot.sort(key=lambda x: CODE_ORDER[x.code])
 
 
-def check_chapter(chapter: Chapter, glossary: Sequence[GlossaryTerm] = (), *, include_dismissed: bool = False,
-                  codes: Collection[str] | None = None) -> list[CheckWarning]:
+def check_chapter(
+    chapter: Chapter,
+    glossary: Sequence[GlossaryTerm] = (),
+    *,
+    include_dismissed: bool = False,
+    codes: Collection[str] | None = None,
+) -> list[CheckWarning]:
     """Every warning of the chapter in paragraph order, INCONSISTENT among its own paragraphs included.
 
     ``codes`` keeps only those codes; dismissed warnings are left out unless ``include_dismissed``.
@@ -66,21 +72,29 @@ def check_chapter(chapter: Chapter, glossary: Sequence[GlossaryTerm] = (), *, in
     return _kept(chapter, per_paragraph, include_dismissed, codes)
 
 
-def check_workspace(chapters: Sequence[Chapter], glossary: Sequence[GlossaryTerm] = (), *,
-                    names: Sequence[str] | None = None, include_dismissed: bool = False,
-                    codes: Collection[str] | None = None) -> list[list[CheckWarning]]:
+def check_workspace(
+    chapters: Sequence[Chapter],
+    glossary: Sequence[GlossaryTerm] = (),
+    *,
+    names: Sequence[str] | None = None,
+    include_dismissed: bool = False,
+    codes: Collection[str] | None = None,
+) -> list[list[CheckWarning]]:
     """The warnings of each chapter (same order), INCONSISTENT across all of them; ``names`` label chapters in
     INCONSISTENT messages (default: their IDs)."""
     per_chapter = [_paragraph_warnings(chapter, glossary) for chapter in chapters]
     if codes is None or "INCONSISTENT" in codes:
         for per_paragraph, extra in zip(per_chapter, check_consistency(chapters, names), strict=True):
             _merge(per_paragraph, extra)
-    return [_kept(chapter, per_paragraph, include_dismissed, codes)
-            for chapter, per_paragraph in zip(chapters, per_chapter, strict=True)]
+    return [
+        _kept(chapter, per_paragraph, include_dismissed, codes)
+        for chapter, per_paragraph in zip(chapters, per_chapter, strict=True)
+    ]
 
 
-def batch_warnings(chapter: Chapter, submitted: Iterable[tuple[str, str]],
-                   glossary: Sequence[GlossaryTerm] = ()) -> list[dict[str, Any]]:
+def batch_warnings(
+    chapter: Chapter, submitted: Iterable[tuple[str, str]], glossary: Sequence[GlossaryTerm] = ()
+) -> list[dict[str, Any]]:
     """What the model is told about the paragraphs it just submitted: ``{"paragraph_id", "code", "message"}``.
 
     ``submitted`` holds (paragraph_id, text) of the accepted paragraphs; the text is the model's, checked against
@@ -97,6 +111,7 @@ def batch_warnings(chapter: Chapter, submitted: Iterable[tuple[str, str]],
         if not found:
             continue
         dismissed = dismissed_codes(para, text)
-        out.extend({"paragraph_id": pid, "code": f.code, "message": f.message}
-                   for f in found if f.code not in dismissed)
+        out.extend(
+            {"paragraph_id": pid, "code": f.code, "message": f.message} for f in found if f.code not in dismissed
+        )
     return out

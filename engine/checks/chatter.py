@@ -15,24 +15,35 @@ from engine.checks.warning import Finding, quoted
 # is far cheaper than a regex at every position); the patterns then match the lower-cased text.
 _RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     # English
-    (("here is", "here's", "here’s", "here are"), r"\bhere(?:'s|’s| is| are)\s+(?:the|your|my|a)\s+(?:[\w-]+\s+){0,2}"
-                r"(?:translation|translated|version|rendering|revision|text)\b"),
+    (
+        ("here is", "here's", "here’s", "here are"),
+        r"\bhere(?:'s|’s| is| are)\s+(?:the|your|my|a)\s+(?:[\w-]+\s+){0,2}"
+        r"(?:translation|translated|version|rendering|revision|text)\b",
+    ),
     (("as an ", "as a l"), r"\bas an? (?:ai|artificial intelligence|large language model|language model)\b"),
-    (("i can", "unable", "not able"),
-     r"\bi (?:cannot|can't|can’t|am unable to|'m unable to|’m unable to|am not able to) "
-     r"(?:translate|assist|help with|comply|provide|fulfil|fulfill|complete (?:this|that|the)|process)\b"),
+    (
+        ("i can", "unable", "not able"),
+        r"\bi (?:cannot|can't|can’t|am unable to|'m unable to|’m unable to|am not able to) "
+        r"(?:translate|assist|help with|comply|provide|fulfil|fulfill|complete (?:this|that|the)|process)\b",
+    ),
     (("t/n", "tn"), r"\bt/n\b|\btn\s*:"),
     (("note",), r"\btranslator['’]?s? note\b|[(\[]\s*note\s*:"),
     (("```",), r"```"),
-    (("translat", "polished", "revised", "proofread"),
-     r"(?:^|\n)\s*(?:translation|translated text|english translation|polished (?:text|version)"
-     r"|revised (?:text|version)|proofread (?:text|version))\s*[:：]"),
-    (("sure", "certainly", "of course", "ok"),
-     r"^\s*(?:sure|certainly|of course|okay|ok)\s*[,!.]\s*(?:here|i\b|i'll|i’ll|below|the following|let me)"),
+    (
+        ("translat", "polished", "revised", "proofread"),
+        r"(?:^|\n)\s*(?:translation|translated text|english translation|polished (?:text|version)"
+        r"|revised (?:text|version)|proofread (?:text|version))\s*[:：]",
+    ),
+    (
+        ("sure", "certainly", "of course", "ok"),
+        r"^\s*(?:sure|certainly|of course|okay|ok)\s*[,!.]\s*(?:here|i\b|i'll|i’ll|below|the following|let me)",
+    ),
     # Chinese and Japanese
     (("以下",), r"以下是.{0,8}(?:翻译|译文|润色|翻譯|譯文|潤色)|以下は.{0,8}(?:翻訳|訳文)"),
-    (("译", "譯", "訳", "翻"),
-     r"(?:^|\n)\s*(?:译文|翻译|譯文|翻譯|訳文|翻訳)\s*[:：]|译者注|譯者注|译注|譯注|訳注|訳者注"),
+    (
+        ("译", "譯", "訳", "翻"),
+        r"(?:^|\n)\s*(?:译文|翻译|譯文|翻譯|訳文|翻訳)\s*[:：]|译者注|譯者注|译注|譯注|訳注|訳者注",
+    ),
     (("注",), r"[（(]\s*注\s*[:：]"),
     (("作为", "作為"), r"作为(?:一个)?(?:ai|人工智能|语言模型)|作為(?:一個)?(?:ai|人工智慧|語言模型)"),
     (("我无法", "我不能", "我無法"), r"我(?:无法|不能)(?:翻译|提供|协助)|我(?:無法|不能)(?:翻譯|提供|協助)"),
@@ -58,6 +69,6 @@ def check_chatter(source: str, translation: str) -> Finding | None:
         if said in lowered_source:
             continue
         start = m.start() + (len(m.group()) - len(m.group().lstrip()))
-        text = translation[start:m.end()]
+        text = translation[start : m.end()]
         return Finding("AI_CHATTER", f"model talk or a translator's note: {quoted(text, 40)}", (start, m.end()))
     return None

@@ -37,8 +37,11 @@ def dismissed_codes(para: Paragraph, translation: str | None = None) -> frozense
     if text is None:
         return frozenset()
     current = fingerprint(para.text, text)
-    return frozenset(e["code"] for e in entries
-                     if isinstance(e, dict) and e.get("fingerprint") == current and isinstance(e.get("code"), str))
+    return frozenset(
+        e["code"]
+        for e in entries
+        if isinstance(e, dict) and e.get("fingerprint") == current and isinstance(e.get("code"), str)
+    )
 
 
 def dismiss(para: Paragraph, code: str, translation: str) -> Paragraph:

@@ -16,11 +16,51 @@ ChineseScript = Literal["simplified", "traditional"]
 CJK_LANGUAGES = frozenset({"ja", "zh", "ko"})
 
 # Languages written in Latin letters (ISO 639-1), the targets where Han characters cannot belong.
-LATIN_LANGUAGES = frozenset({
-    "af", "ca", "cs", "cy", "da", "de", "en", "eo", "es", "et", "eu", "fi", "fil", "fr", "ga", "gl", "hr", "hu",
-    "id", "is", "it", "la", "lt", "lv", "ms", "mt", "nb", "nl", "nn", "no", "pl", "pt", "ro", "sk", "sl", "sq",
-    "sv", "sw", "tl", "tr", "vi",
-})
+LATIN_LANGUAGES = frozenset(
+    {
+        "af",
+        "ca",
+        "cs",
+        "cy",
+        "da",
+        "de",
+        "en",
+        "eo",
+        "es",
+        "et",
+        "eu",
+        "fi",
+        "fil",
+        "fr",
+        "ga",
+        "gl",
+        "hr",
+        "hu",
+        "id",
+        "is",
+        "it",
+        "la",
+        "lt",
+        "lv",
+        "ms",
+        "mt",
+        "nb",
+        "nl",
+        "nn",
+        "no",
+        "pl",
+        "pt",
+        "ro",
+        "sk",
+        "sl",
+        "sq",
+        "sv",
+        "sw",
+        "tl",
+        "tr",
+        "vi",
+    }
+)
 _SIMPLIFIED_TAGS = frozenset({"hans", "cn", "sg", "my"})
 _TRADITIONAL_TAGS = frozenset({"hant", "tw", "hk", "mo"})
 

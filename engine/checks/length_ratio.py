@@ -35,9 +35,12 @@ from engine.checks.warning import Finding
 
 _TO_ENGLISH: dict[str, float] = {"ja": 2.2, "zh": 3.0, "ko": 2.0}
 _BETWEEN_CJK: dict[tuple[str, str], float] = {
-    ("ja", "zh"): 0.75, ("zh", "ja"): 1 / 0.75,
-    ("ja", "ko"): 1.0, ("ko", "ja"): 1.0,
-    ("zh", "ko"): 1.4, ("ko", "zh"): 1 / 1.4,
+    ("ja", "zh"): 0.75,
+    ("zh", "ja"): 1 / 0.75,
+    ("ja", "ko"): 1.0,
+    ("ko", "ja"): 1.0,
+    ("zh", "ko"): 1.4,
+    ("ko", "zh"): 1 / 1.4,
 }
 MIN_SOURCE_LETTERS = 10
 BAND = 3.0
@@ -96,5 +99,8 @@ def check_length(source: str, translation: str, langs: Languages) -> Finding | N
     if 1 / BAND <= actual <= BAND:
         return None
     how = "short" if actual < 1 else "long"
-    return Finding("LENGTH_RATIO", f"the translation is {actual:.2f} times as long as expected for this language "
-                   f"pair (too {how}: {tr} letters for {src} in the source)")
+    return Finding(
+        "LENGTH_RATIO",
+        f"the translation is {actual:.2f} times as long as expected for this language "
+        f"pair (too {how}: {tr} letters for {src} in the source)",
+    )

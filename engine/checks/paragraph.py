@@ -24,8 +24,7 @@ from engine.checks.warning import CheckWarning, Finding
 _WIDE = re.compile("[^\x00-\u10ff\u2000-\u2bff]")
 
 
-def findings(source: str, translation: str, langs: Languages,
-             glossary: Sequence[GlossaryTerm] = ()) -> list[Finding]:
+def findings(source: str, translation: str, langs: Languages, glossary: Sequence[GlossaryTerm] = ()) -> list[Finding]:
     """What the per-paragraph checks find in ``translation`` of ``source``."""
     wide = _WIDE.search(translation) is not None
     found = (
@@ -47,9 +46,16 @@ def findings(source: str, translation: str, langs: Languages,
     return [f for f in found if f is not None]
 
 
-def check_paragraph(source: str, translation: str, source_language: str | None, target_language: str | None,
-                    glossary: Sequence[GlossaryTerm] = (), *, paragraph_id: str = "",
-                    paragraph_index: int = 0) -> list[CheckWarning]:
+def check_paragraph(
+    source: str,
+    translation: str,
+    source_language: str | None,
+    target_language: str | None,
+    glossary: Sequence[GlossaryTerm] = (),
+    *,
+    paragraph_id: str = "",
+    paragraph_index: int = 0,
+) -> list[CheckWarning]:
     """The warnings about ``translation`` of ``source`` (every code but the workspace-wide INCONSISTENT)."""
     langs = languages(source_language, target_language)
     return [CheckWarning.of(f, paragraph_id, paragraph_index) for f in findings(source, translation, langs, glossary)]

@@ -90,8 +90,10 @@ _DASHES = frozenset("―—─–━")
 # だろう/でしょう, Chinese 吗/呢/吧, Korean -까/-니/-냐/-나요) before a plain full stop, or one holding a question
 # word (何をしていた。 "What were you doing?").
 _ASKS = re.compile(r"(?:か|かい|かね|かな|かしら|の|だろう|でしょう|吗|嗎|呢|吧|까|니|냐|나요)[。.｡]?$")
-_QUESTION_WORD = re.compile(r"何|誰|どこ|どちら|いつ|なぜ|なんで|どう|どれ|どんな|いくつ|いくら"
-                            r"|什么|甚麼|谁|哪|为什么|為什麼|怎|几|幾|누구|무엇|뭐|어디|언제|왜|어떻게|몇")
+_QUESTION_WORD = re.compile(
+    r"何|誰|どこ|どちら|いつ|なぜ|なんで|どう|どれ|どんな|いくつ|いくら"
+    r"|什么|甚麼|谁|哪|为什么|為什麼|怎|几|幾|누구|무엇|뭐|어디|언제|왜|어떻게|몇"
+)
 _SENTENCE_END = re.compile(r"[。．.！？!?\n][^。．.！？!?\n]*$")
 
 _NAMES = {"question": "a question mark", "exclamation": "an exclamation mark", "ellipsis": "an ellipsis"}
@@ -122,7 +124,7 @@ def _asks(body: str) -> bool:
         return True
     core = body.rstrip("。.｡")
     cut = _SENTENCE_END.search(core)
-    return _QUESTION_WORD.search(core[cut.start() + 1:] if cut else core) is not None
+    return _QUESTION_WORD.search(core[cut.start() + 1 :] if cut else core) is not None
 
 
 def check_end_punctuation(source: str, translation: str, langs: Languages) -> Finding | None:
@@ -142,6 +144,7 @@ def check_end_punctuation(source: str, translation: str, langs: Languages) -> Fi
         if in_source:
             return Finding("END_PUNCTUATION", f"the source ends with {_NAMES[kind]} and the translation does not")
         end = len(translation.rstrip(_TRAILING))
-        return Finding("END_PUNCTUATION", f"the translation ends with {_NAMES[kind]} and the source does not",
-                       (tr_at, end))
+        return Finding(
+            "END_PUNCTUATION", f"the translation ends with {_NAMES[kind]} and the source does not", (tr_at, end)
+        )
     return None

@@ -95,5 +95,6 @@ def check_repetition(source: str, translation: str) -> Finding | None:
         return None
     sentence = again.group().strip()
     start = again.start() + again.group().index(sentence)
-    return Finding("REPETITION", f"the sentence {quoted(sentence, 40)} is written twice",
-                   (start, start + len(sentence)))
+    return Finding(
+        "REPETITION", f"the sentence {quoted(sentence, 40)} is written twice", (start, start + len(sentence))
+    )

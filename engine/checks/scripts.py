@@ -27,8 +27,9 @@ _HANGUL_RUN = re.compile("[\uac00-\ud7a3\u1100-\u11ff\u3131-\u318e\ua960-\ua97f\
 _HAN_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f\u3005-\u3007\u303b]+")
 
 
-def _runs(pattern: Pattern[str], translation: str, glossary: Sequence[GlossaryTerm],
-          skip: Pattern[str] | None = None) -> list[re.Match[str]]:
+def _runs(
+    pattern: Pattern[str], translation: str, glossary: Sequence[GlossaryTerm], skip: Pattern[str] | None = None
+) -> list[re.Match[str]]:
     """Matches of ``pattern`` in ``translation`` outside every glossary target."""
     found = [m for m in pattern.finditer(translation) if skip is None or not skip.fullmatch(m.group())]
     if found and glossary:

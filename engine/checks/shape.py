@@ -40,8 +40,28 @@ _FULL_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９，．", "0123
 _NUMBER = re.compile(r"[0-9０-９]+(?:[.,．，][0-9０-９]+)*")
 _THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
 
-_EN_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-             "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_EN_UNITS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
 _EN_TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _HAN_DIGITS = "〇一二三四五六七八九"
 
@@ -76,8 +96,20 @@ def _normal(number: str) -> str:
     return plain
 
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-           "november", "december")
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 
 
 def _spelled(number: str, langs: Languages, month: bool) -> tuple[str, ...]:
@@ -127,5 +159,7 @@ def check_newlines(source: str, translation: str) -> Finding | None:
     actual = _inner_newlines(translation)
     if expected == actual:
         return None
-    return Finding("NEWLINES_DIFFER", f"the source has {counted(expected, 'line break')} inside "
-                   f"the paragraph, the translation {actual}")
+    return Finding(
+        "NEWLINES_DIFFER",
+        f"the source has {counted(expected, 'line break')} inside the paragraph, the translation {actual}",
+    )

@@ -61,14 +61,18 @@ class CheckWarning(Struct, frozen=True):
     @classmethod
     def of(cls, finding: Finding, paragraph_id: str, paragraph_index: int) -> CheckWarning:
         """The warning for ``finding`` on the paragraph at ``paragraph_index``."""
-        return cls(finding.code, paragraph_id, paragraph_index, finding.message, SEVERITIES[finding.code],
-                   finding.span)
+        return cls(finding.code, paragraph_id, paragraph_index, finding.message, SEVERITIES[finding.code], finding.span)
 
     def to_json(self) -> dict[str, Any]:
         """``{"code", "paragraph_id", "paragraph_index", "message", "severity", "span": [start, end] | null}``."""
-        return {"code": self.code, "paragraph_id": self.paragraph_id, "paragraph_index": self.paragraph_index,
-                "message": self.message, "severity": self.severity,
-                "span": None if self.span is None else [self.span[0], self.span[1]]}
+        return {
+            "code": self.code,
+            "paragraph_id": self.paragraph_id,
+            "paragraph_index": self.paragraph_index,
+            "message": self.message,
+            "severity": self.severity,
+            "span": None if self.span is None else [self.span[0], self.span[1]],
+        }
 
     def for_model(self) -> dict[str, str]:
         """The short form a batch result carries: ``{"paragraph_id", "code", "message"}``."""

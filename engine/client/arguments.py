@@ -52,8 +52,10 @@ def parse_arguments(raw: str, *, allow_repair: bool = True) -> ParsedArguments:
         return _invalid(f"the arguments nest more than {MAX_JSON_DEPTH} levels deep")
     parsed = _parse(text, allow_repair)
     if parsed.arguments is not None and (where := lone_surrogate_at(parsed.arguments)) is not None:
-        return _invalid(f"the arguments hold a broken character (half of a UTF-16 surrogate pair) at {where}; "
-                        "resend the call with the text intact")
+        return _invalid(
+            f"the arguments hold a broken character (half of a UTF-16 surrogate pair) at {where}; "
+            "resend the call with the text intact"
+        )
     return parsed
 
 
@@ -84,7 +86,7 @@ def _parse(text: str, allow_repair: bool) -> ParsedArguments:
     import json_repair  # only needed for broken JSON; importing it costs ~30 ms of start-up
 
     try:
-        repaired = json_repair.repair_json(candidate[scan.start:scan.end], return_objects=True)
+        repaired = json_repair.repair_json(candidate[scan.start : scan.end], return_objects=True)
     except Exception:  # json_repair is heuristic code; any failure means "not repairable"
         repaired = None
     if isinstance(repaired, dict) and _count_keys(repaired) == scan.keys and _is_json_data(repaired):
@@ -100,7 +102,7 @@ def _strip_fence(text: str) -> str:
     opened = _FENCE_OPEN.match(text)
     if opened is None:
         return text
-    return _FENCE_CLOSE.sub("", text[opened.end():])
+    return _FENCE_CLOSE.sub("", text[opened.end() :])
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,8 +168,11 @@ def _scan(text: str) -> _Scan:
                 last = "other"
                 continue
             token = word.group()
-            last = "key" if expecting_key else ("word" if token in _LITERALS else
-                                                 "number" if token[0] in "-0123456789" else "word")
+            last = (
+                "key"
+                if expecting_key
+                else ("word" if token in _LITERALS else "number" if token[0] in "-0123456789" else "word")
+            )
             at = word.end()
     # The object never closed: closing it is safe only right after a complete value.
     return _Scan(start, size, keys, last not in ("string", "word", "}", "]"))

@@ -116,8 +116,9 @@ class StreamAssembler:
             self._fail_with_payload(data or "the server sent an error event")
             return []
         if too_deep(data):
-            self._on_error(ProviderError(message=f"the server sent a chunk nested more than {MAX_JSON_DEPTH} "
-                                                 "levels deep"))
+            self._on_error(
+                ProviderError(message=f"the server sent a chunk nested more than {MAX_JSON_DEPTH} levels deep")
+            )
             return []
         if data[:1] == "{":
             # Fast path: decode and type-check in one pass (msgspec). Lone surrogate escapes, odd field types and
@@ -305,8 +306,9 @@ class StreamAssembler:
         status = f" ({error.status})" if error.status else ""
         message = f"the server reported an error during the response{status}: {error.message}"
         kind, retryable = classify(error.message, status=error.status, code=error.code, error_type=error.type)
-        self._failure = ModelFailure(message, kind, error.code or error.type, retryable, error.retry_delay_s,
-                                     error.status)
+        self._failure = ModelFailure(
+            message, kind, error.code or error.type, retryable, error.retry_delay_s, error.status
+        )
         self.stopped = True
 
     def _set_usage(self, usage: WireUsage) -> None:
@@ -358,10 +360,20 @@ class StreamAssembler:
             fields[name] = field_text
         if self._message_extra:
             fields["extra_content"] = self._message_extra
-        return AssembledResponse(content=content, reasoning=reasoning, tool_calls=tuple(calls), finish_reason=finish,
-                                 finish_reason_raw=raw, usage=self._usage, failure=failure,
-                                 latency_ms=latency_ms, attempts=attempts, message_fields=fields,
-                                 received_calls=tuple(received), first_byte_ms=first_byte_ms)
+        return AssembledResponse(
+            content=content,
+            reasoning=reasoning,
+            tool_calls=tuple(calls),
+            finish_reason=finish,
+            finish_reason_raw=raw,
+            usage=self._usage,
+            failure=failure,
+            latency_ms=latency_ms,
+            attempts=attempts,
+            message_fields=fields,
+            received_calls=tuple(received),
+            first_byte_ms=first_byte_ms,
+        )
 
     def _final_calls(self, *, executable: bool, finish: str) -> tuple[list[ToolCall], list[ToolCall]]:
         """The calls to run, and (only when a wrapper was expanded) the calls as the model made them."""
@@ -383,8 +395,14 @@ class StreamAssembler:
                 continue  # an empty shell (e.g. an id-only delta with nothing after it)
             parts = (split_concatenated(raw) if executable else None) or [raw]
             for number, part in enumerate(parts):
-                made = _finished_call(fresh(call.id if number == 0 else None), call.name, part, call.extra,
-                                      executable=executable, finish=finish)
+                made = _finished_call(
+                    fresh(call.id if number == 0 else None),
+                    call.name,
+                    part,
+                    call.extra,
+                    executable=executable,
+                    finish=finish,
+                )
                 received.append(made)
                 inner = unwrap_parallel(made.name, made.arguments) if made.executable else None
                 if inner is None:
@@ -393,29 +411,48 @@ class StreamAssembler:
                 # OpenAI's hallucinated multi_tool_use.parallel: run the inner calls, each under a fresh id; the
                 # wrapper itself is kept for the trace and check-model.
                 expanded = True
-                calls.extend(ToolCall(fresh(None), inner_name,
-                                      json.dumps(inner_args, ensure_ascii=False, separators=(",", ":")),
-                                      inner_args, extra_content=made.extra_content)
-                             for inner_name, inner_args in inner)
+                calls.extend(
+                    ToolCall(
+                        fresh(None),
+                        inner_name,
+                        json.dumps(inner_args, ensure_ascii=False, separators=(",", ":")),
+                        inner_args,
+                        extra_content=made.extra_content,
+                    )
+                    for inner_name, inner_args in inner
+                )
         return calls, (received if expanded else [])
 
 
-_NOT_RUN = {"length": ("ARGUMENTS_TRUNCATED", "the response was cut off by the output token limit, so this call "
-                       "may be incomplete and did not run"),
-            "content_filter": ("INVALID_ARGUMENTS", "the response was stopped by the content filter, so this call "
-                               "did not run")}
+_NOT_RUN = {
+    "length": (
+        "ARGUMENTS_TRUNCATED",
+        "the response was cut off by the output token limit, so this call may be incomplete and did not run",
+    ),
+    "content_filter": ("INVALID_ARGUMENTS", "the response was stopped by the content filter, so this call did not run"),
+}
 
 
-def _finished_call(call_id: str, name: str, raw: str, extra: dict[str, Any] | None, *, executable: bool,
-                   finish: str) -> ToolCall:
+def _finished_call(
+    call_id: str, name: str, raw: str, extra: dict[str, Any] | None, *, executable: bool, finish: str
+) -> ToolCall:
     parsed = parse_arguments(raw, allow_repair=executable)
     if not executable:
-        code, why = _NOT_RUN.get(finish, ("INVALID_ARGUMENTS", "the response ended with an error, so this call "
-                                          "did not run"))
+        code, why = _NOT_RUN.get(
+            finish, ("INVALID_ARGUMENTS", "the response ended with an error, so this call did not run")
+        )
         return ToolCall(call_id, name, raw, parsed.arguments, why, False, extra, code)
     if not name:
-        return ToolCall(call_id, name, raw, parsed.arguments, "the tool call has no function name", False, extra,
-                        "INVALID_ARGUMENTS")
+        return ToolCall(
+            call_id,
+            name,
+            raw,
+            parsed.arguments,
+            "the tool call has no function name",
+            False,
+            extra,
+            "INVALID_ARGUMENTS",
+        )
     return ToolCall(call_id, name, raw, parsed.arguments, parsed.error, parsed.repaired, extra, parsed.error_code)
 
 

@@ -60,7 +60,7 @@ class BracketScan:
 
     def feed(self, fragments: list[str]) -> bool:
         """Read the fragments not yet read; whether the text so far is balanced (outside any string)."""
-        for fragment in fragments[self.read:]:
+        for fragment in fragments[self.read :]:
             skip = 0 if self.escaped else -1  # the index of a character a backslash escaped
             self.escaped = False
             for match in _STRUCTURE.finditer(fragment):

@@ -52,9 +52,13 @@ class _Failed(Exception):
         self.stale_connection = stale_connection
 
 
-def new_http_client(*, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, read_timeout: float = DEFAULT_READ_TIMEOUT,
-                    tls: bool = True,
-                    max_connections: int = 64) -> httpx.AsyncClient:
+def new_http_client(
+    *,
+    connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+    read_timeout: float = DEFAULT_READ_TIMEOUT,
+    tls: bool = True,
+    max_connections: int = 64,
+) -> httpx.AsyncClient:
     """The connection pool model clients use; several clients (concurrent chapters) may share one.
 
     ``read_timeout`` is the inter-chunk timeout, not a total one: reasoning models and queued requests
@@ -71,12 +75,24 @@ def new_http_client(*, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT, read_ti
 class ModelClient:
     """A streaming chat-completions client. Use ``async with`` or call ``aclose()`` when done."""
 
-    def __init__(self, base_url: str, model: str, *, api_key: str | None = None, temperature: float | None = None,
-                 extra_headers: Mapping[str, str] | None = None, extra_body: Mapping[str, Any] | None = None,
-                 max_retries: int = 2, connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
-                 read_timeout: float = DEFAULT_READ_TIMEOUT, max_tokens: int | None = DEFAULT_MAX_TOKENS,
-                 max_tokens_field: str = "max_tokens", retry_policy: RetryPolicy | None = None,
-                 http_client: httpx.AsyncClient | None = None, limits: StreamLimits | None = None) -> None:
+    def __init__(
+        self,
+        base_url: str,
+        model: str,
+        *,
+        api_key: str | None = None,
+        temperature: float | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+        extra_body: Mapping[str, Any] | None = None,
+        max_retries: int = 2,
+        connect_timeout: float = DEFAULT_CONNECT_TIMEOUT,
+        read_timeout: float = DEFAULT_READ_TIMEOUT,
+        max_tokens: int | None = DEFAULT_MAX_TOKENS,
+        max_tokens_field: str = "max_tokens",
+        retry_policy: RetryPolicy | None = None,
+        http_client: httpx.AsyncClient | None = None,
+        limits: StreamLimits | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
         self.temperature = temperature
@@ -91,19 +107,32 @@ class ModelClient:
         self._api_key = api_key or None
         # Redacted from every message: the key, and what else may be a credential (header values, the URL's
         # password and query values), in case a provider or proxy echoes them back in an error.
-        self._secrets = [v for v in (api_key, *(extra_headers or {}).values(), base.password,
-                                     *(value for _, value in base.params.multi_items())) if v and len(v) >= 8]
+        self._secrets = [
+            v
+            for v in (
+                api_key,
+                *(extra_headers or {}).values(),
+                base.password,
+                *(value for _, value in base.params.multi_items()),
+            )
+            if v and len(v) >= 8
+        ]
         self._extra_body = dict(extra_body or {})
-        self._headers = {"Content-Type": "application/json", "Accept": "text/event-stream",
-                         "User-Agent": "proofdesk", **dict(extra_headers or {})}
+        self._headers = {
+            "Content-Type": "application/json",
+            "Accept": "text/event-stream",
+            "User-Agent": "proofdesk",
+            **dict(extra_headers or {}),
+        }
         if self._api_key:
             self._headers["Authorization"] = f"Bearer {self._api_key}"
         # An explicit retry_policy keeps its own budget unless max_retries was changed from the default too.
         policy = retry_policy or RetryPolicy(max_retries=max_retries)
         self._policy = policy if max_retries == 2 else dataclasses.replace(policy, max_retries=max_retries)
         self._owns_http = http_client is None
-        self._http = http_client or new_http_client(connect_timeout=connect_timeout, read_timeout=read_timeout,
-                                                    tls=self._url.scheme == "https")
+        self._http = http_client or new_http_client(
+            connect_timeout=connect_timeout, read_timeout=read_timeout, tls=self._url.scheme == "https"
+        )
 
     def __repr__(self) -> str:
         key = "set" if self._api_key else "none"
@@ -168,8 +197,11 @@ class ModelClient:
                     reconnected = True
                     continue
             else:
-                response = assembler.finish((time.perf_counter() - started) * 1000.0, attempts=retries + 1,
-                                            first_byte_ms=assembler.first_byte_ms)
+                response = assembler.finish(
+                    (time.perf_counter() - started) * 1000.0,
+                    attempts=retries + 1,
+                    first_byte_ms=assembler.first_byte_ms,
+                )
                 if response.usage is not None:
                     billed = response.usage if billed is None else billed + response.usage
                 if response.failure is None:
@@ -183,8 +215,10 @@ class ModelClient:
                 if delay is None:
                     wait = failure.retry_after_s or 0.0
                     failure = dataclasses.replace(
-                        failure, message=f"{failure.message.rstrip('.')} (it asks to wait "
-                        f"{wait:.0f} s, longer than the {self._policy.max_server_delay_s:.0f} s we accept).")
+                        failure,
+                        message=f"{failure.message.rstrip('.')} (it asks to wait "
+                        f"{wait:.0f} s, longer than the {self._policy.max_server_delay_s:.0f} s we accept).",
+                    )
                     if response is not None:
                         response = dataclasses.replace(response, failure=failure)
             if delay is None:
@@ -199,8 +233,10 @@ class ModelClient:
     async def _attempt(self, payload: bytes, assembler: StreamAssembler, started: float) -> AsyncIterator[StreamEvent]:
         limits = self.limits
         try:
-            async with asyncio.timeout(limits.response_seconds), \
-                    self._http.stream("POST", self._url, content=payload, headers=self._headers) as response:
+            async with (
+                asyncio.timeout(limits.response_seconds),
+                self._http.stream("POST", self._url, content=payload, headers=self._headers) as response,
+            ):
                 if not 200 <= response.status_code < 300:
                     body = await _read_capped(response, _ERROR_BODY_LIMIT)
                     raise self._http_failure(response, body)
@@ -242,8 +278,10 @@ class ModelClient:
                 return
             raise _Failed(ModelStreamError.of(ModelFailure(message, "response_limit", None, False))) from None
         except TimeoutError:
-            message = (f"the response from {self._shown_url} went on for more than {limits.response_seconds:g} s; "
-                       "proofdesk stopped reading it (profile key response_seconds)")
+            message = (
+                f"the response from {self._shown_url} went on for more than {limits.response_seconds:g} s; "
+                "proofdesk stopped reading it (profile key response_seconds)"
+            )
             if assembler.output_started:
                 assembler.fail(message, "response_limit")
                 return
@@ -261,9 +299,13 @@ class ModelClient:
         if assembler.early_error is not None:
             raise self._stream_failure(assembler.early_error)
         if not assembler.output_started and assembler.finish_reason_raw is None:
-            raise _Failed(ModelStreamError(
-                f"The model server at {self._shown_url} ended the stream before sending anything.", retryable=True,
-                type="truncated_stream"))
+            raise _Failed(
+                ModelStreamError(
+                    f"The model server at {self._shown_url} ended the stream before sending anything.",
+                    retryable=True,
+                    type="truncated_stream",
+                )
+            )
 
     async def _whole_body(self, body: bytes, assembler: StreamAssembler) -> AsyncIterator[StreamEvent]:
         """A 2xx JSON body: the server ignored ``stream: true`` (or sent an error object with status 200)."""
@@ -289,31 +331,48 @@ class ModelClient:
         provider = error_text(body, response.headers.get("content-type", ""))
         said = f": {self._clean(provider.message)}" if provider and provider.message else ""
         message = sentence(f"The model server at {self._shown_url} answered HTTP {status} {phrase}".rstrip() + said)
-        kind, retryable = classify(provider.message if provider else "", status=status,
-                                   code=provider.code if provider else None,
-                                   error_type=provider.type if provider else None, headers=response.headers)
+        kind, retryable = classify(
+            provider.message if provider else "",
+            status=status,
+            code=provider.code if provider else None,
+            error_type=provider.type if provider else None,
+            headers=response.headers,
+        )
         requested = server_delay(response.headers, provider.retry_delay_s if provider else None)
         code = (provider.code or provider.type) if provider else None
-        return _Failed(ModelHTTPError(message, retryable=retryable, status=status, code=code, type=kind,
-                                      retry_after_s=requested))
+        return _Failed(
+            ModelHTTPError(message, retryable=retryable, status=status, code=code, type=kind, retry_after_s=requested)
+        )
 
     def _web_page_failure(self, status: int, page: bytes) -> _Failed:
         title = html_title(page.decode("utf-8", errors="replace"))
-        message = sentence(f"The model server at {self._shown_url} answered HTTP {status} with a web page "
-                           f"({self._clean(title)}) instead of an event stream; check the base URL (it usually "
-                           f"ends in /v1)")
+        message = sentence(
+            f"The model server at {self._shown_url} answered HTTP {status} with a web page "
+            f"({self._clean(title)}) instead of an event stream; check the base URL (it usually "
+            f"ends in /v1)"
+        )
         kind = classify("", status=status)[0] if status >= 400 else "invalid_request"
         return _Failed(ModelHTTPError(message, retryable=False, status=status, type=kind))
 
     def _stream_failure(self, provider: ProviderError) -> _Failed:
-        kind, retryable = classify(provider.message, status=provider.status, code=provider.code,
-                                   error_type=provider.type)
+        kind, retryable = classify(
+            provider.message, status=provider.status, code=provider.code, error_type=provider.type
+        )
         status = f" ({provider.status})" if provider.status else ""
-        message = sentence(f"The model server at {self._shown_url} sent an error instead of a response{status}: "
-                           f"{self._clean(provider.message)}")
-        return _Failed(ModelStreamError(message, retryable=retryable, status=provider.status,
-                                        code=provider.code or provider.type, type=kind,
-                                        retry_after_s=provider.retry_delay_s))
+        message = sentence(
+            f"The model server at {self._shown_url} sent an error instead of a response{status}: "
+            f"{self._clean(provider.message)}"
+        )
+        return _Failed(
+            ModelStreamError(
+                message,
+                retryable=retryable,
+                status=provider.status,
+                code=provider.code or provider.type,
+                type=kind,
+                retry_after_s=provider.retry_delay_s,
+            )
+        )
 
     def _timeout_failure(self, exc: httpx.TimeoutException) -> _Failed:
         if isinstance(exc, httpx.ConnectTimeout):
@@ -327,8 +386,10 @@ class ModelClient:
             message = f"Could not connect to the model server at {self._shown_url}: {self._detail(exc)}"
         else:
             message = f"The connection to the model server at {self._shown_url} failed: {self._detail(exc)}"
-        return _Failed(ModelConnectionError(sentence(message), retryable=True, type="connection"),
-                       stale_connection=isinstance(exc, httpx.RemoteProtocolError))
+        return _Failed(
+            ModelConnectionError(sentence(message), retryable=True, type="connection"),
+            stale_connection=isinstance(exc, httpx.RemoteProtocolError),
+        )
 
     def _detail(self, exc: Exception) -> str:
         return self._clean(str(exc) or type(exc).__name__)

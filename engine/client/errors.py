@@ -31,8 +31,16 @@ class ModelError(Exception):
     whether the same request may succeed later.
     """
 
-    def __init__(self, message: str, *, retryable: bool, status: int | None = None, code: str | None = None,
-                 type: FailureType | None = None, retry_after_s: float | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool,
+        status: int | None = None,
+        code: str | None = None,
+        type: FailureType | None = None,
+        retry_after_s: float | None = None,
+    ) -> None:
         kind: FailureType = type or ("server_error" if retryable else "invalid_request")
         self.failure = ModelFailure(message, kind, code, retryable, retry_after_s, status)
         super().__init__(message)
@@ -40,8 +48,14 @@ class ModelError(Exception):
     @classmethod
     def of(cls, failure: ModelFailure) -> ModelError:
         """The error carrying ``failure``."""
-        return cls(failure.message, retryable=failure.retryable, status=failure.status, code=failure.code,
-                   type=failure.type, retry_after_s=failure.retry_after_s)
+        return cls(
+            failure.message,
+            retryable=failure.retryable,
+            status=failure.status,
+            code=failure.code,
+            type=failure.type,
+            retry_after_s=failure.retry_after_s,
+        )
 
     @property
     def message(self) -> str:
@@ -64,8 +78,10 @@ class ModelError(Exception):
         return self.failure.code
 
     def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.message!r}, type={self.failure.type}, retryable={self.retryable}, " \
-               f"status={self.status})"
+        return (
+            f"{type(self).__name__}({self.message!r}, type={self.failure.type}, retryable={self.retryable}, "
+            f"status={self.status})"
+        )
 
 
 class ModelHTTPError(ModelError):

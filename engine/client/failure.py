@@ -22,34 +22,73 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 FailureType = Literal[
-    "quota", "authentication", "permission", "unknown_model", "invalid_request", "context_overflow",
-    "rate_limit", "overloaded", "server_error", "upstream_closed", "truncated_stream", "timeout", "connection",
+    "quota",
+    "authentication",
+    "permission",
+    "unknown_model",
+    "invalid_request",
+    "context_overflow",
+    "rate_limit",
+    "overloaded",
+    "server_error",
+    "upstream_closed",
+    "truncated_stream",
+    "timeout",
+    "connection",
     "response_limit",
 ]
 
 RUN_STOPPING_TYPES: frozenset[str] = frozenset(
-    {"quota", "authentication", "permission", "unknown_model", "invalid_request"})
+    {"quota", "authentication", "permission", "unknown_model", "invalid_request"}
+)
 # The request or its configuration is wrong (exit 2): a key, a model name, a request the server refuses.
 CONFIGURATION_TYPES: frozenset[str] = frozenset({"authentication", "permission", "unknown_model", "invalid_request"})
 
-_QUOTA_CODES = frozenset({"insufficient_quota", "billing_hard_limit_reached", "insufficient_balance",
-                          "quota_exceeded", "billing_not_active", "payment_required"})
-_AUTH_CODES = frozenset({"invalid_api_key", "authentication_error", "unauthenticated", "account_deactivated",
-                         "invalid_authentication"})
-_PERMISSION_CODES = frozenset({"permission_error", "permission_denied", "forbidden",
-                               "unsupported_country_region_territory"})
+_QUOTA_CODES = frozenset(
+    {
+        "insufficient_quota",
+        "billing_hard_limit_reached",
+        "insufficient_balance",
+        "quota_exceeded",
+        "billing_not_active",
+        "payment_required",
+    }
+)
+_AUTH_CODES = frozenset(
+    {"invalid_api_key", "authentication_error", "unauthenticated", "account_deactivated", "invalid_authentication"}
+)
+_PERMISSION_CODES = frozenset(
+    {"permission_error", "permission_denied", "forbidden", "unsupported_country_region_territory"}
+)
 _NOT_FOUND_CODES = frozenset({"model_not_found", "not_found_error", "not_found", "notfounderror"})
-_INVALID_CODES = frozenset({"invalid_request_error", "badrequesterror", "invalid_argument", "bad_request",
-                            "unprocessable_entity"})
-_CONTEXT_CODES = frozenset({"context_length_exceeded", "exceed_context_size_error", "context_window_exceeded",
-                            "model_context_window_exceeded", "string_above_max_length"})
+_INVALID_CODES = frozenset(
+    {"invalid_request_error", "badrequesterror", "invalid_argument", "bad_request", "unprocessable_entity"}
+)
+_CONTEXT_CODES = frozenset(
+    {
+        "context_length_exceeded",
+        "exceed_context_size_error",
+        "context_window_exceeded",
+        "model_context_window_exceeded",
+        "string_above_max_length",
+    }
+)
 _RATE_CODES = frozenset({"rate_limit_exceeded", "rate_limit_error", "resource_exhausted", "too_many_requests"})
-_OVERLOAD_CODES = frozenset({"overloaded", "overloaded_error", "server_overloaded", "unavailable",
-                             "service_unavailable", "insufficient_system_resource"})
+_OVERLOAD_CODES = frozenset(
+    {
+        "overloaded",
+        "overloaded_error",
+        "server_overloaded",
+        "unavailable",
+        "service_unavailable",
+        "insufficient_system_resource",
+    }
+)
 _CONTEXT_WORDS = re.compile(
     r"context[ _-]?(length|size|window)|maximum context|too many tokens|exceeds? the (available )?context"
     r"|prompt is too long|input is too long|reduce the length of the messages|maximum (input|prompt) length",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _QUOTA_WORDS = re.compile(r"insufficient[ _](quota|balance)|exceeded your current quota|billing", re.IGNORECASE)
 _UPSTREAM_WORDS = re.compile(r"upstream|bad gateway|connection (was )?(closed|reset)", re.IGNORECASE)
 _OVERLOAD_WORDS = re.compile(r"overloaded|over capacity|at capacity|server is busy", re.IGNORECASE)
@@ -78,8 +117,13 @@ class ModelFailure:
 
     def to_json(self) -> dict[str, Any]:
         """The structured form of the contract (the status is added when known)."""
-        data: dict[str, Any] = {"message": self.message, "type": self.type, "code": self.code,
-                                "retryable": self.retryable, "retry_after_s": self.retry_after_s}
+        data: dict[str, Any] = {
+            "message": self.message,
+            "type": self.type,
+            "code": self.code,
+            "retryable": self.retryable,
+            "retry_after_s": self.retry_after_s,
+        }
         if self.status is not None:
             data["status"] = self.status
         return data
@@ -89,8 +133,14 @@ def _norm(value: str | None) -> str:
     return (value or "").strip().lower()
 
 
-def classify(message: str, *, status: int | None = None, code: str | None = None, error_type: str | None = None,
-             headers: Mapping[str, str] | None = None) -> tuple[FailureType, bool]:
+def classify(
+    message: str,
+    *,
+    status: int | None = None,
+    code: str | None = None,
+    error_type: str | None = None,
+    headers: Mapping[str, str] | None = None,
+) -> tuple[FailureType, bool]:
     """The failure type and whether retrying may help, for a provider error from any source.
 
     The provider's own code and type win over the status (a 429 ``insufficient_quota`` is a quota failure, a 400

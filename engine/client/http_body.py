@@ -69,7 +69,8 @@ def json_completion_as_chunk(payload: Any) -> Any:
         delta = dict(choice["message"])
         calls = delta.get("tool_calls")
         if isinstance(calls, list):
-            delta["tool_calls"] = [{"index": i, **call} if isinstance(call, dict) else call
-                                   for i, call in enumerate(calls)]
+            delta["tool_calls"] = [
+                {"index": i, **call} if isinstance(call, dict) else call for i, call in enumerate(calls)
+            ]
         choices.append({"index": choice.get("index", 0), "delta": delta, "finish_reason": choice.get("finish_reason")})
     return {**payload, "choices": choices}

@@ -24,8 +24,9 @@ class StreamLimits:
     line_bytes: int = 8 * MIB  # one SSE line; an event is capped at the same size
 
     @classmethod
-    def of(cls, response_mb: int = DEFAULT_RESPONSE_MB,
-           response_seconds: float = DEFAULT_RESPONSE_SECONDS) -> StreamLimits:
+    def of(
+        cls, response_mb: int = DEFAULT_RESPONSE_MB, response_seconds: float = DEFAULT_RESPONSE_SECONDS
+    ) -> StreamLimits:
         """The limits for a profile's ``response_mb`` and ``response_seconds``."""
         size = response_mb * MIB
         return cls(size, response_seconds, min(8 * MIB, size))

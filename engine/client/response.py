@@ -26,14 +26,21 @@ class Usage:
     reasoning_tokens: int | None = None
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(self.prompt_tokens + other.prompt_tokens, self.completion_tokens + other.completion_tokens,
-                     self.total_tokens + other.total_tokens, _plus(self.cached_tokens, other.cached_tokens),
-                     _plus(self.reasoning_tokens, other.reasoning_tokens))
+        return Usage(
+            self.prompt_tokens + other.prompt_tokens,
+            self.completion_tokens + other.completion_tokens,
+            self.total_tokens + other.total_tokens,
+            _plus(self.cached_tokens, other.cached_tokens),
+            _plus(self.reasoning_tokens, other.reasoning_tokens),
+        )
 
     def to_json(self) -> dict[str, int]:
         """The counts as a mapping; ``cached_tokens`` and ``reasoning_tokens`` only when reported."""
-        data = {"prompt_tokens": self.prompt_tokens, "completion_tokens": self.completion_tokens,
-                "total_tokens": self.total_tokens}
+        data = {
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "total_tokens": self.total_tokens,
+        }
         if self.cached_tokens is not None:
             data["cached_tokens"] = self.cached_tokens
         if self.reasoning_tokens is not None:
@@ -78,8 +85,11 @@ class ToolCall:
         else:
             # Several providers parse the arguments of past calls; invalid JSON there fails the whole request.
             arguments = "{}"
-        entry: dict[str, Any] = {"id": self.id, "type": "function",
-                                 "function": {"name": self.name, "arguments": arguments}}
+        entry: dict[str, Any] = {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": arguments},
+        }
         if self.extra_content:
             entry["extra_content"] = self.extra_content
         return entry

@@ -15,8 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 
-def server_delay(headers: Mapping[str, str], body_delay_s: float | None = None,
-                 now: Callable[[], float] = time.time) -> float | None:
+def server_delay(
+    headers: Mapping[str, str], body_delay_s: float | None = None, now: Callable[[], float] = time.time
+) -> float | None:
     """The delay the server asked for: ``retry-after-ms``, then ``Retry-After`` (seconds or HTTP date), then
     Google's ``RetryInfo.retryDelay`` from the body; None when it asked for nothing usable."""
     value = headers.get("retry-after-ms")

@@ -56,7 +56,7 @@ class SSEDecoder:
                 self._pending[:] = head
                 return []  # could still become a BOM; decide once three bytes are in
             self._pending.clear()
-            chunk = head[len(_BOM):] if head.startswith(_BOM) else head
+            chunk = head[len(_BOM) :] if head.startswith(_BOM) else head
             self._bom_checked = True
         if b"\n" not in chunk and b"\r" not in chunk:
             self._pending += chunk  # the common case for tiny reads: no line ends yet
@@ -103,7 +103,7 @@ class SSEDecoder:
             line = bytes(self._pending)
             self._pending.clear()
             if line.startswith(_BOM):
-                line = line[len(_BOM):]
+                line = line[len(_BOM) :]
             if line:
                 self._line(line)
         if self._data or self._error is not None:
@@ -135,8 +135,9 @@ class SSEDecoder:
     def _dispatch(self) -> SSEEvent:
         """The pending event (there is data or a legacy error); the buffers start over."""
         data = self._data
-        event = SSEEvent(self._event or "message", data[0] if len(data) == 1 else "\n".join(data), self._last_id,
-                         self._error)
+        event = SSEEvent(
+            self._event or "message", data[0] if len(data) == 1 else "\n".join(data), self._last_id, self._error
+        )
         data.clear()
         self._data_size = 0
         self._event = ""

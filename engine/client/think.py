@@ -33,7 +33,7 @@ class ThinkSplitter:
                     pieces.append((self._inside, text[:at]))
                 self._inside = not self._inside
                 self.found = True
-                text = text[at + len(tag):]
+                text = text[at + len(tag) :]
                 continue
             keep = _partial_tag_suffix(text, tag)
             if keep:
@@ -52,7 +52,7 @@ class ThinkSplitter:
 
 def _partial_tag_suffix(text: str, tag: str) -> int:
     """Length of the longest suffix of ``text`` that is a proper prefix of ``tag``."""
-    if "<" not in text[-(len(tag) - 1):]:
+    if "<" not in text[-(len(tag) - 1) :]:
         return 0
     for size in range(min(len(tag) - 1, len(text)), 0, -1):
         if tag.startswith(text[-size:]):
@@ -68,4 +68,4 @@ def split_orphan_close(content: str) -> tuple[str, str] | None:
     at = content.find(CLOSE)
     if at < 0 or OPEN in content[:at]:
         return None
-    return content[:at], content[at + len(CLOSE):]
+    return content[:at], content[at + len(CLOSE) :]

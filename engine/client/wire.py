@@ -258,8 +258,13 @@ def _from_fields(fields: dict[str, Any]) -> ProviderError:
     elif isinstance(status, str) and not status.isdigit():
         text_code = status  # Google: "RESOURCE_EXHAUSTED"
     kind = fields.get("type")
-    return ProviderError(message=message, code=text_code, type=kind if isinstance(kind, str) else None,
-                         status=numeric, retry_delay_s=_retry_info(fields.get("details")))
+    return ProviderError(
+        message=message,
+        code=text_code,
+        type=kind if isinstance(kind, str) else None,
+        status=numeric,
+        retry_delay_s=_retry_info(fields.get("details")),
+    )
 
 
 def _retry_info(details: Any) -> float | None:

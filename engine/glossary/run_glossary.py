@@ -52,23 +52,45 @@ class RunGlossary:
     @staticmethod
     def terms_of(glossary: Glossary) -> tuple[GlossaryTerm, ...]:
         """The approved entries of ``glossary`` (with a target) as the checks' terms."""
-        return tuple(GlossaryTerm(e.source, e.target, e.aliases) for e in glossary.entries
-                     if e.status == "approved" and e.target.strip())
+        return tuple(
+            GlossaryTerm(e.source, e.target, e.aliases)
+            for e in glossary.entries
+            if e.status == "approved" and e.target.strip()
+        )
 
     def search(self, query: str, max_results: int) -> list[GlossaryEntry]:
         """Entries whose source, target or an alias contains ``query`` (Latin letters case-insensitively)."""
         needle = fold(query.strip())
-        return [e for e in self.glossary.entries
-                if any(needle in fold(t) for t in (e.source, e.target, *e.aliases))][:max_results]
+        return [e for e in self.glossary.entries if any(needle in fold(t) for t in (e.source, e.target, *e.aliases))][
+            :max_results
+        ]
 
-    def propose(self, source: str, target: str, *, kind: str = "term", note: str = "",
-                aliases: tuple[str, ...] = (), gender: str | None = None) -> tuple[GlossaryEntry, bool]:
+    def propose(
+        self,
+        source: str,
+        target: str,
+        *,
+        kind: str = "term",
+        note: str = "",
+        aliases: tuple[str, ...] = (),
+        gender: str | None = None,
+    ) -> tuple[GlossaryEntry, bool]:
         """Add a ``proposed`` entry (committed to the file at once); returns it and whether it is new. Raises
         ``GlossaryConflict`` when the source is there with another target."""
-        entry = GlossaryEntry.model_validate({
-            "id": new_entry_id(), "source": source.strip(), "target": target.strip(), "kind": kind, "note": note,
-            "aliases": [a.strip() for a in aliases if a.strip()], "status": "proposed", "origin": "model",
-            "model": self.model, "gender": gender})
+        entry = GlossaryEntry.model_validate(
+            {
+                "id": new_entry_id(),
+                "source": source.strip(),
+                "target": target.strip(),
+                "kind": kind,
+                "note": note,
+                "aliases": [a.strip() for a in aliases if a.strip()],
+                "status": "proposed",
+                "origin": "model",
+                "model": self.model,
+                "gender": gender,
+            }
+        )
         if self.store is None:
             raise GlossaryLoadError("this run has no workspace glossary to write to")
         before = self.store.load().by_source(entry.source)

@@ -27,8 +27,9 @@ class SearchGlossaryArgs(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    query: Term = Field(description="Text to look for in the entries' source, target and aliases "
-                        "(case-insensitive for Latin letters).")
+    query: Term = Field(
+        description="Text to look for in the entries' source, target and aliases (case-insensitive for Latin letters)."
+    )
     max_results: int = Field(10, ge=1, le=50, description="At most this many entries are returned (1–50).")
 
 
@@ -40,17 +41,25 @@ class ProposeGlossaryArgs(BaseModel):
     source: Term = Field(description="The name or term exactly as the source text writes it.")
     target: Term = Field(description="How it is translated, to be used every time it occurs.")
     kind: Literal["term", "character", "place", "do_not_translate"] = Field(
-        "term", description="term, character (a person), place, or do_not_translate (keep as is).")
+        "term", description="term, character (a person), place, or do_not_translate (keep as is)."
+    )
     note: str = Field("", max_length=500, description="Why, or what the translator should know (optional).")
-    aliases: list[Term] = Field(default_factory=list, max_length=20,
-                                description="Other spellings of the source in the text (optional).")
+    aliases: list[Term] = Field(
+        default_factory=list, max_length=20, description="Other spellings of the source in the text (optional)."
+    )
     gender: Literal["female", "male", "other"] | None = Field(
-        None, description="For a character: female, male or other (optional).")
+        None, description="For a character: female, male or other (optional)."
+    )
 
 
 def _shown(entry: GlossaryEntry) -> dict[str, Any]:
-    data: dict[str, Any] = {"id": entry.id, "source": entry.source, "target": entry.target, "kind": entry.kind,
-                            "status": entry.status}
+    data: dict[str, Any] = {
+        "id": entry.id,
+        "source": entry.source,
+        "target": entry.target,
+        "kind": entry.kind,
+        "status": entry.status,
+    }
     for key in ("aliases", "note", "gender"):
         value = getattr(entry, key)
         if value:
@@ -67,30 +76,48 @@ def glossary_tools(glossary: RunGlossary) -> list[Tool]:
 
     def propose(ctx: ToolContext, args: ProposeGlossaryArgs) -> dict[str, Any]:
         try:
-            entry, new = glossary.propose(args.source, args.target, kind=args.kind, note=args.note,
-                                          aliases=tuple(args.aliases), gender=args.gender)
+            entry, new = glossary.propose(
+                args.source,
+                args.target,
+                kind=args.kind,
+                note=args.note,
+                aliases=tuple(args.aliases),
+                gender=args.gender,
+            )
         except GlossaryConflict as exc:
-            return failure(ErrorCode.GLOSSARY_CONFLICT,
-                           f"The glossary already translates {exc.existing.source!r} as {exc.existing.target!r}.",
-                           "Use the existing translation; if you think it is wrong, say so in your answer for the "
-                           "editor instead of proposing another.", existing=_shown(exc.existing))
+            return failure(
+                ErrorCode.GLOSSARY_CONFLICT,
+                f"The glossary already translates {exc.existing.source!r} as {exc.existing.target!r}.",
+                "Use the existing translation; if you think it is wrong, say so in your answer for the "
+                "editor instead of proposing another.",
+                existing=_shown(exc.existing),
+            )
         except StoreError as exc:
-            return failure(ErrorCode.COMMIT_FAILED, f"The proposal could not be saved: {exc}.",
-                           "Continue translating; use your proposed translation consistently.")
+            return failure(
+                ErrorCode.COMMIT_FAILED,
+                f"The proposal could not be saved: {exc}.",
+                "Continue translating; use your proposed translation consistently.",
+            )
         if not new:
             return ok(entry=_shown(entry), note="This entry was already in the glossary.")
         return ok(entry=_shown(entry), note="Proposed: it is used in the following chunks; the editor reviews it.")
 
     return [
-        Tool("search_glossary",
-             "Search the workspace glossary (names and terms with their fixed translations, across every chapter) "
-             "by source, target or alias. Not limited to the current chunk.",
-             SearchGlossaryArgs, search),
-        Tool("propose_glossary_entry",
-             "Propose a glossary entry for a name or term that should be translated the same way everywhere (a "
-             "character, a place, a recurring term). It is saved as 'proposed' and shown in later chunks. Fails "
-             "with GLOSSARY_CONFLICT when the source is already in the glossary with another translation.",
-             ProposeGlossaryArgs, propose),
+        Tool(
+            "search_glossary",
+            "Search the workspace glossary (names and terms with their fixed translations, across every chapter) "
+            "by source, target or alias. Not limited to the current chunk.",
+            SearchGlossaryArgs,
+            search,
+        ),
+        Tool(
+            "propose_glossary_entry",
+            "Propose a glossary entry for a name or term that should be translated the same way everywhere (a "
+            "character, a place, a recurring term). It is saved as 'proposed' and shown in later chunks. Fails "
+            "with GLOSSARY_CONFLICT when the source is already in the glossary with another translation.",
+            ProposeGlossaryArgs,
+            propose,
+        ),
     ]
 
 

@@ -19,9 +19,11 @@ from engine.tools.submissions import SubmissionTracker
 
 __all__ = ["ErrorCode", "SubmissionTracker", "Tool", "ToolRegistry", "default_registry", "default_tools"]
 
-_CHUNK_NOTE = (" While you work on a chunk, only the paragraphs of the current chunk can be read this way; a "
-               "request that reaches past the chunk's edge fails with CHUNK_BOUNDARY and tells you how many "
-               "paragraphs are available (available_count), so retry with a smaller count.")
+_CHUNK_NOTE = (
+    " While you work on a chunk, only the paragraphs of the current chunk can be read this way; a "
+    "request that reaches past the chunk's edge fails with CHUNK_BOUNDARY and tells you how many "
+    "paragraphs are available (available_count), so retry with a smaller count."
+)
 
 
 def default_tools() -> list[Tool]:
@@ -31,13 +33,15 @@ def default_tools() -> list[Tool]:
             "get_previous_paragraphs",
             "Read the paragraphs that come before a paragraph, nearest first, for context (source text and "
             "selected translation). Empty paragraphs are skipped." + _CHUNK_NOTE,
-            NeighbourArgs, get_previous_paragraphs,
+            NeighbourArgs,
+            get_previous_paragraphs,
         ),
         Tool(
             "get_next_paragraphs",
             "Read the paragraphs that come after a paragraph, in chapter order, for context (source text and "
             "selected translation). Empty paragraphs are skipped." + _CHUNK_NOTE,
-            NeighbourArgs, get_next_paragraphs,
+            NeighbourArgs,
+            get_next_paragraphs,
         ),
         Tool(
             "get_paragraph_position",
@@ -45,20 +49,23 @@ def default_tools() -> list[Tool]:
             "the chapter, empty paragraphs counted), total_paragraphs and progress_percentage. Optionally "
             "includes the previous and/or next paragraphs; while you work on a chunk those lists stop at the "
             "chunk's edges.",
-            PositionArgs, get_paragraph_position,
+            PositionArgs,
+            get_paragraph_position,
         ),
         Tool(
             "get_paragraph_info",
             "One paragraph in full: source text, selected translation, review state and every translation "
             "version with its origin, model and time. Works for any paragraph of the chapter.",
-            InfoArgs, get_paragraph_info,
+            InfoArgs,
+            get_paragraph_info,
         ),
         Tool(
             "find_paragraph_by_keywords",
             "Find paragraphs whose source text (or, with in_translation, selected translation) contains any of "
             "the keywords, case-insensitive, in chapter order — e.g. to see how a name or term was translated "
             "elsewhere. Searches the whole chapter.",
-            SearchArgs, find_paragraph_by_keywords,
+            SearchArgs,
+            find_paragraph_by_keywords,
         ),
         Tool(
             "add_translation_batch",
@@ -67,7 +74,11 @@ def default_tools() -> list[Tool]:
             "complete new text in translated_text. Several paragraphs per call, up to the maxItems limit. "
             "All or nothing: if any item is invalid, nothing is saved and the error lists the items to fix. "
             "The result lists the accepted IDs and the chunk's remaining IDs.",
-            BatchArgs, add_translation_batch, raw_arguments=True, batch_limit_field="paragraphs", writes=True,
+            BatchArgs,
+            add_translation_batch,
+            raw_arguments=True,
+            batch_limit_field="paragraphs",
+            writes=True,
         ),
     ]
 

@@ -43,11 +43,17 @@ def _keywords_list(value: Any) -> Any:
 ParagraphId = Annotated[
     str,
     BeforeValidator(normalise_paragraph_id),
-    Field(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^\S+$",
-          description="The paragraph_id exactly as shown in [ID: …] in the chunk text, e.g. \"e58ed763\". "
-          "Never the [n] index."),
+    Field(
+        min_length=1,
+        max_length=MAX_ID_CHARS,
+        pattern=r"^\S+$",
+        description='The paragraph_id exactly as shown in [ID: …] in the chunk text, e.g. "e58ed763". '
+        "Never the [n] index.",
+    ),
 ]
 Count = Annotated[int, Field(ge=1, le=MAX_COUNT)]
+
+
 def _not_blank(value: str) -> str:
     if not value.strip():
         raise ValueError("must not be blank")
@@ -91,13 +97,15 @@ class SearchArgs(_Args):
     keywords: Annotated[
         list[Keyword],
         BeforeValidator(_keywords_list),
-        Field(min_length=1, max_length=MAX_KEYWORDS,
-              description="Words or phrases to look for; a paragraph matches if it contains ANY of them "
-              "(case-insensitive). 1–20 keywords."),
+        Field(
+            min_length=1,
+            max_length=MAX_KEYWORDS,
+            description="Words or phrases to look for; a paragraph matches if it contains ANY of them "
+            "(case-insensitive). 1–20 keywords.",
+        ),
     ]
     max_results: Count = Field(5, description="At most this many paragraphs are returned (1–50).")
-    in_translation: bool = Field(
-        False, description="Search the selected translations instead of the source texts.")
+    in_translation: bool = Field(False, description="Search the selected translations instead of the source texts.")
 
 
 class BatchItemArgs(_Args):
@@ -105,20 +113,24 @@ class BatchItemArgs(_Args):
 
     paragraph_id: ParagraphId
     translated_text: str = Field(
-        min_length=1, max_length=MAX_TEXT_CHARS,
-        description="The complete new text of this paragraph in the target language (not a diff, not a note).")
+        min_length=1,
+        max_length=MAX_TEXT_CHARS,
+        description="The complete new text of this paragraph in the target language (not a diff, not a note).",
+    )
     original_text_prefix: str | None = Field(
-        None, max_length=MAX_TEXT_CHARS,
+        None,
+        max_length=MAX_TEXT_CHARS,
         description="Optional guard: the first few characters of the paragraph's source text. If given and "
-        "the source does not start with it, the whole batch is rejected (protects against a wrong ID).")
+        "the source does not start with it, the whole batch is rejected (protects against a wrong ID).",
+    )
 
 
 class BatchArgs(_Args):
     """Arguments of ``add_translation_batch``."""
 
     paragraphs: list[BatchItemArgs] = Field(
-        min_length=1,
-        description="The results to submit, one item per paragraph, each identified by its paragraph_id.")
+        min_length=1, description="The results to submit, one item per paragraph, each identified by its paragraph_id."
+    )
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -140,8 +152,9 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
     for key, value in node.items():
         if key in ("title", "$defs") or (key == "default" and value is None):
             continue
-        out[key] = _inline(value, defs) if key != "properties" else {
-            name: _inline(sub, defs) for name, sub in value.items()}
+        out[key] = (
+            _inline(value, defs) if key != "properties" else {name: _inline(sub, defs) for name, sub in value.items()}
+        )
     variants = out.get("anyOf")
     if isinstance(variants, list):
         non_null = [v for v in variants if v != {"type": "null"}]
@@ -193,33 +206,64 @@ def decode_arguments(tool: str, raw: object) -> dict[str, Any]:
     if isinstance(raw, bytes):
         raw = raw.decode("utf-8", errors="replace")
     if not isinstance(raw, str):
-        raise BadArguments(invalid_arguments(tool, f"The arguments of {tool} must be a JSON object.",
-                                 "Send the arguments as one JSON object matching the tool's schema.",
-                                 field="arguments"))
+        raise BadArguments(
+            invalid_arguments(
+                tool,
+                f"The arguments of {tool} must be a JSON object.",
+                "Send the arguments as one JSON object matching the tool's schema.",
+                field="arguments",
+            )
+        )
     if not raw.strip():
         return {}
     if len(raw) > MAX_ARGUMENT_CHARS:
-        raise BadArguments(invalid_arguments(
-            tool, f"The arguments of {tool} are {len(raw):,} characters long, more than the limit of "
-            f"{MAX_ARGUMENT_CHARS:,}.", "Send fewer or shorter items per call.", field="arguments"))
+        raise BadArguments(
+            invalid_arguments(
+                tool,
+                f"The arguments of {tool} are {len(raw):,} characters long, more than the limit of "
+                f"{MAX_ARGUMENT_CHARS:,}.",
+                "Send fewer or shorter items per call.",
+                field="arguments",
+            )
+        )
     if too_deep(raw):
-        raise BadArguments(invalid_arguments(
-            tool, f"The arguments of {tool} nest more than {MAX_JSON_DEPTH} levels deep.",
-            "Send the arguments again as one flat JSON object.", field="arguments"))
+        raise BadArguments(
+            invalid_arguments(
+                tool,
+                f"The arguments of {tool} nest more than {MAX_JSON_DEPTH} levels deep.",
+                "Send the arguments again as one flat JSON object.",
+                field="arguments",
+            )
+        )
     try:
         value = json.loads(raw)
     except json.JSONDecodeError as exc:
-        raise BadArguments(invalid_arguments(
-            tool, f"The arguments of {tool} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}).",
-            "Send the arguments again as one complete, valid JSON object (check quotes and escapes).",
-            field="arguments")) from None
+        raise BadArguments(
+            invalid_arguments(
+                tool,
+                f"The arguments of {tool} are not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno}).",
+                "Send the arguments again as one complete, valid JSON object (check quotes and escapes).",
+                field="arguments",
+            )
+        ) from None
     except RecursionError:
-        raise BadArguments(invalid_arguments(tool, f"The arguments of {tool} are nested too deeply.",
-                                 "Send a flat JSON object matching the tool's schema.", field="arguments")) from None
+        raise BadArguments(
+            invalid_arguments(
+                tool,
+                f"The arguments of {tool} are nested too deeply.",
+                "Send a flat JSON object matching the tool's schema.",
+                field="arguments",
+            )
+        ) from None
     if not isinstance(value, dict):
-        raise BadArguments(invalid_arguments(
-            tool, f"The arguments of {tool} must be a JSON object, not {type(value).__name__}.",
-            "Send the arguments as one JSON object matching the tool's schema.", field="arguments"))
+        raise BadArguments(
+            invalid_arguments(
+                tool,
+                f"The arguments of {tool} must be a JSON object, not {type(value).__name__}.",
+                "Send the arguments as one JSON object matching the tool's schema.",
+                field="arguments",
+            )
+        )
     return value
 
 
@@ -237,8 +281,14 @@ def validation_failure(tool: str, exc: ValidationError) -> dict[str, Any]:
     first = fields[0]
     hint = "Fix that field and call the tool again; see the tool's parameter descriptions."
     if first["field"].endswith("paragraph_id"):
-        hint = ("Pass paragraph_id as the string shown in [ID: …] in the chunk text (e.g. \"e58ed763\"); "
-                "the [n] index is not accepted.")
+        hint = (
+            'Pass paragraph_id as the string shown in [ID: …] in the chunk text (e.g. "e58ed763"); '
+            "the [n] index is not accepted."
+        )
     return invalid_arguments(
-        tool, f"Invalid arguments for {tool}: field '{first['field']}' {first['problem']}.", hint,
-        field=first["field"], invalid_fields=fields)
+        tool,
+        f"Invalid arguments for {tool}: field '{first['field']}' {first['problem']}.",
+        hint,
+        field=first["field"],
+        invalid_fields=fields,
+    )

@@ -50,8 +50,9 @@ def _items_failure(problems: list[dict[str, Any]], total: int, hint: str, **extr
     items = sorted({p["item"] for p in problems})
     listed = ", ".join(str(i) for i in items[:10]) + (" …" if len(items) > 10 else "")
     which = f"item {listed}" if len(items) == 1 else f"items {listed}"
-    error = (f"The whole batch was rejected: {which} of {total} cannot be used "
-             f"(item {first['item']}: {first['reason']}).")
+    error = (
+        f"The whole batch was rejected: {which} of {total} cannot be used (item {first['item']}: {first['reason']})."
+    )
     return failure(ErrorCode(first["code"]), error, f"{hint} {_RESEND}", invalid_items=problems, **extra)
 
 
@@ -77,8 +78,11 @@ def _check_shape(ctx: ToolContext, raw: dict[str, Any]) -> list[Any] | dict[str,
     """Step 1: a non-empty list of at most ``max_batch`` objects."""
     if "paragraphs" not in raw:
         return invalid_arguments(
-            TOOL, "Invalid arguments for add_translation_batch: field 'paragraphs' is required.",
-            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.', field="paragraphs")
+            TOOL,
+            "Invalid arguments for add_translation_batch: field 'paragraphs' is required.",
+            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.',
+            field="paragraphs",
+        )
     items = raw["paragraphs"]
     if isinstance(items, str):
         # Some models JSON-encode the list a second time; unwrap that one level, nothing more.
@@ -90,25 +94,35 @@ def _check_shape(ctx: ToolContext, raw: dict[str, Any]) -> list[Any] | dict[str,
             items = decoded
     if not isinstance(items, list):
         return invalid_arguments(
-            TOOL, f"Invalid arguments for add_translation_batch: field 'paragraphs' must be a list of items, "
+            TOOL,
+            f"Invalid arguments for add_translation_batch: field 'paragraphs' must be a list of items, "
             f"not {type(items).__name__}.",
-            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.', field="paragraphs")
+            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.',
+            field="paragraphs",
+        )
     if not items:
-        return failure(ErrorCode.EMPTY_BATCH, "The batch is empty: 'paragraphs' holds no items.",
-                       "Put at least one {paragraph_id, translated_text} item in 'paragraphs'.")
+        return failure(
+            ErrorCode.EMPTY_BATCH,
+            "The batch is empty: 'paragraphs' holds no items.",
+            "Put at least one {paragraph_id, translated_text} item in 'paragraphs'.",
+        )
     if len(items) > ctx.max_batch:
         return failure(
             ErrorCode.BATCH_TOO_LARGE,
             f"The batch holds {len(items)} items, more than the limit of {ctx.max_batch} per call.",
             f"Split it into calls of at most {ctx.max_batch} items. {_RESEND}",
-            max_batch=ctx.max_batch, submitted_count=len(items))
+            max_batch=ctx.max_batch,
+            submitted_count=len(items),
+        )
     for number, item in enumerate(items, start=1):
         if not isinstance(item, dict):
             return invalid_arguments(
-                TOOL, f"Invalid arguments for add_translation_batch: item {number} of 'paragraphs' must be an "
+                TOOL,
+                f"Invalid arguments for add_translation_batch: item {number} of 'paragraphs' must be an "
                 f"object, not {type(item).__name__}.",
                 'Each item is an object like {"paragraph_id": "e58ed763", "translated_text": "…"}. ' + _RESEND,
-                field=f"paragraphs[{number - 1}]")
+                field=f"paragraphs[{number - 1}]",
+            )
     return items
 
 
@@ -127,40 +141,65 @@ def _check_items(ctx: ToolContext, items: list[dict[str, Any]]) -> list[tuple[st
                 suggestion = _index_suggestion(ctx, item[index_key])
                 if suggestion is not None:
                     extra["suggested_paragraph_id"] = suggestion
-                problems.append(_item_error(
-                    number, ErrorCode.INDEX_NOT_ACCEPTED,
-                    f"it identifies its paragraph by '{index_key}' only; results are submitted by paragraph_id "
-                    "from [ID: …], the index is for reading only", **extra))
+                problems.append(
+                    _item_error(
+                        number,
+                        ErrorCode.INDEX_NOT_ACCEPTED,
+                        f"it identifies its paragraph by '{index_key}' only; results are submitted by paragraph_id "
+                        "from [ID: …], the index is for reading only",
+                        **extra,
+                    )
+                )
             elif "paragraph_id" in item and item["paragraph_id"] is not None and not isinstance(pid, str):
-                problems.append(_item_error(
-                    number, ErrorCode.MISSING_PARAGRAPH_ID,
-                    f"paragraph_id must be a string such as \"e58ed763\", not {type(pid).__name__}"))
+                problems.append(
+                    _item_error(
+                        number,
+                        ErrorCode.MISSING_PARAGRAPH_ID,
+                        f'paragraph_id must be a string such as "e58ed763", not {type(pid).__name__}',
+                    )
+                )
             else:
-                problems.append(_item_error(number, ErrorCode.MISSING_PARAGRAPH_ID,
-                                            "it has no paragraph_id (or a blank one)"))
+                problems.append(
+                    _item_error(number, ErrorCode.MISSING_PARAGRAPH_ID, "it has no paragraph_id (or a blank one)")
+                )
             pid = None
         text = item.get("translated_text")
         ids = {"paragraph_id": pid} if pid else {}
         if not isinstance(text, str) or not text.strip():
             text_alias = text_alias or any(k in item for k in _TEXT_ALIASES)
-            problems.append(_item_error(number, ErrorCode.MISSING_TEXT,
-                                        "it has no translated_text (or a blank one)", **ids))
+            problems.append(
+                _item_error(number, ErrorCode.MISSING_TEXT, "it has no translated_text (or a blank one)", **ids)
+            )
             text = None
         elif len(text) > MAX_TEXT_CHARS:
-            problems.append(_item_error(number, ErrorCode.INVALID_ARGUMENTS,
-                                        f"translated_text is longer than {MAX_TEXT_CHARS:,} characters", **ids))
+            problems.append(
+                _item_error(
+                    number,
+                    ErrorCode.INVALID_ARGUMENTS,
+                    f"translated_text is longer than {MAX_TEXT_CHARS:,} characters",
+                    **ids,
+                )
+            )
             text = None
         prefix = item.get("original_text_prefix")
         if prefix is not None and (not isinstance(prefix, str) or len(prefix) > MAX_TEXT_CHARS):
-            problems.append(_item_error(number, ErrorCode.INVALID_ARGUMENTS,
-                                        "original_text_prefix must be a short string (or left out)", **ids))
+            problems.append(
+                _item_error(
+                    number,
+                    ErrorCode.INVALID_ARGUMENTS,
+                    "original_text_prefix must be a short string (or left out)",
+                    **ids,
+                )
+            )
         elif pid and text is not None:
             parsed.append((pid, text, prefix.strip() if isinstance(prefix, str) and prefix.strip() else None))
     if not problems:
         return parsed
     if index_used:
-        hint = ("Submit by paragraph_id: copy the value shown as [ID: …] in the chunk text, e.g. for "
-                "'[12] [ID: e58ed763] …' send \"paragraph_id\": \"e58ed763\". The [n] index is for reading only.")
+        hint = (
+            "Submit by paragraph_id: copy the value shown as [ID: …] in the chunk text, e.g. for "
+            '\'[12] [ID: e58ed763] …\' send "paragraph_id": "e58ed763". The [n] index is for reading only.'
+        )
     elif text_alias:
         hint = "Put the new text of each paragraph in the field 'translated_text'."
     else:
@@ -176,9 +215,14 @@ def _check_duplicates(parsed: Sequence[tuple[str, str, str | None]]) -> dict[str
     for number, (pid, _, _) in enumerate(parsed, start=1):
         if pid in seen:
             dupes[pid] = None
-            problems.append(_item_error(number, ErrorCode.DUPLICATE_PARAGRAPH_IDS,
-                                        f"paragraph_id '{pid}' already appears earlier in this batch",
-                                        paragraph_id=pid))
+            problems.append(
+                _item_error(
+                    number,
+                    ErrorCode.DUPLICATE_PARAGRAPH_IDS,
+                    f"paragraph_id '{pid}' already appears earlier in this batch",
+                    paragraph_id=pid,
+                )
+            )
         seen.add(pid)
     if not dupes:
         return None
@@ -187,7 +231,9 @@ def _check_duplicates(parsed: Sequence[tuple[str, str, str | None]]) -> dict[str
         ErrorCode.DUPLICATE_PARAGRAPH_IDS,
         f"The whole batch was rejected: paragraph_id {', '.join(repr(i) for i in ids)} appears more than once.",
         f"Submit each paragraph once per batch, with its final text. {_RESEND}",
-        invalid_paragraph_ids=ids, invalid_items=problems)
+        invalid_paragraph_ids=ids,
+        invalid_items=problems,
+    )
 
 
 def _check_targets(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None]]) -> list[int] | dict[str, Any]:
@@ -204,9 +250,13 @@ def _check_targets(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None
                 f"{'is' if len(ids) == 1 else 'are'} not in {range_text(b)}; submissions must target the "
                 "current chunk's paragraphs.",
                 f"Submit only paragraph_ids shown as [ID: …] in the current chunk. {focus_hint(b)} {_RESEND}",
-                invalid_paragraph_ids=ids, chunk_range=b.chunk_range(),
-                invalid_items=[_item_error(n, ErrorCode.NOT_IN_CHUNK, "not a paragraph of the current chunk",
-                                           paragraph_id=pid) for n, pid in outside])
+                invalid_paragraph_ids=ids,
+                chunk_range=b.chunk_range(),
+                invalid_items=[
+                    _item_error(n, ErrorCode.NOT_IN_CHUNK, "not a paragraph of the current chunk", paragraph_id=pid)
+                    for n, pid in outside
+                ],
+            )
     else:
         missing = [(n, pid) for n, (pid, _, _) in enumerate(parsed, start=1) if pid not in positions]
         if missing:
@@ -218,9 +268,15 @@ def _check_targets(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None
                 ErrorCode.PARAGRAPH_NOT_FOUND,
                 f"The whole batch was rejected: no paragraph of chapter '{ctx.chapter.id}' has the paragraph_id "
                 f"{', '.join(repr(i) for i in ids)}.",
-                f"{hint} {_RESEND}", invalid_paragraph_ids=ids,
-                invalid_items=[_item_error(n, ErrorCode.PARAGRAPH_NOT_FOUND, "no paragraph has this paragraph_id",
-                                           paragraph_id=pid) for n, pid in missing])
+                f"{hint} {_RESEND}",
+                invalid_paragraph_ids=ids,
+                invalid_items=[
+                    _item_error(
+                        n, ErrorCode.PARAGRAPH_NOT_FOUND, "no paragraph has this paragraph_id", paragraph_id=pid
+                    )
+                    for n, pid in missing
+                ],
+            )
     index = chapter_index(ctx.chapter)
     found: list[int] = []
     empty: list[tuple[int, str]] = []
@@ -235,9 +291,13 @@ def _check_targets(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None
             ErrorCode.EMPTY_PARAGRAPH,
             f"The whole batch was rejected: {', '.join(repr(i) for i in ids)} "
             f"{'is an empty paragraph' if len(ids) == 1 else 'are empty paragraphs'}, which take no translation.",
-            f"Leave empty paragraphs out of the batch. {_RESEND}", invalid_paragraph_ids=ids,
-            invalid_items=[_item_error(n, ErrorCode.EMPTY_PARAGRAPH, "the paragraph is empty", paragraph_id=pid)
-                           for n, pid in empty])
+            f"Leave empty paragraphs out of the batch. {_RESEND}",
+            invalid_paragraph_ids=ids,
+            invalid_items=[
+                _item_error(n, ErrorCode.EMPTY_PARAGRAPH, "the paragraph is empty", paragraph_id=pid)
+                for n, pid in empty
+            ],
+        )
     return found
 
 
@@ -245,8 +305,9 @@ def _stripped_source(text: str) -> str:
     return text.replace("\ufeff", "").strip()
 
 
-def _check_prefixes(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None]],
-                    positions: Sequence[int]) -> dict[str, Any] | None:
+def _check_prefixes(
+    ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None]], positions: Sequence[int]
+) -> dict[str, Any] | None:
     """Step 5: where ``original_text_prefix`` is given, the stripped source starts with it."""
     problems: list[dict[str, Any]] = []
     paragraphs = ctx.chapter.paragraphs
@@ -255,10 +316,16 @@ def _check_prefixes(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | Non
             continue
         source = _stripped_source(paragraphs[pos].text)
         if not source.startswith(prefix):
-            problems.append(_item_error(
-                number, ErrorCode.PREFIX_MISMATCH,
-                f"the source of '{pid}' does not start with the given original_text_prefix",
-                paragraph_id=pid, expected_prefix=prefix, source_start=source[: max(len(prefix), 20)]))
+            problems.append(
+                _item_error(
+                    number,
+                    ErrorCode.PREFIX_MISMATCH,
+                    f"the source of '{pid}' does not start with the given original_text_prefix",
+                    paragraph_id=pid,
+                    expected_prefix=prefix,
+                    source_start=source[: max(len(prefix), 20)],
+                )
+            )
     if not problems:
         return None
     ids = [p["paragraph_id"] for p in problems]
@@ -267,7 +334,10 @@ def _check_prefixes(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | Non
         f"The whole batch was rejected: original_text_prefix does not match the source of "
         f"{', '.join(repr(i) for i in ids)} — the paragraph_id may point at the wrong paragraph.",
         "Check that each paragraph_id belongs to the text you translated (compare source_start), or leave "
-        f"original_text_prefix out. {_RESEND}", invalid_paragraph_ids=ids, invalid_items=problems)
+        f"original_text_prefix out. {_RESEND}",
+        invalid_paragraph_ids=ids,
+        invalid_items=problems,
+    )
 
 
 def validate_batch(ctx: ToolContext, raw: dict[str, Any]) -> list[ValidItem] | dict[str, Any]:
@@ -313,16 +383,20 @@ def _commit_failure(ctx: ToolContext, exc: BaseException) -> dict[str, Any]:
             "changed on disk (or the paragraph was removed) since this chunk was built.",
             "Do not resubmit these paragraphs in this run; the editor will review them. Your texts were kept "
             "in the conflicts folder. Submit the other paragraphs in a new batch.",
-            invalid_paragraph_ids=list(exc.stale_ids), conflict_path=str(exc.conflict_path))
+            invalid_paragraph_ids=list(exc.stale_ids),
+            conflict_path=str(exc.conflict_path),
+        )
     if isinstance(exc, ChapterLoadError):
         reason = f"the chapter file cannot be read right now ({exc.line})"
     elif isinstance(exc, ReadOnlyChapterError | StoreError | OSError):
         reason = str(exc)
     else:
         reason = f"unexpected {type(exc).__name__}: {exc}"
-    return failure(ErrorCode.COMMIT_FAILED,
-                   f"The batch was valid but could not be saved: {reason}. The chapter file is unchanged.",
-                   "Try the same batch again later; if it keeps failing, stop and report the problem.")
+    return failure(
+        ErrorCode.COMMIT_FAILED,
+        f"The batch was valid but could not be saved: {reason}. The chapter file is unchanged.",
+        "Try the same batch again later; if it keeps failing, stop and report the problem.",
+    )
 
 
 async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[str, Any] | ToolReply:
@@ -337,21 +411,23 @@ async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[s
         result = await asyncio.to_thread(ctx.source.commit_batch, items, origin=ctx.origin, model=ctx.model)
     except Exception as exc:
         return _commit_failure(ctx, exc)
-    committed = Committed(tuple(result.accepted), tuple(result.unchanged),
-                          tuple(getattr(result, "kept_selection", ())))
+    committed = Committed(tuple(result.accepted), tuple(result.unchanged), tuple(getattr(result, "kept_selection", ())))
     if ctx.submissions is not None:
         ctx.submissions.record(result.chapter, committed.accepted, committed.unchanged, committed.kept_selection)
     out = ok(accepted=list(committed.accepted), unchanged=list(committed.unchanged))
     if committed.kept_selection:
         out["kept_selection"] = list(committed.kept_selection)
-        out["note"] = ("A person chose a different version of "
-                       + ", ".join(repr(i) for i in committed.kept_selection)
-                       + " meanwhile; your text was saved as a new version but did not replace their choice.")
+        out["note"] = (
+            "A person chose a different version of "
+            + ", ".join(repr(i) for i in committed.kept_selection)
+            + " meanwhile; your text was saved as a new version but did not replace their choice."
+        )
     # The QA checks on what was accepted, so the model can fix a paragraph by submitting it again; a warning
     # never rejects anything.
     accepted = set(committed.accepted)
-    warnings = batch_warnings(result.chapter, [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted],
-                              ctx.glossary)
+    warnings = batch_warnings(
+        result.chapter, [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted], ctx.glossary
+    )
     if warnings:
         out["warnings"] = warnings
     if ctx.submissions is not None:  # during a chunk (the tracker carries its boundaries)

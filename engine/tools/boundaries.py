@@ -26,8 +26,10 @@ def range_text(b: ChunkBoundaries) -> str:
 
 def focus_hint(b: ChunkBoundaries) -> str:
     """The standard suggestion to stay within the chunk."""
-    return (f"Focus on the paragraphs of the current chunk (from '{b.first_paragraph_id}' to "
-            f"'{b.last_paragraph_id}'); paragraphs outside it are handled in other chunks.")
+    return (
+        f"Focus on the paragraphs of the current chunk (from '{b.first_paragraph_id}' to "
+        f"'{b.last_paragraph_id}'); paragraphs outside it are handled in other chunks."
+    )
 
 
 def chunk_boundary_error(
@@ -38,16 +40,27 @@ def chunk_boundary_error(
     edge = "first" if direction == "previous" else "last"
     if available == 0:
         more = "earlier" if direction == "previous" else "more"
-        error = (f"There are no {more} paragraphs in the current chunk {side} '{anchor}': it is the chunk's "
-                 f"{edge} paragraph, and {tool} cannot go beyond {range_text(b)}.")
+        error = (
+            f"There are no {more} paragraphs in the current chunk {side} '{anchor}': it is the chunk's "
+            f"{edge} paragraph, and {tool} cannot go beyond {range_text(b)}."
+        )
         hint = focus_hint(b)
     else:
-        error = (f"Cannot return {counted(requested, 'paragraph')} {side} '{anchor}': the request goes beyond "
-                 f"{range_text(b)}; only {counted(available, 'paragraph')} of the chunk "
-                 f"{'comes' if available == 1 else 'come'} {side} it.")
+        error = (
+            f"Cannot return {counted(requested, 'paragraph')} {side} '{anchor}': the request goes beyond "
+            f"{range_text(b)}; only {counted(available, 'paragraph')} of the chunk "
+            f"{'comes' if available == 1 else 'come'} {side} it."
+        )
         hint = f"Retry with count {available} or less. " + focus_hint(b)
-    return failure(ErrorCode.CHUNK_BOUNDARY, error, hint, paragraph_id=anchor, requested_count=requested,
-                   available_count=available, chunk_range=b.chunk_range())
+    return failure(
+        ErrorCode.CHUNK_BOUNDARY,
+        error,
+        hint,
+        paragraph_id=anchor,
+        requested_count=requested,
+        available_count=available,
+        chunk_range=b.chunk_range(),
+    )
 
 
 def out_of_chunk_error(b: ChunkBoundaries, anchor: str) -> dict[str, Any]:
@@ -56,7 +69,9 @@ def out_of_chunk_error(b: ChunkBoundaries, anchor: str) -> dict[str, Any]:
         ErrorCode.OUT_OF_CHUNK,
         f"Paragraph '{anchor}' is outside {range_text(b)}; the request goes beyond the current chunk.",
         f"Use a paragraph_id of the current chunk as shown in [ID: …]. {focus_hint(b)}",
-        paragraph_id=anchor, chunk_range=b.chunk_range())
+        paragraph_id=anchor,
+        chunk_range=b.chunk_range(),
+    )
 
 
 def walk_chunk(ctx: ToolContext, anchor: str, direction: Direction, count: int) -> list[int]:

@@ -18,8 +18,14 @@ def get_paragraph_info(ctx: ToolContext, args: InfoArgs) -> dict[str, Any]:
     para = chapter.paragraphs[pos]
     selected = para.selected_translation_id
     versions = [
-        {"id": v.id, "text": v.text, "origin": v.origin, "model": v.model, "created_at": v.created_at,
-         "selected": v.id == selected}
+        {
+            "id": v.id,
+            "text": v.text,
+            "origin": v.origin,
+            "model": v.model,
+            "created_at": v.created_at,
+            "selected": v.id == selected,
+        }
         for v in para.translations
     ]
     return ok(paragraph={**paragraph_item(para, pos), "reviewed": para.reviewed, "versions": versions})

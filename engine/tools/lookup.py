@@ -33,8 +33,10 @@ class ChapterIndex:
     def build(cls, chapter: Chapter, previous: ChapterIndex | None = None) -> ChapterIndex:
         """Compute the tables for ``chapter``, reusing ``previous`` when the source texts are the same objects."""
         texts = tuple(p.text for p in chapter.paragraphs)
-        if previous is not None and len(previous.texts) == len(texts) and all(
-            a is b for a, b in zip(previous.texts, texts, strict=True)
+        if (
+            previous is not None
+            and len(previous.texts) == len(texts)
+            and all(a is b for a, b in zip(previous.texts, texts, strict=True))
         ):
             reused = cls(texts, previous.nonempty, previous.rank_before)
             reused._folded_sources = previous._folded_sources
@@ -59,12 +61,12 @@ class ChapterIndex:
     def previous_positions(self, position: int, count: int) -> list[int]:
         """Up to ``count`` non-empty positions before ``position``, nearest first."""
         rank = self.rank_before[position]
-        return list(reversed(self.nonempty[max(0, rank - count):rank]))
+        return list(reversed(self.nonempty[max(0, rank - count) : rank]))
 
     def next_positions(self, position: int, count: int) -> list[int]:
         """Up to ``count`` non-empty positions after ``position``, in chapter order."""
         start = self.rank_before[position + 1]
-        return list(self.nonempty[start:start + count])
+        return list(self.nonempty[start : start + count])
 
     def folded_sources(self) -> list[str]:
         """Case-folded source texts for keyword search (computed on first use)."""

@@ -40,12 +40,15 @@ def neighbours(ctx: ToolContext, args: NeighbourArgs, direction: Direction, tool
     else:
         found = walk_chapter(ctx, pos, direction, args.count)
     paragraphs = chapter.paragraphs
-    result = ok(paragraph_id=anchor, paragraph_index=pos + 1,
-                paragraphs=[paragraph_item(paragraphs[p], p) for p in found])
+    result = ok(
+        paragraph_id=anchor, paragraph_index=pos + 1, paragraphs=[paragraph_item(paragraphs[p], p) for p in found]
+    )
     if len(found) < args.count:
         where = "start" if direction == "previous" else "end"
-        result["note"] = (f"Reached the {where} of the chapter: only {counted(len(found), 'paragraph')} "
-                          f"{'before' if direction == 'previous' else 'after'} this one.")
+        result["note"] = (
+            f"Reached the {where} of the chapter: only {counted(len(found), 'paragraph')} "
+            f"{'before' if direction == 'previous' else 'after'} this one."
+        )
     return result
 
 

@@ -131,24 +131,52 @@ class ToolRegistry:
         ``proofreading``), or ``manual`` without a task.
         """
         try:
-            return await self._handle(name, arguments, source=source, task=task, paragraph_ids=paragraph_ids,
-                                      submissions=submissions, origin=origin, model=model, max_batch=max_batch)
+            return await self._handle(
+                name,
+                arguments,
+                source=source,
+                task=task,
+                paragraph_ids=paragraph_ids,
+                submissions=submissions,
+                origin=origin,
+                model=model,
+                max_batch=max_batch,
+            )
         except Exception as exc:  # the loop must never see an exception from a tool
             log.exception("tool %s failed", name)
-            return ToolReply(failure(
-                ErrorCode.INTERNAL_ERROR, f"The tool {name} failed unexpectedly ({type(exc).__name__}).",
-                "This is a bug in proofdesk, not in your call; continue with other work."))
+            return ToolReply(
+                failure(
+                    ErrorCode.INTERNAL_ERROR,
+                    f"The tool {name} failed unexpectedly ({type(exc).__name__}).",
+                    "This is a bug in proofdesk, not in your call; continue with other work.",
+                )
+            )
 
-    async def _handle(self, name: str, arguments: object, *, source: ChapterSource | Chapter,
-                      task: TaskType | None, paragraph_ids: Sequence[str] | None,
-                      submissions: SubmissionTracker | None, origin: Origin | None, model: str | None,
-                      max_batch: int) -> ToolReply:
+    async def _handle(
+        self,
+        name: str,
+        arguments: object,
+        *,
+        source: ChapterSource | Chapter,
+        task: TaskType | None,
+        paragraph_ids: Sequence[str] | None,
+        submissions: SubmissionTracker | None,
+        origin: Origin | None,
+        model: str | None,
+        max_batch: int,
+    ) -> ToolReply:
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(self._tools)
-            return ToolReply(failure(ErrorCode.UNKNOWN_TOOL, f"There is no tool called '{name}'.",
-                                     f"Use one of the available tools: {known}.", tool=name,
-                                     available_tools=list(self._tools)))
+            return ToolReply(
+                failure(
+                    ErrorCode.UNKNOWN_TOOL,
+                    f"There is no tool called '{name}'.",
+                    f"Use one of the available tools: {known}.",
+                    tool=name,
+                    available_tools=list(self._tools),
+                )
+            )
         try:
             raw = decode_arguments(name, arguments)
         except BadArguments as bad:
@@ -165,12 +193,21 @@ class ToolRegistry:
         try:
             chapter = source.load()
         except ChapterLoadError as exc:
-            return ToolReply(failure(ErrorCode.CHAPTER_UNAVAILABLE,
-                                     f"The chapter file cannot be read right now: {exc.line}",
-                                     "Wait a moment and try again; the editor may be saving the file."))
+            return ToolReply(
+                failure(
+                    ErrorCode.CHAPTER_UNAVAILABLE,
+                    f"The chapter file cannot be read right now: {exc.line}",
+                    "Wait a moment and try again; the editor may be saving the file.",
+                )
+            )
         except OSError as exc:
-            return ToolReply(failure(ErrorCode.CHAPTER_UNAVAILABLE, f"The chapter file cannot be read right now: {exc}",
-                                     "Wait a moment and try again."))
+            return ToolReply(
+                failure(
+                    ErrorCode.CHAPTER_UNAVAILABLE,
+                    f"The chapter file cannot be read right now: {exc}",
+                    "Wait a moment and try again.",
+                )
+            )
         if submissions is None and paragraph_ids is not None:
             submissions = SubmissionTracker(paragraph_ids, {})
         ctx = ToolContext(

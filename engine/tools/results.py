@@ -99,13 +99,14 @@ def not_found(chapter: Chapter, paragraph_id: str, boundaries: ChunkBoundaries |
     """``PARAGRAPH_NOT_FOUND`` for an anchor ID that no paragraph of the chapter has."""
     hint = "Use a paragraph_id exactly as shown in [ID: …] in the chunk text."
     if looks_like_index(paragraph_id):
-        hint = (f"'{paragraph_id}' looks like an index. Indexes are for reading only: pass the paragraph_id "
-                "shown as [ID: …] next to the index instead.")
+        hint = (
+            f"'{paragraph_id}' looks like an index. Indexes are for reading only: pass the paragraph_id "
+            "shown as [ID: …] next to the index instead."
+        )
     extra: dict[str, Any] = {"paragraph_id": paragraph_id}
     if boundaries is not None:
         extra["chunk_range"] = boundaries.chunk_range()
-        hint += (f" The current chunk runs from '{boundaries.first_paragraph_id}' to "
-                 f"'{boundaries.last_paragraph_id}'.")
+        hint += f" The current chunk runs from '{boundaries.first_paragraph_id}' to '{boundaries.last_paragraph_id}'."
     return failure(
         ErrorCode.PARAGRAPH_NOT_FOUND,
         f"No paragraph with paragraph_id '{paragraph_id}' exists in chapter '{chapter.id}'.",

@@ -38,8 +38,9 @@ class SubmissionTracker:
         with self._lock:
             return self._bases.get(paragraph_id)
 
-    def record(self, chapter: Chapter, accepted: Iterable[str], unchanged: Iterable[str],
-               kept_selection: Iterable[str] = ()) -> None:
+    def record(
+        self, chapter: Chapter, accepted: Iterable[str], unchanged: Iterable[str], kept_selection: Iterable[str] = ()
+    ) -> None:
         """Note a committed batch; ``chapter`` is the chapter as written by that commit."""
         kept = set(kept_selection)
         with self._lock:

@@ -10,11 +10,30 @@ from lxml import etree
 
 XHTML = "http://www.w3.org/1999/xhtml"
 EPUB_NS = "http://www.idpf.org/2007/ops"
-BLOCK_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "dt", "dd", "figcaption",
-                        "div"})
+BLOCK_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "dt", "dd", "figcaption", "div"})
 # Containers that are never a paragraph themselves but may hold blocks.
-_STRUCTURAL = BLOCK_TAGS | {"ul", "ol", "dl", "section", "article", "aside", "figure", "table", "nav", "header",
-                            "footer", "main", "body", "tr", "td", "th", "tbody", "thead", "hr", "pre"}
+_STRUCTURAL = BLOCK_TAGS | {
+    "ul",
+    "ol",
+    "dl",
+    "section",
+    "article",
+    "aside",
+    "figure",
+    "table",
+    "nav",
+    "header",
+    "footer",
+    "main",
+    "body",
+    "tr",
+    "td",
+    "th",
+    "tbody",
+    "thead",
+    "hr",
+    "pre",
+}
 _DROPPED = frozenset({"rt", "rp"})
 _IMAGES = frozenset({"img", "svg", "image"})
 TRANSLATION_CLASS = "proofdesk-translation"
@@ -90,8 +109,7 @@ def blocks(root: etree._Element) -> list[Block]:
 
 
 def _is_noteref(el: etree._Element) -> bool:
-    return local(el) == "a" and (el.get(f"{{{EPUB_NS}}}type", "") == "noteref"
-                                 or "noteref" in el.get("role", ""))
+    return local(el) == "a" and (el.get(f"{{{EPUB_NS}}}type", "") == "noteref" or "noteref" in el.get("role", ""))
 
 
 def set_block_text(el: etree._Element, text: str) -> None:

@@ -34,8 +34,14 @@ def import_epub(book: Path, out: Path, *, target_language: str | None = None) ->
             pid = new_id(taken)
             taken.add(pid)
             paragraphs.append(Paragraph(id=pid, text=block.text, source_ref={"href": doc.href, "path": block.path}))
-        chapter = Chapter(id=cid, title=doc.title, title_translation=None, source_language=pkg.language,
-                          target_language=target_language, paragraphs=tuple(paragraphs))
+        chapter = Chapter(
+            id=cid,
+            title=doc.title,
+            title_translation=None,
+            source_language=pkg.language,
+            target_language=target_language,
+            paragraphs=tuple(paragraphs),
+        )
         chapters.append((f"{cid}.json", chapter_bytes(chapter)))
         order.append({"file": f"{cid}.json", "href": doc.href})
     meta = {"format": "proofdesk.book/1", "source": "source.epub", "chapters": order}
@@ -43,8 +49,9 @@ def import_epub(book: Path, out: Path, *, target_language: str | None = None) ->
     return [out / name for name, _ in chapters]
 
 
-def write_workspace(out: Path, chapters: list[tuple[str, bytes]], meta: dict[str, object],
-                    source: Path | None = None) -> None:
+def write_workspace(
+    out: Path, chapters: list[tuple[str, bytes]], meta: dict[str, object], source: Path | None = None
+) -> None:
     """Create the folder ``out`` with the chapter files and ``.proofdesk/book.json`` (and the source EPUB):
     built in a hidden sibling folder, then renamed into place, so an error leaves nothing behind."""
     if out.exists() and (not out.is_dir() or any(out.iterdir())):

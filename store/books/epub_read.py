@@ -76,8 +76,11 @@ def read_package(zf: zipfile.ZipFile, book: Path) -> Package:
         if entry[1] in _XHTML_TYPES:
             spine.append(entry[0])
     ncx_entry = manifest.get(spine_el.get("toc", ""))
-    ncx_path = ncx_entry[0] if ncx_entry else next(
-        (p for p, t, _ in manifest.values() if t == "application/x-dtbncx+xml"), None)
+    ncx_path = (
+        ncx_entry[0]
+        if ncx_entry
+        else next((p for p, t, _ in manifest.values() if t == "application/x-dtbncx+xml"), None)
+    )
     lang_el = next(opf.iter(f"{{{DC_NS}}}language"), None)
     language = (lang_el.text or "").strip() or None if lang_el is not None else None
     return Package(opf_path, opf, manifest, spine, nav_path, ncx_path, language)
@@ -118,8 +121,7 @@ def read_book(book: Path) -> tuple[Package, list[SpineDoc]]:
                 continue
             title = titles.get(path)
             if not title:
-                heading = next((el for el in root.iter() if local(el) in {"h1", "h2", "h3", "h4", "h5", "h6"}),
-                               None)
+                heading = next((el for el in root.iter() if local(el) in {"h1", "h2", "h3", "h4", "h5", "h6"}), None)
                 title = " ".join(block_text(heading).split()) if heading is not None else None
             href = posixpath.relpath(path, posixpath.dirname(pkg.opf_path))
             docs.append(SpineDoc(path, href, title or None, found))

@@ -47,11 +47,15 @@ def open_epub(book: Path) -> zipfile.ZipFile:
     for info in infos:
         _check_name(book, info.filename)
         if info.file_size > MAX_MEMBER_BYTES:
-            raise BookError(f"{book}: member {info.filename!r} declares {info.file_size} bytes uncompressed "
-                            f"(limit {MAX_MEMBER_BYTES}); refused")
+            raise BookError(
+                f"{book}: member {info.filename!r} declares {info.file_size} bytes uncompressed "
+                f"(limit {MAX_MEMBER_BYTES}); refused"
+            )
         if info.file_size > 1_000_000 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise BookError(f"{book}: member {info.filename!r} expands {info.file_size // max(info.compress_size, 1)}"
-                            f"x (a zip bomb?); refused")
+            raise BookError(
+                f"{book}: member {info.filename!r} expands {info.file_size // max(info.compress_size, 1)}"
+                f"x (a zip bomb?); refused"
+            )
         total += info.file_size
     if total > MAX_TOTAL_BYTES:
         raise BookError(f"{book}: {total} bytes uncompressed in all (limit {MAX_TOTAL_BYTES}); refused")
@@ -101,8 +105,14 @@ def _numeric(match: re.Match[bytes]) -> bytes:
     return "".join(f"&#{ord(c)};" for c in text).encode("ascii")
 
 
-_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                          remove_blank_text=False, dtd_validation=False)
+_PARSER = etree.XMLParser(
+    resolve_entities=False,
+    no_network=True,
+    load_dtd=False,
+    huge_tree=False,
+    remove_blank_text=False,
+    dtd_validation=False,
+)
 
 
 def parse_xml(data: bytes, book: Path, name: str) -> etree._Element:

@@ -113,8 +113,11 @@ def _rebuild(zf: zipfile.ZipFile, source: Path, replaced: dict[str, bytes]) -> b
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w") as new:
         mime = zipfile.ZipInfo("mimetype", date_time=(1980, 1, 1, 0, 0, 0))
-        new.writestr(mime, read_member(zf, source, "mimetype") if "mimetype" in zf.namelist()
-                     else b"application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        new.writestr(
+            mime,
+            read_member(zf, source, "mimetype") if "mimetype" in zf.namelist() else b"application/epub+zip",
+            compress_type=zipfile.ZIP_STORED,
+        )
         for info in zf.infolist():
             if info.filename == "mimetype":
                 continue

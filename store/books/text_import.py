@@ -13,15 +13,22 @@ from store.plaintext import chapter_from_text, split_lines
 from store.serialize import chapter_bytes
 
 
-def import_novel(text: str, out: Path, *, pattern: re.Pattern[str] | None = None,
-                 source_language: str | None = None, target_language: str | None = None) -> int:
+def import_novel(
+    text: str,
+    out: Path,
+    *,
+    pattern: re.Pattern[str] | None = None,
+    source_language: str | None = None,
+    target_language: str | None = None,
+) -> int:
     """Write one chapter per heading into the new folder ``out``; return the number of chapters."""
     files = []
     order = []
     for n, lines in enumerate(split_chapters(text, pattern), start=1):
         cid = f"ch{n:03d}"
-        chapter = chapter_from_text("\n".join(lines) + "\n", chapter_id=cid, source_language=source_language,
-                                    target_language=target_language)
+        chapter = chapter_from_text(
+            "\n".join(lines) + "\n", chapter_id=cid, source_language=source_language, target_language=target_language
+        )
         title = next((p.text.strip() for p in chapter.paragraphs if not p.is_empty), None)
         files.append((f"{cid}.json", chapter_bytes(chapter.replace(title=title))))
         order.append({"file": f"{cid}.json"})
@@ -37,11 +44,15 @@ def with_translation(chapter: Chapter, translated: str, where: str) -> Chapter:
     for n, (para, line) in enumerate(zip(paras, lines, strict=False), start=1):
         if para.is_empty != (not line.replace("\ufeff", "").strip()):
             side = "the source" if para.is_empty else "the translation"
-            raise BookError(f"{where}: line {n} is blank in {side} but holds text in the other file; "
-                            f"the files are not line-aligned from there")
+            raise BookError(
+                f"{where}: line {n} is blank in {side} but holds text in the other file; "
+                f"the files are not line-aligned from there"
+            )
     if len(lines) != len(paras):
-        raise BookError(f"{where}: {len(paras)} source lines but {len(lines)} translation lines (first "
-                        f"unmatched line: {min(len(lines), len(paras)) + 1})")
+        raise BookError(
+            f"{where}: {len(paras)} source lines but {len(lines)} translation lines (first "
+            f"unmatched line: {min(len(lines), len(paras)) + 1})"
+        )
     now = utc_now()
     out = []
     for para, line in zip(paras, lines, strict=True):

@@ -18,7 +18,8 @@ _NUM = r"[0-9０-９一二三四五六七八九十百千〇零两]+"
 HEADING = re.compile(
     rf"^(?:第{_NUM}[章話话回節节部巻卷]|序章|終章|终章|プロローグ|エピローグ|番外編|番外篇"
     rf"|(?:Chapter|CHAPTER)\s*(?:[0-9０-９]+|[IVXLCivxlc]+)|Prologue|PROLOGUE|Epilogue|EPILOGUE)"
-    r"(?:[\s\u3000:：.．、\-—―「『(（].*)?$")
+    r"(?:[\s\u3000:：.．、\-—―「『(（].*)?$"
+)
 MAX_HEADING = 60
 
 

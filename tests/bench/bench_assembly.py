@@ -17,13 +17,62 @@ from engine.client.sse import SSEEvent
 
 def events(kilobytes: int) -> list[SSEEvent]:
     fragment = "{abcdefghi" * 10  # 100 characters
-    made = [SSEEvent("message", json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "function": {"name": "get_paragraph_info", "arguments": '{"paragraph_id": "'}}]}}]}))]
-    one = SSEEvent("message", json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "function": {"name": "get_paragraph_info", "arguments": fragment}}]}}]}))
+    made = [
+        SSEEvent(
+            "message",
+            json.dumps(
+                {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {
+                                "tool_calls": [
+                                    {
+                                        "index": 0,
+                                        "function": {"name": "get_paragraph_info", "arguments": '{"paragraph_id": "'},
+                                    }
+                                ]
+                            },
+                        }
+                    ]
+                }
+            ),
+        )
+    ]
+    one = SSEEvent(
+        "message",
+        json.dumps(
+            {
+                "choices": [
+                    {
+                        "index": 0,
+                        "delta": {
+                            "tool_calls": [
+                                {"index": 0, "function": {"name": "get_paragraph_info", "arguments": fragment}}
+                            ]
+                        },
+                    }
+                ]
+            }
+        ),
+    )
     made += [one] * (kilobytes * 10)
-    made.append(SSEEvent("message", json.dumps({"choices": [{"index": 0, "delta": {"tool_calls": [
-        {"index": 0, "function": {"arguments": '"}'}}]}, "finish_reason": "tool_calls"}]})))
+    made.append(
+        SSEEvent(
+            "message",
+            json.dumps(
+                {
+                    "choices": [
+                        {
+                            "index": 0,
+                            "delta": {"tool_calls": [{"index": 0, "function": {"arguments": '"}'}}]},
+                            "finish_reason": "tool_calls",
+                        }
+                    ]
+                }
+            ),
+        )
+    )
     return made
 
 
@@ -44,8 +93,10 @@ def main() -> None:
         stream = events(kilobytes)
         median = statistics.median(assemble(stream) for _ in range(5))
         base = base or median
-        print(f"  {kilobytes:4} KB of arguments in {len(stream):,} fragments: {median * 1000:8.1f} ms "
-              f"({median / base:.1f}x the 100 KB time)")
+        print(
+            f"  {kilobytes:4} KB of arguments in {len(stream):,} fragments: {median * 1000:8.1f} ms "
+            f"({median / base:.1f}x the 100 KB time)"
+        )
 
 
 if __name__ == "__main__":

@@ -45,8 +45,9 @@ def _translate(ws: Path) -> None:
         ch = load_chapter(path)
         paras = []
         for p in ch.paragraphs:
-            v = TranslationVersion(id="t" + p.id, text="EN " + p.text, origin="translation",
-                                   created_at="2026-01-01T00:00:00Z")
+            v = TranslationVersion(
+                id="t" + p.id, text="EN " + p.text, origin="translation", created_at="2026-01-01T00:00:00Z"
+            )
             paras.append(p if p.is_empty else p.replace(translations=(v,), selected_translation_id=v.id))
         path.write_bytes(chapter_bytes(ch.replace(paragraphs=tuple(paras), title_translation="EN")))
 
@@ -56,8 +57,10 @@ def main() -> None:
     from tests.store.books.epub_builder import build_epub
 
     sentence = "「おはよう」と彼女は言った。<ruby>羅生門<rt>らしょうもん</rt></ruby>の下で雨やみを待っていた。" * 3
-    docs = [(f"c{n}.xhtml", f"第{n}章", f"<h1>第{n}章</h1>" + "".join(f"<p>{sentence}{i}</p>" for i in range(39)))
-            for n in range(1, 51)]
+    docs = [
+        (f"c{n}.xhtml", f"第{n}章", f"<h1>第{n}章</h1>" + "".join(f"<p>{sentence}{i}</p>" for i in range(39)))
+        for n in range(1, 51)
+    ]
     with tempfile.TemporaryDirectory() as tmp:
         book = build_epub(Path(tmp) / "big.epub", docs)
         ws, out = Path(tmp) / "ws", Path(tmp) / "out.epub"
@@ -67,11 +70,17 @@ def main() -> None:
                 _translate(ws)  # every paragraph gets a selected translation, so export rewrites every block
             results = []
             for _ in range(RUNS):
-                done = subprocess.run([sys.executable, "-c", CHILD, str(ROOT), str(book), str(ws), str(out), what],
-                                      capture_output=True, text=True, check=True)
+                done = subprocess.run(
+                    [sys.executable, "-c", CHILD, str(ROOT), str(book), str(ws), str(out), what],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                )
                 results.append(json.loads(done.stdout))
-            print(f"{what:17s} median {statistics.median(r['s'] for r in results) * 1000:7.1f} ms   "
-                  f"peak RSS median {statistics.median(r['rss_mb'] for r in results):6.1f} MB  ({RUNS} runs)")
+            print(
+                f"{what:17s} median {statistics.median(r['s'] for r in results) * 1000:7.1f} ms   "
+                f"peak RSS median {statistics.median(r['rss_mb'] for r in results):6.1f} MB  ({RUNS} runs)"
+            )
 
 
 if __name__ == "__main__":

@@ -41,8 +41,14 @@ def proofdesk() -> list[str]:
 
 def chunk_ids(path: Path, chars: int) -> list[list[str]]:
     """The paragraph IDs of the run's chunks, as ``proofdesk chunks --json`` lists them."""
-    done = subprocess.run([*proofdesk(), "chunks", path.name, "--task", "translate", "--chunk-chars", str(chars),
-                           "--json"], cwd=path.parent, env=ENV, capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [*proofdesk(), "chunks", path.name, "--task", "translate", "--chunk-chars", str(chars), "--json"],
+        cwd=path.parent,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return [chunk["paragraph_ids"] for chunk in json.loads(done.stdout)]
 
 
@@ -82,18 +88,40 @@ def one_cancel(server: ModelServer, folder: Path) -> tuple[float, float]:
     write_chapter(path, 40, translated=False)
     chunks = chunk_ids(path, 400)
     hanging = tool_reply([("add_translation_batch", batch(chunks[1]))])
-    server.add(tool_reply([("add_translation_batch", batch(chunks[0]))]),
-               Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2))
+    server.add(
+        tool_reply([("add_translation_batch", batch(chunks[0]))]),
+        Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2),
+    )
     held = server.hanging
-    proc = subprocess.Popen([*proofdesk(), "run", path.name, "--task", "translate", "--base-url", server.base_url,
-                             "--model", "bench", "--chunk-chars", "400", "--json"], cwd=folder, env=ENV,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [
+            *proofdesk(),
+            "run",
+            path.name,
+            "--task",
+            "translate",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "bench",
+            "--chunk-chars",
+            "400",
+            "--json",
+        ],
+        cwd=folder,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        stdin=subprocess.DEVNULL,
+        text=True,
+    )
     try:
         lines = Lines(proc)
         lines.wait_for('"model_request"')
         deadline = time.monotonic() + 60
-        while server.hanging == held or not any('"chunk": 2' in line and "model_request" in line
-                                                for line in lines.lines):
+        while server.hanging == held or not any(
+            '"chunk": 2' in line and "model_request" in line for line in lines.lines
+        ):
             if time.monotonic() > deadline:
                 raise SystemExit("bench_cancel: the server never held chunk 2's stream")
             time.sleep(0.002)
@@ -130,10 +158,14 @@ def main() -> None:
     finally:
         server.stop()
     print(f"Ctrl+C during a held model stream, {args.repeats} fresh runs")
-    print(f"   to run_finished on stdout   median {statistics.median(finished) * 1000:7.1f} ms   "
-          f"worst {max(finished) * 1000:7.1f} ms")
-    print(f"   to exit (code 130)          median {statistics.median(exited) * 1000:7.1f} ms   "
-          f"worst {max(exited) * 1000:7.1f} ms   (goal <= 1000 ms)")
+    print(
+        f"   to run_finished on stdout   median {statistics.median(finished) * 1000:7.1f} ms   "
+        f"worst {max(finished) * 1000:7.1f} ms"
+    )
+    print(
+        f"   to exit (code 130)          median {statistics.median(exited) * 1000:7.1f} ms   "
+        f"worst {max(exited) * 1000:7.1f} ms   (goal <= 1000 ms)"
+    )
 
 
 if __name__ == "__main__":

@@ -46,10 +46,49 @@ from store.serialize import chapter_bytes
 from tests.bench.chapters import make_chapter, paragraph_id, source_lines
 
 ROOT = Path(__file__).resolve().parents[2]
-_WORDS = ("the", "servant", "waited", "under", "wide", "gate", "while", "cold", "rain", "fell", "on", "Suzaku",
-          "avenue", "and", "nobody", "came", "near", "old", "woman", "held", "pine", "torch", "above", "corpses",
-          "pulling", "long", "hair", "one", "by", "one", "from", "dead", "heads", "until", "his", "heart", "turned",
-          "hard", "as", "steel", "night")
+_WORDS = (
+    "the",
+    "servant",
+    "waited",
+    "under",
+    "wide",
+    "gate",
+    "while",
+    "cold",
+    "rain",
+    "fell",
+    "on",
+    "Suzaku",
+    "avenue",
+    "and",
+    "nobody",
+    "came",
+    "near",
+    "old",
+    "woman",
+    "held",
+    "pine",
+    "torch",
+    "above",
+    "corpses",
+    "pulling",
+    "long",
+    "hair",
+    "one",
+    "by",
+    "one",
+    "from",
+    "dead",
+    "heads",
+    "until",
+    "his",
+    "heart",
+    "turned",
+    "hard",
+    "as",
+    "steel",
+    "night",
+)
 _STAMP = "2026-11-21T10:00:00Z"
 
 
@@ -94,12 +133,19 @@ def clean_chapter(n: int, chapter_id: str = "bench") -> Chapter:
             paragraphs.append(Paragraph(id=paragraph_id(i), text=text))
             continue
         translation = made.get(text) or made.setdefault(text, english_like(text))
-        version = TranslationVersion(id=f"{(i * 40503 + 7) % 2**32:08x}", text=translation, origin="translation",
-                                     model="bench-model", created_at=_STAMP)
-        paragraphs.append(Paragraph(id=paragraph_id(i), text=text, translations=(version,),
-                                    selected_translation_id=version.id))
-    return Chapter(id=chapter_id, title="羅生門", source_language="ja", target_language="en",
-                   paragraphs=tuple(paragraphs))
+        version = TranslationVersion(
+            id=f"{(i * 40503 + 7) % 2**32:08x}",
+            text=translation,
+            origin="translation",
+            model="bench-model",
+            created_at=_STAMP,
+        )
+        paragraphs.append(
+            Paragraph(id=paragraph_id(i), text=text, translations=(version,), selected_translation_id=version.id)
+        )
+    return Chapter(
+        id=chapter_id, title="羅生門", source_language="ja", target_language="en", paragraphs=tuple(paragraphs)
+    )
 
 
 def build(kind: str, n: int, chapter_id: str = "bench") -> Chapter:
@@ -114,8 +160,7 @@ def cli(*argv: str) -> tuple[float, int, int]:
     """``proofdesk check ARGV`` in a fresh process: wall ms, exit code, lines printed."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "tui.cli", "check", *argv], capture_output=True, env=env,
-                          check=False)
+    done = subprocess.run([sys.executable, "-m", "tui.cli", "check", *argv], capture_output=True, env=env, check=False)
     wall = (time.perf_counter() - start) * 1000
     if done.returncode not in (0, 1):
         raise SystemExit(done.stderr.decode())
@@ -158,6 +203,7 @@ def bench_cli(folder: Path, sizes: list[int], chapter_counts: list[int], repeat:
                 wall, _, printed = cli(str(path))
                 lines[name] = printed
                 return wall
+
             return run
 
         medians = in_turns({name: runner(name, path) for name, path in paths.items()}, repeat)
@@ -168,8 +214,10 @@ def bench_cli(folder: Path, sizes: list[int], chapter_counts: list[int], repeat:
         workspaces = [k for k in medians if k.startswith("workspace")]
         for group, scale in ((chapters, sizes), (workspaces, chapter_counts)):
             if len(group) >= 2:
-                print(f"  linearity: {group[-1]} / {group[0]} = {medians[group[-1]] / medians[group[0]]:.1f}x "
-                      f"(size {scale[-1] / scale[0]:.0f}x)")
+                print(
+                    f"  linearity: {group[-1]} / {group[0]} = {medians[group[-1]] / medians[group[0]]:.1f}x "
+                    f"(size {scale[-1] / scale[0]:.0f}x)"
+                )
         bench_split(paths, repeat)
         print(flush=True)
 
@@ -190,8 +238,10 @@ def bench_split(paths: dict[str, Path], repeat: int) -> None:
         load()
         medians = in_turns({"load": load, "check": check}, max(3, repeat // 2))
         paragraphs = sum(len(c.paragraphs) for c in chapters)
-        print(f"    {name:<26} {medians['load']:>8.0f} | {medians['check']:>8.0f}   "
-              f"({medians['check'] * 1000 / paragraphs:.1f} µs per paragraph)")
+        print(
+            f"    {name:<26} {medians['load']:>8.0f} | {medians['check']:>8.0f}   "
+            f"({medians['check'] * 1000 / paragraphs:.1f} µs per paragraph)"
+        )
 
 
 def bench_in_loop(repeat: int) -> None:
@@ -201,7 +251,7 @@ def bench_in_loop(repeat: int) -> None:
     for kind in ("clean", "noisy"):
         chapter = build(kind, 2000)
         items = [(p.id, p.selected_text) for p in chapter.paragraphs if p.selected_text is not None]
-        batches = [items[i:i + 20] for i in range(0, len(items), 20)]
+        batches = [items[i : i + 20] for i in range(0, len(items), 20)]
         long_para = next(p for p in chapter.paragraphs if p.text == longest)
         long_batch = [(long_para.id, long_para.selected_text or "")]
 
@@ -214,8 +264,10 @@ def bench_in_loop(repeat: int) -> None:
         every()
         medians = in_turns({"all": every, "longest": single}, repeat)
         found = sum(len(batch_warnings(chapter, b)) for b in batches)
-        print(f"  {kind:<6} {medians['all']:>7.1f} µs per paragraph ({len(items):,} paragraphs, {found:,} warnings); "
-              f"the longest paragraph ({len(longest)} characters): {medians['longest']:.1f} µs")
+        print(
+            f"  {kind:<6} {medians['all']:>7.1f} µs per paragraph ({len(items):,} paragraphs, {found:,} warnings); "
+            f"the longest paragraph ({len(longest)} characters): {medians['longest']:.1f} µs"
+        )
 
 
 def main() -> None:
@@ -229,8 +281,9 @@ def main() -> None:
     bench_in_loop(args.repeat)
     print()
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="bench-check-") as tmp:
-        bench_cli(Path(tmp), [int(s) for s in args.sizes.split(",")],
-                  [int(s) for s in args.chapters.split(",")], args.repeat)
+        bench_cli(
+            Path(tmp), [int(s) for s in args.sizes.split(",")], [int(s) for s in args.chapters.split(",")], args.repeat
+        )
 
 
 if __name__ == "__main__":

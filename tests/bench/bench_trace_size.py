@@ -28,8 +28,12 @@ async def main() -> None:
         body = sse(tool_chunks([("get_paragraph_info", {"paragraph_id": IDS[0]})] * 5000, piece=1000))
         server.add(*[Scripted(200, dict(SSE_HEADERS), body) for _ in range(6)])
         started = time.perf_counter()
-        events = [e async for e in run_chapter(RunRequest(path, "translate", settings_for(server.base_url),
-                                                          chunk_chars=50_000, max_turns=6))]
+        events = [
+            e
+            async for e in run_chapter(
+                RunRequest(path, "translate", settings_for(server.base_url), chunk_chars=50_000, max_turns=6)
+            )
+        ]
         wall = time.perf_counter() - started
         trace = Path(events[-1].summary["trace"])
         ran = sum(e.kind == "tool_called" for e in events)

@@ -42,6 +42,7 @@ def _rss_kb(field: str = "VmRSS") -> int:
 
 # -- the child: one start of the app, timed ---------------------------------------------------------------
 
+
 def child(path: str, started: float, watch: bool = True, settle: float = 0.0) -> None:
     """Start the app on ``path`` like ``proofdesk PATH``; print JSON with the time of the first paint.
 
@@ -63,8 +64,13 @@ def child(path: str, started: float, watch: bool = True, settle: float = 0.0) ->
 
     def timed_display(screen: Any, renderable: Any) -> None:
         display(screen, renderable)
-        if ("at" not in painted and isinstance(screen, ChapterScreen) and renderable is not None
-                and screen.table.chapter is not None and screen.table.size.height > 1):
+        if (
+            "at" not in painted
+            and isinstance(screen, ChapterScreen)
+            and renderable is not None
+            and screen.table.chapter is not None
+            and screen.table.size.height > 1
+        ):
             painted["at"] = time.time()
 
     app._display = timed_display  # type: ignore[method-assign]
@@ -84,17 +90,34 @@ def child(path: str, started: float, watch: bool = True, settle: float = 0.0) ->
 
 # A fresh start as a user's second start is: bytecode cached (in a folder of its own, even where the environment
 # says PYTHONDONTWRITEBYTECODE; compiling our sources from scratch would add ~100 ms), no configuration file.
-CHILD_ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
-             "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "proofdesk-bench-pycache"),
-             "PROOFDESK_CONFIG": os.devnull + ".toml"}
+CHILD_ENV = {
+    **{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+    "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "proofdesk-bench-pycache"),
+    "PROOFDESK_CONFIG": os.devnull + ".toml",
+}
 
 
 def start_once(path: Path, *, watch: bool = True, settle: float = 0.0) -> dict[str, float]:
     started = time.time()
-    out = subprocess.run([sys.executable, __file__, "--child", str(path), "--started", repr(started),
-                          "--watch", "on" if watch else "off", "--settle", repr(settle)],
-                         capture_output=True, text=True, check=True, cwd=ROOT,
-                         env=CHILD_ENV)
+    out = subprocess.run(
+        [
+            sys.executable,
+            __file__,
+            "--child",
+            str(path),
+            "--started",
+            repr(started),
+            "--watch",
+            "on" if watch else "off",
+            "--settle",
+            repr(settle),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env=CHILD_ENV,
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -138,6 +161,7 @@ class KeyTimer:
 
 # -- keypress latency under an event stream ----------------------------------------------------------------
 
+
 async def keypress_latency(path: Path, rate: int, presses: int) -> list[float]:
 
     from engine.config import load_config, resolve_model
@@ -162,12 +186,29 @@ async def keypress_latency(path: Path, rate: int, presses: int) -> list[float]:
             if k % 100 == 0:
                 out.append(ModelRequest(run_id="b", chunk=1, turn=k, message_count=4, tool_names=("x",)))
             elif k % 50 == 0:
-                out.append(ToolCalled(run_id="b", chunk=1, turn=1, call_id=f"c{k}", name="get_next_paragraphs",
-                                      arguments={"paragraph_id": "e58ed763", "count": 3}))
+                out.append(
+                    ToolCalled(
+                        run_id="b",
+                        chunk=1,
+                        turn=1,
+                        call_id=f"c{k}",
+                        name="get_next_paragraphs",
+                        arguments={"paragraph_id": "e58ed763", "count": 3},
+                    )
+                )
             elif k % 50 == 1:
-                out.append(ToolResult(run_id="b", chunk=1, turn=1, call_id=f"c{k}", name="get_next_paragraphs",
-                                      success=False, error_code="CHUNK_BOUNDARY",
-                                      result={"success": False, "error": "beyond the chunk"}))
+                out.append(
+                    ToolResult(
+                        run_id="b",
+                        chunk=1,
+                        turn=1,
+                        call_id=f"c{k}",
+                        name="get_next_paragraphs",
+                        success=False,
+                        error_code="CHUNK_BOUNDARY",
+                        result={"success": False, "error": "beyond the chunk"},
+                    )
+                )
             else:
                 out.append(ModelDelta(run_id="b", chunk=1, turn=1, channel="text", text="word "))
         return out
@@ -266,8 +307,12 @@ def main() -> None:
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--started", type=float, help=argparse.SUPPRESS)
     parser.add_argument("--watch", default="on", help=argparse.SUPPRESS)
-    parser.add_argument("--settle", type=float, default=30.0,
-                        help="seconds after the first paint at which memory is taken, watcher on vs off")
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=30.0,
+        help="seconds after the first paint at which memory is taken, watcher on vs off",
+    )
     args = parser.parse_args()
     if args.child:
         child(args.child, args.started, args.watch == "on", args.settle)
@@ -282,33 +327,41 @@ def main() -> None:
         size_mb = path.stat().st_size / 1e6
         runs = [start_once(path) for _ in range(args.starts)]
         paint = statistics.median(r["first_paint_s"] for r in runs)
-        print(f"first paint, {args.paragraphs:,} paragraphs ({size_mb:.1f} MB): median {paint * 1000:.0f} ms "
-              f"over {args.starts} starts (min {min(r['first_paint_s'] for r in runs) * 1000:.0f}, "
-              f"max {max(r['first_paint_s'] for r in runs) * 1000:.0f})")
+        print(
+            f"first paint, {args.paragraphs:,} paragraphs ({size_mb:.1f} MB): median {paint * 1000:.0f} ms "
+            f"over {args.starts} starts (min {min(r['first_paint_s'] for r in runs) * 1000:.0f}, "
+            f"max {max(r['first_paint_s'] for r in runs) * 1000:.0f})"
+        )
 
         for rate in (0, args.rate):
             lat = asyncio.run(keypress_latency(path, rate, args.presses))
-            print(f"keypress to screen, {rate:,} events/s: median {statistics.median(lat) * 1000:.1f} ms, "
-                  f"p90 {statistics.quantiles(lat, n=10)[-1] * 1000:.1f} ms over {len(lat)} presses")
+            print(
+                f"keypress to screen, {rate:,} events/s: median {statistics.median(lat) * 1000:.1f} ms, "
+                f"p90 {statistics.quantiles(lat, n=10)[-1] * 1000:.1f} ms over {len(lat)} presses"
+            )
 
         untranslated = folder / "run.json"
         write_chapter(untranslated, args.paragraphs, translated=False)
         lat, committed = asyncio.run(keypress_during_run(untranslated, args.latency, args.presses))
-        print(f"keypress to screen during a run that commits ({committed} batches committed while timing, model "
-              f"latency {args.latency * 1000:.0f} ms): median {statistics.median(lat) * 1000:.1f} ms, "
-              f"p90 {statistics.quantiles(lat, n=10)[-1] * 1000:.1f} ms over {len(lat)} presses "
-              "(goal: median <= 30 ms, p90 <= 60 ms)")
+        print(
+            f"keypress to screen during a run that commits ({committed} batches committed while timing, model "
+            f"latency {args.latency * 1000:.0f} ms): median {statistics.median(lat) * 1000:.1f} ms, "
+            f"p90 {statistics.quantiles(lat, n=10)[-1] * 1000:.1f} ms over {len(lat)} presses "
+            "(goal: median <= 30 ms, p90 <= 60 ms)"
+        )
 
         if args.memory_paragraphs:
             big = folder / "big.json"
             write_chapter(big, args.memory_paragraphs)
             on = start_once(big, watch=True, settle=args.settle)
             off = start_once(big, watch=False, settle=args.settle)
-            print(f"memory, {args.memory_paragraphs:,} paragraphs ({big.stat().st_size / 1e6:.0f} MB on disk), "
-                  f"{args.settle:.0f} s after first paint: watcher on {on['settled_rss_kb'] / 1024:.0f} MB, off "
-                  f"{off['settled_rss_kb'] / 1024:.0f} MB, ratio {on['settled_rss_kb'] / off['settled_rss_kb']:.2f} x "
-                  f"(goal <= 1.2x); at first paint {on['rss_kb'] / 1024:.0f} MB, peak {on['peak_kb'] / 1024:.0f} MB; "
-                  f"first paint {on['first_paint_s']:.1f} s")
+            print(
+                f"memory, {args.memory_paragraphs:,} paragraphs ({big.stat().st_size / 1e6:.0f} MB on disk), "
+                f"{args.settle:.0f} s after first paint: watcher on {on['settled_rss_kb'] / 1024:.0f} MB, off "
+                f"{off['settled_rss_kb'] / 1024:.0f} MB, ratio {on['settled_rss_kb'] / off['settled_rss_kb']:.2f} x "
+                f"(goal <= 1.2x); at first paint {on['rss_kb'] / 1024:.0f} MB, peak {on['peak_kb'] / 1024:.0f} MB; "
+                f"first paint {on['first_paint_s']:.1f} s"
+            )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,16 @@ def cpu_seconds() -> float:
 def write_workspace(root: Path, chapters: int) -> None:
     """``chapters`` small chapter files (five paragraphs each, ~1.5 KB)."""
     for n in range(chapters):
-        paras = tuple(Paragraph(id=f"{i:08x}", text=f"第{n}章 段落 {i} " + "テキスト" * 10, translations=(),
-                                selected_translation_id=None, reviewed=False) for i in range(5))
+        paras = tuple(
+            Paragraph(
+                id=f"{i:08x}",
+                text=f"第{n}章 段落 {i} " + "テキスト" * 10,
+                translations=(),
+                selected_translation_id=None,
+                reviewed=False,
+            )
+            for i in range(5)
+        )
         (root / f"ch{n:05d}.json").write_bytes(chapter_bytes(Chapter(id=f"ch{n:05d}", paragraphs=paras)))
 
 
@@ -64,23 +72,29 @@ async def measure(root: Path, seconds: float, warm: float, scans: int) -> None:
         # Poll the condition (never a fixed wait): the watcher backs off once its backend has run healthy.
         while watcher.reconcile_interval <= watcher.reconcile_every and time.monotonic() < deadline:
             await asyncio.sleep(0.2)
-        print(f"reconcile interval now {watcher.reconcile_interval:g} s "
-              f"(base {watcher.reconcile_every:g} s), after {time.perf_counter() - started:.1f} s")
+        print(
+            f"reconcile interval now {watcher.reconcile_interval:g} s "
+            f"(base {watcher.reconcile_every:g} s), after {time.perf_counter() - started:.1f} s"
+        )
     else:
         print(f"reconcile interval {watcher.reconcile_every:g} s (no back-off in this version)")
     count["scans"] = 0
     cpu0, wall0 = cpu_seconds(), time.perf_counter()
     await asyncio.sleep(seconds)  # the measurement window itself: the point is to do nothing for this long
     cpu, wall = cpu_seconds() - cpu0, time.perf_counter() - wall0
-    print(f"idle over {wall:.1f} s: {cpu * 1000:.0f} ms CPU = {cpu / wall * 100:.2f} % of a core, "
-          f"{count['scans']} reconcile scan(s)")
+    print(
+        f"idle over {wall:.1f} s: {cpu * 1000:.0f} ms CPU = {cpu / wall * 100:.2f} % of a core, "
+        f"{count['scans']} reconcile scan(s)"
+    )
     costs = []
     for _ in range(scans):
         c0 = cpu_seconds()
         await reconcile()
         costs.append(cpu_seconds() - c0)
-    print(f"one reconcile scan of {len(list(root.iterdir()))} entries: median {statistics.median(costs) * 1000:.1f} ms "
-          f"CPU (of {scans})")
+    print(
+        f"one reconcile scan of {len(list(root.iterdir()))} entries: median {statistics.median(costs) * 1000:.1f} ms "
+        f"CPU (of {scans})"
+    )
     await watcher.stop()
 
 

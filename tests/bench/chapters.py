@@ -37,14 +37,23 @@ def make_chapter(n: int, *, translated: bool = True, chapter_id: str = "bench") 
         text = lines[i % len(lines)]
         pid = paragraph_id(i)
         if translated and text.strip():
-            version = TranslationVersion(id=f"{(i * 40503 + 7) % 2**32:08x}", text="訳：" + text,
-                                         origin="translation", model="bench-model", created_at=_STAMP)
-            paragraphs.append(Paragraph(id=pid, text=text, translations=(version,),
-                                        selected_translation_id=version.id, reviewed=False))
+            version = TranslationVersion(
+                id=f"{(i * 40503 + 7) % 2**32:08x}",
+                text="訳：" + text,
+                origin="translation",
+                model="bench-model",
+                created_at=_STAMP,
+            )
+            paragraphs.append(
+                Paragraph(
+                    id=pid, text=text, translations=(version,), selected_translation_id=version.id, reviewed=False
+                )
+            )
         else:
             paragraphs.append(Paragraph(id=pid, text=text))
-    return Chapter(id=chapter_id, title="羅生門", source_language="ja", target_language="zh-Hans",
-                   paragraphs=tuple(paragraphs))
+    return Chapter(
+        id=chapter_id, title="羅生門", source_language="ja", target_language="zh-Hans", paragraphs=tuple(paragraphs)
+    )
 
 
 def write_chapter(path: Path, n: int, *, translated: bool = True) -> Chapter:

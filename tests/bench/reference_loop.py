@@ -40,7 +40,7 @@ def commit(path: Path, chapter: dict[str, Any]) -> None:
     try:
         view = memoryview(data)
         while view:
-            view = view[os.write(fd, view):]
+            view = view[os.write(fd, view) :]
         os.fsync(fd)
     finally:
         os.close(fd)
@@ -87,8 +87,9 @@ class TurnParser:
 
     def result(self) -> tuple[str, list[dict[str, Any]], str]:
         """The text, the calls (``name``, ``arguments`` text) in index order, the finish reason."""
-        made = [{"name": call["name"], "arguments": "".join(call["arguments"])}
-                for _, call in sorted(self.calls.items())]
+        made = [
+            {"name": call["name"], "arguments": "".join(call["arguments"])} for _, call in sorted(self.calls.items())
+        ]
         return "".join(self.text), made, self.finish
 
 
@@ -120,8 +121,13 @@ async def reference_run(base_url: str, chapter_path: Path, bodies: list[bytes]) 
                 arguments = json.loads(call["arguments"])
                 for item in arguments["paragraphs"]:
                     paragraph = by_id[item["paragraph_id"]]
-                    version = {"id": secrets.token_hex(4), "text": item["translated_text"], "origin": "translation",
-                               "model": "bench", "created_at": stamp}
+                    version = {
+                        "id": secrets.token_hex(4),
+                        "text": item["translated_text"],
+                        "origin": "translation",
+                        "model": "bench",
+                        "created_at": stamp,
+                    }
                     paragraph["translations"] = [*paragraph.get("translations", ()), version]
                     paragraph["selected_translation_id"] = version["id"]
                 commit(chapter_path, chapter)

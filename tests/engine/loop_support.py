@@ -28,8 +28,14 @@ IDS = [f"a{i:07x}" for i in range(1, len(TEXTS) + 1)]
 
 def write_chapter(folder: Path, name: str = "ch01.json", *, target: str = "en") -> Path:
     """A chapter file with TEXTS under fixed IDs."""
-    chapter = Chapter(id="ch01", title="羅生門", title_translation=None, source_language="ja", target_language=target,
-                      paragraphs=tuple(Paragraph(id=pid, text=text) for pid, text in zip(IDS, TEXTS, strict=True)))
+    chapter = Chapter(
+        id="ch01",
+        title="羅生門",
+        title_translation=None,
+        source_language="ja",
+        target_language=target,
+        paragraphs=tuple(Paragraph(id=pid, text=text) for pid, text in zip(IDS, TEXTS, strict=True)),
+    )
     path = folder / name
     path.write_bytes(chapter_bytes(chapter))
     return path

@@ -28,13 +28,27 @@ def chunk_of(path: Path) -> Chunk:
     return chunk
 
 
-async def submit(path: Path, items: Any, *, chunk: Chunk | None = None, tracker: SubmissionTracker | None = None,
-                 store: ChapterStore | None = None, **options: Any) -> dict[str, Any]:
+async def submit(
+    path: Path,
+    items: Any,
+    *,
+    chunk: Chunk | None = None,
+    tracker: SubmissionTracker | None = None,
+    store: ChapterStore | None = None,
+    **options: Any,
+) -> dict[str, Any]:
     args = {"paragraphs": items} if not isinstance(items, dict) else items
     ids = chunk.paragraph_ids if chunk is not None else None
     options.setdefault("task", "translate" if chunk is not None else None)
-    return await REGISTRY.handle_tool_call("add_translation_batch", args, source=store or ChapterStore(path),
-                                           paragraph_ids=ids, submissions=tracker, model="test-model", **options)
+    return await REGISTRY.handle_tool_call(
+        "add_translation_batch",
+        args,
+        source=store or ChapterStore(path),
+        paragraph_ids=ids,
+        submissions=tracker,
+        model="test-model",
+        **options,
+    )
 
 
 async def rejected(path: Path, items: Any, code: str, **kwargs: Any) -> dict[str, Any]:
@@ -68,8 +82,9 @@ async def test_paragraphs_missing_or_not_a_list_or_items_not_objects(chapter_fil
     assert missing["field"] == "paragraphs"
     not_list = await rejected(chapter_file, {"paragraphs": {"paragraph_id": "p1"}}, "INVALID_ARGUMENTS")
     assert not_list["field"] == "paragraphs"
-    not_object = await rejected(chapter_file, [{"paragraph_id": "p1", "translated_text": "x"}, "p3"],
-                                "INVALID_ARGUMENTS")
+    not_object = await rejected(
+        chapter_file, [{"paragraph_id": "p1", "translated_text": "x"}, "p3"], "INVALID_ARGUMENTS"
+    )
     assert not_object["field"] == "paragraphs[1]"
 
 
@@ -78,17 +93,20 @@ async def test_paragraphs_missing_or_not_a_list_or_items_not_objects(chapter_fil
 
 async def test_index_only_item_alone(chapter_file: Path) -> None:
     chunk = chunk_of(chapter_file)
-    result = await rejected(chapter_file, [{"index": 3, "translated_text": "It was raining."}],
-                            "INDEX_NOT_ACCEPTED", chunk=chunk)
+    result = await rejected(
+        chapter_file, [{"index": 3, "translated_text": "It was raining."}], "INDEX_NOT_ACCEPTED", chunk=chunk
+    )
     assert result["invalid_items"][0]["item"] == 1
     assert result["invalid_items"][0]["suggested_paragraph_id"] == "p3"  # [3] is p3: tell the model
     assert "[ID: …]" in result["hint"] and "index" in result["hint"]
 
 
 async def test_index_only_item_mixed_with_valid_items_fails_the_whole_batch(chapter_file: Path) -> None:
-    items = [{"paragraph_id": "p1", "translated_text": "'Morning,' she said."},
-             {"index": 4, "translated_text": "The servant waited."},
-             {"paragraph_id": "p6", "translated_text": "Night came."}]
+    items = [
+        {"paragraph_id": "p1", "translated_text": "'Morning,' she said."},
+        {"index": 4, "translated_text": "The servant waited."},
+        {"paragraph_id": "p6", "translated_text": "Night came."},
+    ]
     result = await rejected(chapter_file, items, "INDEX_NOT_ACCEPTED", chunk=chunk_of(chapter_file))
     assert [i["item"] for i in result["invalid_items"]] == [2]
 
@@ -96,8 +114,9 @@ async def test_index_only_item_mixed_with_valid_items_fails_the_whole_batch(chap
 async def test_missing_and_blank_paragraph_id(chapter_file: Path) -> None:
     await rejected(chapter_file, [{"translated_text": "x"}], "MISSING_PARAGRAPH_ID")
     result = await rejected(chapter_file, [{"paragraph_id": "  ", "translated_text": "x"}], "MISSING_PARAGRAPH_ID")
-    assert result["invalid_items"] == [{"item": 1, "code": "MISSING_PARAGRAPH_ID",
-                                        "reason": "it has no paragraph_id (or a blank one)"}]
+    assert result["invalid_items"] == [
+        {"item": 1, "code": "MISSING_PARAGRAPH_ID", "reason": "it has no paragraph_id (or a blank one)"}
+    ]
     await rejected(chapter_file, [{"paragraph_id": 3, "translated_text": "x"}], "MISSING_PARAGRAPH_ID")
 
 
@@ -110,21 +129,29 @@ async def test_missing_and_blank_text(chapter_file: Path) -> None:
 
 
 async def test_every_failing_item_is_listed_and_the_first_decides_the_code(chapter_file: Path) -> None:
-    items = [{"paragraph_id": "p1", "translated_text": "ok"},
-             {"paragraph_id": "p3"},
-             {"index": 4, "translated_text": "x"},
-             {"translated_text": "y"}]
+    items = [
+        {"paragraph_id": "p1", "translated_text": "ok"},
+        {"paragraph_id": "p3"},
+        {"index": 4, "translated_text": "x"},
+        {"translated_text": "y"},
+    ]
     result = await rejected(chapter_file, items, "MISSING_TEXT")
     assert [(i["item"], i["code"]) for i in result["invalid_items"]] == [
-        (2, "MISSING_TEXT"), (3, "INDEX_NOT_ACCEPTED"), (4, "MISSING_PARAGRAPH_ID")]
+        (2, "MISSING_TEXT"),
+        (3, "INDEX_NOT_ACCEPTED"),
+        (4, "MISSING_PARAGRAPH_ID"),
+    ]
 
 
 # -- steps 3 to 5 -----------------------------------------------------------------------------------------
 
 
 async def test_duplicate_ids(chapter_file: Path) -> None:
-    items = [{"paragraph_id": "p1", "translated_text": "a"}, {"paragraph_id": "p3", "translated_text": "b"},
-             {"paragraph_id": "p1", "translated_text": "c"}]
+    items = [
+        {"paragraph_id": "p1", "translated_text": "a"},
+        {"paragraph_id": "p3", "translated_text": "b"},
+        {"paragraph_id": "p1", "translated_text": "c"},
+    ]
     result = await rejected(chapter_file, items, "DUPLICATE_PARAGRAPH_IDS")
     assert result["invalid_paragraph_ids"] == ["p1"]
 
@@ -134,8 +161,11 @@ async def test_not_in_chunk(tmp_path: Path) -> None:
     path = write_chapter(tmp_path / "ch.json", chapter_of(TEXTS, ids=IDS, translations={0: "Morning."}))
     chunk = chunk_of(path)
     assert chunk.paragraph_ids == ("p3", "p4", "p6")
-    items = [{"paragraph_id": "p3", "translated_text": "ok"}, {"paragraph_id": "p1", "translated_text": "again"},
-             {"paragraph_id": "zz", "translated_text": "made up"}]
+    items = [
+        {"paragraph_id": "p3", "translated_text": "ok"},
+        {"paragraph_id": "p1", "translated_text": "again"},
+        {"paragraph_id": "zz", "translated_text": "made up"},
+    ]
     result = await rejected(path, items, "NOT_IN_CHUNK", chunk=chunk)
     assert result["invalid_paragraph_ids"] == ["p1", "zz"]
     assert result["chunk_range"] == {"first_paragraph_id": "p3", "last_paragraph_id": "p6"}
@@ -147,8 +177,9 @@ async def test_not_in_chunk_with_a_real_neighbouring_chunk(tmp_path: Path) -> No
     path = write_chapter(tmp_path / "ch.json", chapter_of(texts, ids=[f"q{i}" for i in range(6)]))
     chunks = build_chunks(load_chapter(path), "translate", chunk_chars=200)
     assert len(chunks) >= 2
-    result = await rejected(path, [{"paragraph_id": chunks[1].paragraph_ids[0], "translated_text": "x"}],
-                            "NOT_IN_CHUNK", chunk=chunks[0])
+    result = await rejected(
+        path, [{"paragraph_id": chunks[1].paragraph_ids[0], "translated_text": "x"}], "NOT_IN_CHUNK", chunk=chunks[0]
+    )
     assert chunks[0].paragraph_ids[0] in result["error"] and chunks[0].paragraph_ids[-1] in result["error"]
 
 
@@ -163,12 +194,16 @@ async def test_empty_paragraph(chapter_file: Path) -> None:
 
 
 async def test_prefix_mismatch_and_match(chapter_file: Path) -> None:
-    result = await rejected(chapter_file, [{"paragraph_id": "p3", "translated_text": "x",
-                                            "original_text_prefix": "下人は"}], "PREFIX_MISMATCH")
+    result = await rejected(
+        chapter_file,
+        [{"paragraph_id": "p3", "translated_text": "x", "original_text_prefix": "下人は"}],
+        "PREFIX_MISMATCH",
+    )
     assert result["invalid_items"][0]["source_start"].startswith("雨が降って")
     # The stripped source (U+3000 indent removed) is compared with the stripped prefix.
-    good = await submit(chapter_file, [{"paragraph_id": "p3", "translated_text": "It rained.",
-                                        "original_text_prefix": " 雨が降"}])
+    good = await submit(
+        chapter_file, [{"paragraph_id": "p3", "translated_text": "It rained.", "original_text_prefix": " 雨が降"}]
+    )
     assert good["success"] is True and good["accepted"] == ["p3"]
 
 
@@ -190,9 +225,13 @@ async def test_stale_paragraph(chapter_file: Path) -> None:
     tracker = SubmissionTracker.for_chunk(chunk)
     # Someone edits the source of p4 after the chunk was built.
     ChapterStore(chapter_file).update(lambda c: c.with_paragraphs({3: c.paragraphs[3].replace(text="下人は去った。")}))
-    result = await rejected(chapter_file, [{"paragraph_id": "p1", "translated_text": "a"},
-                                           {"paragraph_id": "p4", "translated_text": "b"}],
-                            "STALE_PARAGRAPH", chunk=chunk, tracker=tracker)
+    result = await rejected(
+        chapter_file,
+        [{"paragraph_id": "p1", "translated_text": "a"}, {"paragraph_id": "p4", "translated_text": "b"}],
+        "STALE_PARAGRAPH",
+        chunk=chunk,
+        tracker=tracker,
+    )
     assert result["invalid_paragraph_ids"] == ["p4"]
     assert Path(result["conflict_path"]).is_file()
     assert tracker.remaining == chunk.paragraph_ids
@@ -201,8 +240,9 @@ async def test_stale_paragraph(chapter_file: Path) -> None:
 async def test_paragraph_removed_on_disk_is_stale_even_without_a_tracker(chapter_file: Path) -> None:
     chunk = chunk_of(chapter_file)
     ChapterStore(chapter_file).update(lambda c: c.replace(paragraphs=c.paragraphs[:3] + c.paragraphs[4:]))
-    result = await rejected(chapter_file, [{"paragraph_id": "p4", "translated_text": "gone"}], "STALE_PARAGRAPH",
-                            chunk=chunk)
+    result = await rejected(
+        chapter_file, [{"paragraph_id": "p4", "translated_text": "gone"}], "STALE_PARAGRAPH", chunk=chunk
+    )
     assert result["invalid_paragraph_ids"] == ["p4"]
 
 
@@ -212,8 +252,9 @@ async def test_commit_failure(chapter_file: Path) -> None:
     if state.exists():
         state.rename(chapter_file.parent / "moved-state")
     state.write_text("not a folder")  # the lock cannot be created: the write fails
-    result = await rejected(chapter_file, [{"paragraph_id": "p1", "translated_text": "a"}], "COMMIT_FAILED",
-                            store=store)
+    result = await rejected(
+        chapter_file, [{"paragraph_id": "p1", "translated_text": "a"}], "COMMIT_FAILED", store=store
+    )
     assert "unchanged" in result["error"]
 
 
@@ -224,9 +265,15 @@ async def test_valid_batch_lands_exactly_on_its_paragraphs(chapter_file: Path) -
     before = load_chapter(chapter_file)
     chunk = chunk_of(chapter_file)
     tracker = SubmissionTracker.for_chunk(chunk)
-    result = await submit(chapter_file, [{"paragraph_id": "p6", "translated_text": "Night came."},
-                                         {"paragraph_id": "p1", "translated_text": "'Morning,' she said."}],
-                          chunk=chunk, tracker=tracker)
+    result = await submit(
+        chapter_file,
+        [
+            {"paragraph_id": "p6", "translated_text": "Night came."},
+            {"paragraph_id": "p1", "translated_text": "'Morning,' she said."},
+        ],
+        chunk=chunk,
+        tracker=tracker,
+    )
     assert result == {"success": True, "accepted": ["p6", "p1"], "unchanged": [], "remaining": ["p3", "p4"]}
     after = load_chapter(chapter_file)
     for old, new in zip(before.paragraphs, after.paragraphs, strict=True):
@@ -237,9 +284,15 @@ async def test_valid_batch_lands_exactly_on_its_paragraphs(chapter_file: Path) -
             assert version.text == {"p1": "'Morning,' she said.", "p6": "Night came."}[old.id]
         else:
             assert new == old
-    done = await submit(chapter_file, [{"paragraph_id": "p3", "translated_text": "It rained."},
-                                       {"paragraph_id": "p4", "translated_text": "The servant waited."}],
-                        chunk=chunk, tracker=tracker)
+    done = await submit(
+        chapter_file,
+        [
+            {"paragraph_id": "p3", "translated_text": "It rained."},
+            {"paragraph_id": "p4", "translated_text": "The servant waited."},
+        ],
+        chunk=chunk,
+        tracker=tracker,
+    )
     assert done["remaining"] == [] and tracker.complete
 
 
@@ -258,8 +311,9 @@ async def test_a_correction_in_the_same_run_takes_the_selection(chapter_file: Pa
     chunk = chunk_of(chapter_file)
     tracker = SubmissionTracker.for_chunk(chunk)
     await submit(chapter_file, [{"paragraph_id": "p1", "translated_text": "Morning."}], chunk=chunk, tracker=tracker)
-    fixed = await submit(chapter_file, [{"paragraph_id": "p1", "translated_text": "'Morning,' she said."}],
-                         chunk=chunk, tracker=tracker)
+    fixed = await submit(
+        chapter_file, [{"paragraph_id": "p1", "translated_text": "'Morning,' she said."}], chunk=chunk, tracker=tracker
+    )
     assert fixed["accepted"] == ["p1"] and "kept_selection" not in fixed
     assert load_chapter(chapter_file).paragraph("p1").selected_text == "'Morning,' she said."
 
@@ -273,8 +327,9 @@ async def test_a_person_s_selection_made_during_the_run_is_kept(chapter_file: Pa
         return chapter.with_paragraphs({0: para})
 
     ChapterStore(chapter_file).update(person_writes)
-    result = await submit(chapter_file, [{"paragraph_id": "p1", "translated_text": "Morning."}],
-                          chunk=chunk, tracker=tracker)
+    result = await submit(
+        chapter_file, [{"paragraph_id": "p1", "translated_text": "Morning."}], chunk=chunk, tracker=tracker
+    )
     assert result["success"] is True and result["kept_selection"] == ["p1"]
     para = load_chapter(chapter_file).paragraph("p1")
     assert para.selected_text == "Good morning, she said."

@@ -43,8 +43,9 @@ def test_polish_and_proofread_take_translated_non_empty_paragraphs() -> None:
 
 
 def test_polish_line_format_shows_source_and_selected_translation() -> None:
-    chapter = chapter_of(["", "「おはよう」と彼女は言った。"], ids=["e0", "e58ed763"],
-                         translations={1: "“早上好。”她说。"})
+    chapter = chapter_of(
+        ["", "「おはよう」と彼女は言った。"], ids=["e0", "e58ed763"], translations={1: "“早上好。”她说。"}
+    )
     for task in ("polish", "proofread"):
         (chunk,) = build_chunks(chapter, task)
         assert chunk.text == "[2] [ID: e58ed763] Source: 「おはよう」と彼女は言った。\nTranslation: “早上好。”她说。"
@@ -134,8 +135,9 @@ _text = st.one_of(
     task=st.sampled_from(["translate", "polish", "proofread"]),
     include_all=st.booleans(),
 )
-def test_chunks_partition_the_work_set_in_order(texts: list[str], translated: list[bool], budget: int,
-                                                task: str, include_all: bool) -> None:
+def test_chunks_partition_the_work_set_in_order(
+    texts: list[str], translated: list[bool], budget: int, task: str, include_all: bool
+) -> None:
     chapter = chapter_of(texts, translations={i: f"T{i}" for i, t in enumerate(translated[: len(texts)]) if t})
     chunks = build_chunks(chapter, task, chunk_chars=budget, include_all=include_all)
     expected = [chapter.paragraphs[p].id for p in work_set(chapter, task, include_all=include_all)]

@@ -53,15 +53,19 @@ def chapter(tmp_path: Path) -> Path:
 
 
 def test_a_second_run_is_refused_in_one_sentence_and_force_runs_anyway(
-        chapter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chapter: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     before = chapter.read_bytes()
     holder = RunLock(Workspace.for_chapter(chapter), chapter)
     holder.acquire("polish")
     try:
         code, _, err = cli(capsys, "run", str(chapter), "--task", "translate", *DEMO)
         assert code == 1  # not bad input: the same command succeeds once the other run is done
-        one_sentence(err, f"another run is polishing ch01.json (pid {os.getpid()}, started ",
-                     "wait for it or pass --force to run anyway")
+        one_sentence(
+            err,
+            f"another run is polishing ch01.json (pid {os.getpid()}, started ",
+            "wait for it or pass --force to run anyway",
+        )
         assert chapter.read_bytes() == before
         assert not (chapter.parent / ".proofdesk" / "traces").exists()  # refused before anything was written
         code, _, err = cli(capsys, "run", str(chapter), "--task", "translate", "--force", *DEMO)
@@ -86,9 +90,15 @@ def test_a_run_in_another_process_is_refused(chapter: Path) -> None:
     holder = RunLock(Workspace.for_chapter(chapter), chapter)
     holder.acquire("proofread")
     try:
-        done = subprocess.run([sys.executable, "-m", "tui.cli", "run", chapter.name, "--task", "translate", *DEMO],
-                              cwd=chapter.parent, capture_output=True, text=True, timeout=120,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL)
+        done = subprocess.run(
+            [sys.executable, "-m", "tui.cli", "run", chapter.name, "--task", "translate", *DEMO],
+            cwd=chapter.parent,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            stdin=subprocess.DEVNULL,
+        )
     finally:
         holder.release()
     assert done.returncode == 1
@@ -98,8 +108,9 @@ def test_a_run_in_another_process_is_refused(chapter: Path) -> None:
 # -- item 5: read-only chapters ------------------------------------------------------------------------------
 
 
-def test_run_and_tool_refuse_a_read_only_chapter_unless_forced(chapter: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_and_tool_refuse_a_read_only_chapter_unless_forced(
+    chapter: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     os.chmod(chapter, 0o444)
     before = chapter.read_bytes()
     code, _, err = cli(capsys, "run", str(chapter), "--task", "translate", *DEMO)
@@ -121,8 +132,9 @@ def test_run_and_tool_refuse_a_read_only_chapter_unless_forced(chapter: Path,
 # -- item 4: a planted lock link, through the command the issue used ---------------------------------------
 
 
-def test_a_tool_commit_never_creates_a_planted_lock_links_target(chapter: Path, tmp_path: Path,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_tool_commit_never_creates_a_planted_lock_links_target(
+    chapter: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     locks = chapter.parent / ".proofdesk" / "locks"
     locks.mkdir(parents=True)
     victim = tmp_path / "elsewhere-file"
@@ -134,8 +146,9 @@ def test_a_tool_commit_never_creates_a_planted_lock_links_target(chapter: Path, 
 
 
 @pytest.mark.parametrize("planted", ["traces", "traces/ch01"])
-def test_a_run_never_writes_its_trace_through_a_planted_link(chapter: Path, tmp_path: Path, planted: str,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_run_never_writes_its_trace_through_a_planted_link(
+    chapter: Path, tmp_path: Path, planted: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     link = chapter.parent / ".proofdesk" / planted
@@ -151,22 +164,26 @@ def test_a_run_never_writes_its_trace_through_a_planted_link(chapter: Path, tmp_
 # -- item 11: --trace over a chapter or another file ----------------------------------------------------------
 
 
-def test_trace_over_a_chapter_or_any_other_file_is_refused(chapter: Path,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_trace_over_a_chapter_or_any_other_file_is_refused(chapter: Path, capsys: pytest.CaptureFixture[str]) -> None:
     other = write_chapter(chapter.parent, "ch02.json")
     notes = chapter.parent / "notes.txt"
     notes.write_text("my notes\n", encoding="utf-8")
     saved = {p: p.read_bytes() for p in (chapter, other, notes)}
-    for target, needle in ((chapter, "names the chapter being run"), (other, "not a proofdesk trace"),
-                           (notes, "not a proofdesk trace"), (chapter.parent, "it is a folder")):
+    for target, needle in (
+        (chapter, "names the chapter being run"),
+        (other, "not a proofdesk trace"),
+        (notes, "not a proofdesk trace"),
+        (chapter.parent, "it is a folder"),
+    ):
         code, _, err = cli(capsys, "run", str(chapter), "--task", "translate", "--trace", str(target), *DEMO)
         assert code == 2, target
         one_sentence(err, str(target), needle)
     assert {p: p.read_bytes() for p in saved} == saved
 
 
-def test_trace_to_a_new_file_an_earlier_trace_or_dev_null_is_taken(chapter: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_trace_to_a_new_file_an_earlier_trace_or_dev_null_is_taken(
+    chapter: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     trace = chapter.parent / "run.jsonl"
     code, _, err = cli(capsys, "run", str(chapter), "--task", "translate", "--trace", str(trace), *DEMO)
     assert code == 0, err
@@ -188,18 +205,28 @@ def breaking_chapter(path: Path) -> Path:
     for n, brk in enumerate(BREAKS):
         translations: tuple[TranslationVersion, ...] = ()
         if n % 2:
-            translations = (TranslationVersion(id=f"v{n}", text=f"EN{n}{brk}more", origin="translation",
-                                               created_at="2026-01-01T00:00:00Z"),)
-        paragraphs.append(Paragraph(id=f"p{n:07d}", text=f"SRC{n}{brk}more", translations=translations,
-                                    selected_translation_id=translations[0].id if translations else None))
+            translations = (
+                TranslationVersion(
+                    id=f"v{n}", text=f"EN{n}{brk}more", origin="translation", created_at="2026-01-01T00:00:00Z"
+                ),
+            )
+        paragraphs.append(
+            Paragraph(
+                id=f"p{n:07d}",
+                text=f"SRC{n}{brk}more",
+                translations=translations,
+                selected_translation_id=translations[0].id if translations else None,
+            )
+        )
     paragraphs.insert(3, Paragraph(id="empty000", text="\u3000"))
     path.write_bytes(chapter_bytes(Chapter(id="c", paragraphs=tuple(paragraphs))))
     return path
 
 
 @pytest.mark.parametrize("missing", ["source", "mark", "blank"])
-def test_export_line_n_is_paragraph_n_for_every_line_break(tmp_path: Path, missing: str,
-                                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_line_n_is_paragraph_n_for_every_line_break(
+    tmp_path: Path, missing: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = breaking_chapter(tmp_path / "c.json")
     out_file = tmp_path / "out.txt"
     assert main(["export", str(path), "--missing", missing, "-o", str(out_file)]) == 0

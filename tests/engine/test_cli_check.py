@@ -34,8 +34,7 @@ def write(path: Path, chapter_id: str, rows: list[tuple[str, str, str | None]]) 
         if translation is None:
             paragraphs.append(Paragraph(id=pid, text=source))
             continue
-        version = TranslationVersion(id="v1", text=translation, origin="translation",
-                                     created_at="2026-01-01T00:00:00Z")
+        version = TranslationVersion(id="v1", text=translation, origin="translation", created_at="2026-01-01T00:00:00Z")
         paragraphs.append(Paragraph(id=pid, text=source, translations=(version,), selected_translation_id="v1"))
     chapter = Chapter(id=chapter_id, source_language="ja", target_language="en", paragraphs=tuple(paragraphs))
     path.write_bytes(chapter_bytes(chapter))
@@ -81,9 +80,17 @@ def test_a_workspace_compares_its_chapters(capsys: pytest.CaptureFixture[str], w
 def test_json_lists_warnings_with_their_file(capsys: pytest.CaptureFixture[str], workspace: Path) -> None:
     code, out, _ = cli(capsys, str(workspace / "ch01.json"), "--json", "--codes", "kana_left")
     assert code == 1
-    assert json.loads(out) == [{
-        "file": str(workspace / "ch01.json"), "code": "KANA_LEFT", "paragraph_id": "p1", "paragraph_index": 1,
-        "message": "Japanese kana left in the translation: “やむ”", "severity": "error", "span": [33, 35]}]
+    assert json.loads(out) == [
+        {
+            "file": str(workspace / "ch01.json"),
+            "code": "KANA_LEFT",
+            "paragraph_id": "p1",
+            "paragraph_index": 1,
+            "message": "Japanese kana left in the translation: “やむ”",
+            "severity": "error",
+            "span": [33, 35],
+        }
+    ]
 
 
 def test_no_warning_exits_0(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -115,19 +122,23 @@ def test_dismissing_a_code_that_does_not_fire_says_so(capsys: pytest.CaptureFixt
     assert err == "proofdesk: note: REPETITION does not fire on paragraph p3 as it is now\n"
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["missing.json"], "missing.json: no such file"),
-    (["ch01.json", "--codes", "NOPE"], "unknown check code 'NOPE'; the codes are SAME_AS_SOURCE, KANA_LEFT"),
-    (["ch01.json", "--codes", ","], "--codes names no code"),
-    (["empty"], "empty: no chapter files in this folder"),
-    (["ch01.json", "--dismiss", "p9", "KANA_LEFT"], "ch01.json: no paragraph has the id 'p9'"),
-    (["ch01.json", "--dismiss", "p4", "KANA_LEFT"], "paragraph p4 has no translation, so no warning to dismiss"),
-    (["ch01.json", "--dismiss", "p1", "KANA"], "unknown check code 'KANA'"),
-    (["ch01.json", "ch02.json", "--dismiss", "p1", "KANA_LEFT"], "--dismiss takes one chapter file"),
-    (["notes.json"], "notes.json: expected a JSON object"),
-])
-def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], workspace: Path,
-                                         monkeypatch: pytest.MonkeyPatch, argv: list[str], message: str) -> None:
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["missing.json"], "missing.json: no such file"),
+        (["ch01.json", "--codes", "NOPE"], "unknown check code 'NOPE'; the codes are SAME_AS_SOURCE, KANA_LEFT"),
+        (["ch01.json", "--codes", ","], "--codes names no code"),
+        (["empty"], "empty: no chapter files in this folder"),
+        (["ch01.json", "--dismiss", "p9", "KANA_LEFT"], "ch01.json: no paragraph has the id 'p9'"),
+        (["ch01.json", "--dismiss", "p4", "KANA_LEFT"], "paragraph p4 has no translation, so no warning to dismiss"),
+        (["ch01.json", "--dismiss", "p1", "KANA"], "unknown check code 'KANA'"),
+        (["ch01.json", "ch02.json", "--dismiss", "p1", "KANA_LEFT"], "--dismiss takes one chapter file"),
+        (["notes.json"], "notes.json: expected a JSON object"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(
+    capsys: pytest.CaptureFixture[str], workspace: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], message: str
+) -> None:
     (workspace / "empty").mkdir()
     (workspace / "notes.json").write_text("[1, 2]\n", encoding="utf-8")
     monkeypatch.chdir(workspace)
@@ -137,8 +148,7 @@ def test_bad_input_exits_2_with_one_line(capsys: pytest.CaptureFixture[str], wor
     assert (workspace / "ch01.json").read_bytes() == before
 
 
-def test_control_characters_from_the_file_are_shown_escaped(capsys: pytest.CaptureFixture[str],
-                                                            tmp_path: Path) -> None:
+def test_control_characters_from_the_file_are_shown_escaped(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = write(tmp_path / "ch.json", "ch", [("p1", "彼は三日待った。", "He waited three days." + "\x1b[2J" * 8)])
     code, out, _ = cli(capsys, str(path), "--codes", "REPETITION")
     assert code == 1 and "\x1b" not in out and "“\\x1b[2J” repeated 8 times in a row" in out
@@ -153,8 +163,15 @@ def test_the_installed_command_exits_with_the_codes(workspace: Path) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
 
     def run(*argv: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "tui.cli", "check", *argv], capture_output=True, text=True,
-                              timeout=60, env=env, cwd=workspace, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "tui.cli", "check", *argv],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env=env,
+            cwd=workspace,
+            check=False,
+        )
 
     found = run(".")
     assert found.returncode == 1 and "ch01.json:[1] p1 KANA_LEFT" in found.stdout and found.stderr == ""

@@ -23,8 +23,18 @@ from tests.support.model_server import (
 
 pytestmark = pytest.mark.slow  # each test starts the CLI in a fresh interpreter
 
-KEYS = {"content", "reasoning_content", "tool_calls", "finish_reason", "finish_reason_raw", "usage", "error",
-        "retries", "first_byte_ms", "latency_ms"}
+KEYS = {
+    "content",
+    "reasoning_content",
+    "tool_calls",
+    "finish_reason",
+    "finish_reason_raw",
+    "usage",
+    "error",
+    "retries",
+    "first_byte_ms",
+    "latency_ms",
+}
 
 
 def check_model(tmp_path: Path, base_url: str, *extra: str) -> tuple[int, dict[str, Any], str]:
@@ -38,8 +48,13 @@ def test_a_well_formed_call(tmp_path: Path, model_server: ModelServer) -> None:
     code, report, _ = check_model(tmp_path, model_server.base_url)
     assert code == 0 and set(report) >= KEYS and "expanded_tool_calls" not in report
     (call,) = report["tool_calls"]
-    assert call == {"id": "call_0", "name": "get_paragraph_info", "arguments": {"paragraph_id": "e58ed763"},
-                    "raw_arguments": '{"paragraph_id": "e58ed763"}', "executable": True}
+    assert call == {
+        "id": "call_0",
+        "name": "get_paragraph_info",
+        "arguments": {"paragraph_id": "e58ed763"},
+        "raw_arguments": '{"paragraph_id": "e58ed763"}',
+        "executable": True,
+    }
     assert report["finish_reason"] == report["finish_reason_raw"] == "tool_calls"
     assert report["content"] == "" and report["error"] is None and report["retries"] == []
     assert report["usage"] == {"prompt_tokens": 10, "completion_tokens": 5, "total_tokens": 15}
@@ -47,10 +62,12 @@ def test_a_well_formed_call(tmp_path: Path, model_server: ModelServer) -> None:
     assert model_server.requests[0].json["max_tokens"] == 8192
 
 
-def test_a_failed_request_reports_error_finish_and_a_structured_error(tmp_path: Path,
-                                                                     model_server: ModelServer) -> None:
-    model_server.add(error_reply(401, "Incorrect API key provided", code="invalid_api_key",
-                                 error_type="invalid_request_error"))
+def test_a_failed_request_reports_error_finish_and_a_structured_error(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
+    model_server.add(
+        error_reply(401, "Incorrect API key provided", code="invalid_api_key", error_type="invalid_request_error")
+    )
     code, report, _ = check_model(tmp_path, model_server.base_url)
     assert code == 1 and report["finish_reason"] == "error" and report["content"] == ""
     assert report["tool_calls"] == [] and report["first_byte_ms"] is None
@@ -68,11 +85,24 @@ def test_unreachable_server_after_retries(tmp_path: Path) -> None:
 
 
 def test_arguments_sent_as_an_object_are_compact(tmp_path: Path, model_server: ModelServer) -> None:
-    body = sse([chunk({"role": "assistant", "content": None}),
-                chunk({"tool_calls": [{"index": 0, "id": "c1", "type": "function",
-                                       "function": {"name": "get_paragraph_info",
-                                                    "arguments": {"paragraph_id": "e58ed763"}}}]}),
-                chunk({}, "tool_calls")])
+    body = sse(
+        [
+            chunk({"role": "assistant", "content": None}),
+            chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "c1",
+                            "type": "function",
+                            "function": {"name": "get_paragraph_info", "arguments": {"paragraph_id": "e58ed763"}},
+                        }
+                    ]
+                }
+            ),
+            chunk({}, "tool_calls"),
+        ]
+    )
     model_server.add(Scripted(200, SSE_HEADERS, body))
     code, report, _ = check_model(tmp_path, model_server.base_url)
     assert code == 0 and report["tool_calls"][0]["raw_arguments"] == '{"paragraph_id":"e58ed763"}'
@@ -95,10 +125,12 @@ def test_cut_off_arguments_are_neither_parsed_nor_repaired(tmp_path: Path, model
 
 
 def test_expanded_parallel_wrapper_gets_fresh_ids(tmp_path: Path, model_server: ModelServer) -> None:
-    wrapper = {"tool_uses": [{"recipient_name": "functions.get_paragraph_info",
-                              "parameters": {"paragraph_id": "e58ed763"}},
-                             {"recipient_name": "functions.get_next_paragraphs",
-                              "parameters": {"paragraph_id": "e58ed763", "count": 2}}]}
+    wrapper = {
+        "tool_uses": [
+            {"recipient_name": "functions.get_paragraph_info", "parameters": {"paragraph_id": "e58ed763"}},
+            {"recipient_name": "functions.get_next_paragraphs", "parameters": {"paragraph_id": "e58ed763", "count": 2}},
+        ]
+    }
     model_server.add(tool_reply([("multi_tool_use.parallel", wrapper)], ids=["call_wrap"]))
     code, report, _ = check_model(tmp_path, model_server.base_url)
     assert code == 0

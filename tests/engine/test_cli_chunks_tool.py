@@ -47,8 +47,16 @@ def proofdesk(*argv: str, stdin: str | None = None, limit_file_size: int | None 
             resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_size, limit_file_size))
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-m", "tui.cli", *argv], input=stdin, capture_output=True, text=True,
-                          timeout=60, env=env, preexec_fn=limits, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "tui.cli", *argv],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        preexec_fn=limits,
+        check=False,
+    )
 
 
 # -- chunks -------------------------------------------------------------------------------------------------
@@ -57,9 +65,11 @@ def proofdesk(*argv: str, stdin: str | None = None, limit_file_size: int | None 
 def test_chunks_prints_headings_and_exact_texts(capsys: pytest.CaptureFixture[str], chapter_file: Path) -> None:
     code, out, _ = cli(capsys, "chunks", str(chapter_file), "--task", "translate")
     assert code == 0
-    assert out == ("── chunk 1/1 · 3 paragraphs · [1]–[4] ──\n"
-                   "[1] [ID: e58ed763] 「おはよう」と彼女は言った。\n\n[3] [ID: a1b2c3d4] 雨が降っていた。\n\n"
-                   "[4] [ID: deadbeef] 下人は待っていた。\n")
+    assert out == (
+        "── chunk 1/1 · 3 paragraphs · [1]–[4] ──\n"
+        "[1] [ID: e58ed763] 「おはよう」と彼女は言った。\n\n[3] [ID: a1b2c3d4] 雨が降っていた。\n\n"
+        "[4] [ID: deadbeef] 下人は待っていた。\n"
+    )
 
 
 def test_chunks_json_matches_what_a_run_builds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -105,8 +115,9 @@ def test_chunks_bad_input_exits_2(capsys: pytest.CaptureFixture[str], chapter_fi
 
 
 def test_tool_prints_the_json_result(capsys: pytest.CaptureFixture[str], chapter_file: Path) -> None:
-    code, result = tool_json(capsys, str(chapter_file), "get_next_paragraphs",
-                             '{"paragraph_id": "e58ed763", "count": 2}')
+    code, result = tool_json(
+        capsys, str(chapter_file), "get_next_paragraphs", '{"paragraph_id": "e58ed763", "count": 2}'
+    )
     assert code == 0
     assert [p["paragraph_id"] for p in result["paragraphs"]] == ["a1b2c3d4", "deadbeef"]
 
@@ -125,8 +136,18 @@ def test_tool_with_chunk_applies_its_boundaries(capsys: pytest.CaptureFixture[st
     chunks = build_chunks(load_chapter(path), "translate", chunk_chars=600)
     second = chunks[1]
     last = second.paragraph_ids[-1]
-    code, result = tool_json(capsys, str(path), "get_next_paragraphs", json.dumps({"paragraph_id": last}),
-                             "--chunk", "2", "--task", "translate", "--chunk-chars", "600")
+    code, result = tool_json(
+        capsys,
+        str(path),
+        "get_next_paragraphs",
+        json.dumps({"paragraph_id": last}),
+        "--chunk",
+        "2",
+        "--task",
+        "translate",
+        "--chunk-chars",
+        "600",
+    )
     assert (code, result["error_code"]) == (1, "CHUNK_BOUNDARY")
     assert result["chunk_range"] == {"first_paragraph_id": second.paragraph_ids[0], "last_paragraph_id": last}
     # The same call without --chunk is unrestricted.
@@ -134,10 +155,20 @@ def test_tool_with_chunk_applies_its_boundaries(capsys: pytest.CaptureFixture[st
     assert code == 0 and result["paragraphs"][0]["paragraph_id"] == chunks[2].paragraph_ids[0]
 
 
-def test_tool_chunk_out_of_range_or_without_task_exits_2(capsys: pytest.CaptureFixture[str],
-                                                         chapter_file: Path) -> None:
-    code, out, err = cli(capsys, "tool", str(chapter_file), "get_paragraph_info", '{"paragraph_id": "e58ed763"}',
-                         "--chunk", "2", "--task", "translate")
+def test_tool_chunk_out_of_range_or_without_task_exits_2(
+    capsys: pytest.CaptureFixture[str], chapter_file: Path
+) -> None:
+    code, out, err = cli(
+        capsys,
+        "tool",
+        str(chapter_file),
+        "get_paragraph_info",
+        '{"paragraph_id": "e58ed763"}',
+        "--chunk",
+        "2",
+        "--task",
+        "translate",
+    )
     assert (code, out) == (2, "") and "--chunk 2 is out of range" in err and "has 1 chunk" in err
     code, _, err = cli(capsys, "tool", str(chapter_file), "get_paragraph_info", "{}", "--chunk", "1")
     assert code == 2 and "--task" in err
@@ -158,25 +189,42 @@ def test_tool_batch_commits_like_a_run(capsys: pytest.CaptureFixture[str], chapt
     version = load_chapter(chapter_file).paragraph("a1b2c3d4").selected
     assert (version.text, version.origin, version.model) == ("It was raining.", "manual", None)
     items = {"paragraphs": [{"paragraph_id": "deadbeef", "translated_text": "The servant waited."}]}
-    code, result = tool_json(capsys, str(chapter_file), "add_translation_batch", json.dumps(items),
-                             "--chunk", "1", "--task", "translate", "--origin", "translation")
+    code, result = tool_json(
+        capsys,
+        str(chapter_file),
+        "add_translation_batch",
+        json.dumps(items),
+        "--chunk",
+        "1",
+        "--task",
+        "translate",
+        "--origin",
+        "translation",
+    )
     assert code == 0 and result["remaining"] == ["e58ed763"]  # a1b2c3d4 is translated: no longer in the work set
     assert load_chapter(chapter_file).paragraph("deadbeef").selected.origin == "translation"
 
 
-def test_tool_batch_rejected_leaves_the_file_byte_identical(capsys: pytest.CaptureFixture[str],
-                                                            chapter_file: Path) -> None:
+def test_tool_batch_rejected_leaves_the_file_byte_identical(
+    capsys: pytest.CaptureFixture[str], chapter_file: Path
+) -> None:
     before = chapter_file.read_bytes()
-    code, result = tool_json(capsys, str(chapter_file), "add_translation_batch",
-                             '{"paragraphs": [{"index": 3, "translated_text": "x"}]}')
+    code, result = tool_json(
+        capsys, str(chapter_file), "add_translation_batch", '{"paragraphs": [{"index": 3, "translated_text": "x"}]}'
+    )
     assert (code, result["error_code"]) == (1, "INDEX_NOT_ACCEPTED")
     assert chapter_file.read_bytes() == before
 
 
 @pytest.mark.slow  # proofdesk in a fresh process
 def test_real_process_reads_args_from_stdin(chapter_file: Path) -> None:
-    done = proofdesk("tool", str(chapter_file), "add_translation_batch", "-",
-                     stdin='{"paragraphs": [{"paragraph_id": "e58ed763", "translated_text": "Morning."}]}')
+    done = proofdesk(
+        "tool",
+        str(chapter_file),
+        "add_translation_batch",
+        "-",
+        stdin='{"paragraphs": [{"paragraph_id": "e58ed763", "translated_text": "Morning."}]}',
+    )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["accepted"] == ["e58ed763"]
     assert load_chapter(chapter_file).paragraph("e58ed763").selected_text == "Morning."
@@ -186,9 +234,13 @@ def test_real_process_reads_args_from_stdin(chapter_file: Path) -> None:
 def test_real_process_commit_failure_is_commit_failed(chapter_file: Path) -> None:
     # The file may not grow: writing the new version fails with EFBIG, a real I/O error on the write path.
     before = chapter_file.read_bytes()
-    done = proofdesk("tool", str(chapter_file), "add_translation_batch",
-                     '{"paragraphs": [{"paragraph_id": "e58ed763", "translated_text": "Morning."}]}',
-                     limit_file_size=len(before))
+    done = proofdesk(
+        "tool",
+        str(chapter_file),
+        "add_translation_batch",
+        '{"paragraphs": [{"paragraph_id": "e58ed763", "translated_text": "Morning."}]}',
+        limit_file_size=len(before),
+    )
     assert done.returncode == 1, done.stderr
     result = json.loads(done.stdout)
     assert result["error_code"] == "COMMIT_FAILED"

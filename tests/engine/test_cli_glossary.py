@@ -32,8 +32,9 @@ def sample(tmp_path: Path) -> Path:
     return path
 
 
-def test_extract_finds_the_story_s_names_and_no_function_words(sample: Path,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_extract_finds_the_story_s_names_and_no_function_words(
+    sample: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     code, out, _ = cli(capsys, str(sample.parent), "extract", str(sample))
     assert code == 0
     entries = load_glossary(sample.parent / "glossary.json").entries
@@ -53,8 +54,24 @@ def test_extract_finds_the_story_s_names_and_no_function_words(sample: Path,
 
 def test_add_list_approve_remove(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ws = str(tmp_path)
-    assert cli(capsys, ws, "add", "老婆", "the old woman", "--kind", "character", "--gender", "female",
-               "--alias", "老婆さん", "--note", "nameless")[0] == 0
+    assert (
+        cli(
+            capsys,
+            ws,
+            "add",
+            "老婆",
+            "the old woman",
+            "--kind",
+            "character",
+            "--gender",
+            "female",
+            "--alias",
+            "老婆さん",
+            "--note",
+            "nameless",
+        )[0]
+        == 0
+    )
     assert cli(capsys, ws, "add", "Kyoto", "Kyoto", "--kind", "place")[0] == 0
     code, _, err = cli(capsys, ws, "add", "KYOTO", "Miyako")
     assert code == 2 and "already has 'Kyoto' → 'Kyoto'" in err
@@ -75,16 +92,20 @@ def test_add_list_approve_remove(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == 2 and err.strip() == "proofdesk: glossary add: source: String should have at least 1 character"
 
 
-def test_import_galtransl_tsv_and_csv_then_export_round_trips(tmp_path: Path,
-                                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_galtransl_tsv_and_csv_then_export_round_trips(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     galtransl = tmp_path / "GPT字典.txt"
-    galtransl.write_text("// GalTransl dictionary\n下人\tthe servant\tprotagonist\n\n老婆\tthe old woman\t\n",
-                         encoding="utf-8")
+    galtransl.write_text(
+        "// GalTransl dictionary\n下人\tthe servant\tprotagonist\n\n老婆\tthe old woman\t\n", encoding="utf-8"
+    )
     code, out, _ = cli(capsys, str(tmp_path), "import", str(galtransl))
     assert code == 0 and "imported 2 of 2 entries" in out
     table = tmp_path / "terms.csv"
-    table.write_text('source,target,note,kind\n羅生門,"the Rashomon gate, Kyoto",city gate,place\n'
-                     "下人,the lackey,,term\n", encoding="utf-8")
+    table.write_text(
+        'source,target,note,kind\n羅生門,"the Rashomon gate, Kyoto",city gate,place\n下人,the lackey,,term\n',
+        encoding="utf-8",
+    )
     code, out, _ = cli(capsys, str(tmp_path), "import", str(table))
     assert code == 0 and "imported 1 of 2 entries" in out  # 下人 is there already: kept as it was
     entries = {e.source: e for e in load_glossary(tmp_path / "glossary.json").entries}

@@ -31,10 +31,18 @@ def proofdesk_cmd() -> list[str]:
     return [str(binary)] if binary.exists() else [sys.executable, "-m", "tui.cli"]
 
 
-def run_cli(*args: str, cwd: Path, env: dict[str, str] | None = None,
-            timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([*proofdesk_cmd(), *args], cwd=cwd, capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})}, stdin=subprocess.DEVNULL)
+def run_cli(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 60
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [*proofdesk_cmd(), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env={**os.environ, **(env or {})},
+        stdin=subprocess.DEVNULL,
+    )
 
 
 def batch(*pairs: tuple[str, str]) -> dict:
@@ -59,8 +67,10 @@ class Output:
         self.err: list[str] = []
         self._changed = threading.Condition()
         self._open = 2
-        self._readers = [threading.Thread(target=self._read, args=(stream, lines), daemon=True)
-                         for stream, lines in ((proc.stdout, self.out), (proc.stderr, self.err))]
+        self._readers = [
+            threading.Thread(target=self._read, args=(stream, lines), daemon=True)
+            for stream, lines in ((proc.stdout, self.out), (proc.stderr, self.err))
+        ]
         for reader in self._readers:
             reader.start()
 
@@ -113,8 +123,19 @@ def test_demo_run_completes_the_bundled_sample(tmp_path: Path) -> None:
 def test_lazy_model_exits_1_and_names_missing_paragraphs(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     model_server.add(*[text_reply("Done, I think.") for _ in range(6)])
-    done = run_cli("run", path.name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
-                   "--chunk-chars", "300", cwd=tmp_path)
+    done = run_cli(
+        "run",
+        path.name,
+        "--task",
+        "translate",
+        "--base-url",
+        model_server.base_url,
+        "--model",
+        "m",
+        "--chunk-chars",
+        "300",
+        cwd=tmp_path,
+    )
     assert done.returncode == 1, done.stderr
     assert "incomplete" in done.stderr and A1 in done.stderr and A8 in done.stderr
 
@@ -127,8 +148,20 @@ def test_misbehaving_model_through_the_cli(tmp_path: Path, model_server: ModelSe
         tool_reply([("add_translation_batch", batch((A1, "One"), (A3, "Three"), (A4, "Four"), (A6, "Six")))]),
         tool_reply([("add_translation_batch", batch((A7, "Seven"), (A8, "Eight")))]),
     )
-    done = run_cli("run", path.name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
-                   "--chunk-chars", "300", "--json", cwd=tmp_path)
+    done = run_cli(
+        "run",
+        path.name,
+        "--task",
+        "translate",
+        "--base-url",
+        model_server.base_url,
+        "--model",
+        "m",
+        "--chunk-chars",
+        "300",
+        "--json",
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr
     codes = [e["error_code"] for e in map(json.loads, done.stdout.splitlines()) if e["kind"] == "tool_result"]
     assert codes == ["CHUNK_BOUNDARY", "INDEX_NOT_ACCEPTED", None, None]
@@ -141,11 +174,25 @@ def test_canary_api_key_appears_nowhere(tmp_path: Path, model_server: ModelServe
     model_server.add(
         tool_reply([("add_translation_batch", batch((A1, "One"), (A3, "Three"), (A4, "Four"), (A6, "Six")))]),
         error_reply(500, "internal error"),
-        error_reply(401, f"Incorrect API key provided: {CANARY}", code="invalid_api_key",
-                    error_type="invalid_request_error"),
+        error_reply(
+            401, f"Incorrect API key provided: {CANARY}", code="invalid_api_key", error_type="invalid_request_error"
+        ),
     )
-    done = run_cli("run", path.name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
-                   "--chunk-chars", "300", "--json", cwd=tmp_path, env={"OPENAI_API_KEY": CANARY})
+    done = run_cli(
+        "run",
+        path.name,
+        "--task",
+        "translate",
+        "--base-url",
+        model_server.base_url,
+        "--model",
+        "m",
+        "--chunk-chars",
+        "300",
+        "--json",
+        cwd=tmp_path,
+        env={"OPENAI_API_KEY": CANARY},
+    )
     assert done.returncode == 2, done.stderr  # a rejected key is a configuration problem
     assert "401" in done.stderr and "Incorrect API key provided" in done.stderr
     assert model_server.requests[0].headers["authorization"] == f"Bearer {CANARY}"  # it was really used
@@ -159,8 +206,18 @@ def test_canary_api_key_appears_nowhere(tmp_path: Path, model_server: ModelServe
 def test_unreachable_model_is_one_clear_sentence(tmp_path: Path) -> None:
     path = write_chapter(tmp_path)
     before = path.read_bytes()
-    done = run_cli("run", path.name, "--task", "translate", "--base-url", f"http://127.0.0.1:{closed_port()}/v1",
-                   "--model", "m", cwd=tmp_path, timeout=120)
+    done = run_cli(
+        "run",
+        path.name,
+        "--task",
+        "translate",
+        "--base-url",
+        f"http://127.0.0.1:{closed_port()}/v1",
+        "--model",
+        "m",
+        cwd=tmp_path,
+        timeout=120,
+    )
     assert done.returncode == 1
     assert "Traceback" not in done.stderr and "127.0.0.1" in done.stderr
     assert path.read_bytes() == before
@@ -173,15 +230,35 @@ def test_sigint_cancels_within_a_second_and_exits_130(tmp_path: Path, model_serv
         tool_reply([("add_translation_batch", batch((A1, "One"), (A3, "Three"), (A4, "Four"), (A6, "Six")))]),
         Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2),
     )
-    proc = subprocess.Popen([*proofdesk_cmd(), "run", path.name, "--task", "translate", "--base-url",
-                             model_server.base_url, "--model", "m", "--chunk-chars", "300", "--json"], cwd=tmp_path,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            *proofdesk_cmd(),
+            "run",
+            path.name,
+            "--task",
+            "translate",
+            "--base-url",
+            model_server.base_url,
+            "--model",
+            "m",
+            "--chunk-chars",
+            "300",
+            "--json",
+        ],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     output = Output(proc)
     try:
         # The run's own events: chunk 1 committed and reported, chunk 2 asked the model (so the CLI is consuming
         # events, its Ctrl+C handler in place) ...
-        output.wait_for(lambda lines: any(e["kind"] == "model_request" and e["chunk"] == 2
-                                          for e in map(json.loads, lines)), "chunk 2's model request on stdout")
+        output.wait_for(
+            lambda lines: any(e["kind"] == "model_request" and e["chunk"] == 2 for e in map(json.loads, lines)),
+            "chunk 2's model request on stdout",
+        )
         # ... and the server's own record: half of chunk 2's answer sent, the stream now held open.
         poll_until(lambda: model_server.hanging == 1, "the server to hold chunk 2's stream open")
         committed = path.read_bytes()
@@ -207,11 +284,15 @@ def test_sigint_cancels_within_a_second_and_exits_130(tmp_path: Path, model_serv
     ("args", "expected"),
     [
         (["run", "broken.json", "--task", "translate", "--model", "demo"], "broken.json:1:"),
-        (["run", "ch01.json", "--task", "translate", "--chunk-chars", "10"],
-         "argument --chunk-chars: must be a whole number from 200 to 50000, not 10"),
+        (
+            ["run", "ch01.json", "--task", "translate", "--chunk-chars", "10"],
+            "argument --chunk-chars: must be a whole number from 200 to 50000, not 10",
+        ),
         (["run", "ch01.json", "--task", "summarise"], "invalid choice: 'summarise'"),
-        (["run", "ch01.json", "--task", "translate", "--api-key-env", "PROOFDESK_NO_SUCH_VAR"],
-         "--api-key-env PROOFDESK_NO_SUCH_VAR: that environment variable is not set"),
+        (
+            ["run", "ch01.json", "--task", "translate", "--api-key-env", "PROOFDESK_NO_SUCH_VAR"],
+            "--api-key-env PROOFDESK_NO_SUCH_VAR: that environment variable is not set",
+        ),
         (["run", "missing.json", "--task", "translate"], "missing.json: no such file"),
         (["export", "broken.json"], "broken.json:1:"),
     ],
@@ -230,8 +311,9 @@ def test_jobs_run_chapters_concurrently(tmp_path: Path) -> None:
     sample = Path(__file__).parents[2] / "tui" / "samples" / "rashomon.json"
     for name in ("a.json", "b.json", "c.json"):
         shutil.copy(sample, tmp_path / name)
-    done = run_cli("run", "a.json", "b.json", "c.json", "--task", "translate", "--model", "demo", "--jobs", "2",
-                   cwd=tmp_path)
+    done = run_cli(
+        "run", "a.json", "b.json", "c.json", "--task", "translate", "--model", "demo", "--jobs", "2", cwd=tmp_path
+    )
     assert done.returncode == 0, done.stderr
     for name in ("a.json", "b.json", "c.json"):
         assert all(p.selected_text for p in load_chapter(tmp_path / name).paragraphs if not p.is_empty)
@@ -285,10 +367,25 @@ def test_unwritable_state_folder_is_one_sentence_and_exit_2(tmp_path: Path) -> N
 
 def test_a_closed_output_pipe_stops_the_run_without_a_traceback(tmp_path: Path) -> None:
     shutil.copy(Path(__file__).parents[2] / "tui" / "samples" / "rashomon.json", tmp_path / "ch.json")
-    proc = subprocess.Popen([*proofdesk_cmd(), "run", "ch.json", "--task", "translate", "--model", "demo", "--json",
-                             "--chunk-chars", "200"],  # well over a pipe buffer of events
-                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [
+            *proofdesk_cmd(),
+            "run",
+            "ch.json",
+            "--task",
+            "translate",
+            "--model",
+            "demo",
+            "--json",
+            "--chunk-chars",
+            "200",
+        ],  # well over a pipe buffer of events
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
     assert proc.stdout is not None and proc.stderr is not None
     assert '"run_started"' in proc.stdout.readline()
     proc.stdout.close()  # as `| head -1` does

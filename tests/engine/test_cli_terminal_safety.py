@@ -51,16 +51,26 @@ ID3 = "c" + OSC52 + CLEAR
 
 def hostile_chapter(folder: Path, name: str = "ch.json", *, translated: bool = False) -> Path:
     """Three paragraphs whose IDs, texts, title (and translations) carry every hostile sequence."""
+
     def para(pid: str, text: str, n: int) -> Paragraph:
         if not translated:
             return Paragraph(id=pid, text=text)
-        version = TranslationVersion(id=f"v{n}", text=f"EN{n} {PAYLOAD}", origin="translation", model="m",
-                                     created_at="2026-01-01T00:00:00Z")
+        version = TranslationVersion(
+            id=f"v{n}", text=f"EN{n} {PAYLOAD}", origin="translation", model="m", created_at="2026-01-01T00:00:00Z"
+        )
         return Paragraph(id=pid, text=text, translations=(version,), selected_translation_id=version.id)
 
-    chapter = Chapter(id="ch", title=f"T {PAYLOAD}", source_language="ja", target_language="en",
-                      paragraphs=(para(ID1, f"一つ目 {PAYLOAD}", 1), para(ID2, f"二つ目 {PAYLOAD}", 2),
-                                  para(ID3, f"三つ目 {PAYLOAD}", 3)))
+    chapter = Chapter(
+        id="ch",
+        title=f"T {PAYLOAD}",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(
+            para(ID1, f"一つ目 {PAYLOAD}", 1),
+            para(ID2, f"二つ目 {PAYLOAD}", 2),
+            para(ID3, f"三つ目 {PAYLOAD}", 3),
+        ),
+    )
     path = folder / name
     path.write_bytes(chapter_bytes(chapter))
     return path
@@ -69,7 +79,7 @@ def hostile_chapter(folder: Path, name: str = "ch.json", *, translated: bool = F
 def assert_safe(text: str, *, where: str = "output") -> None:
     """No raw control character but newline and tab."""
     found = RAW_CONTROL.search(text)
-    assert found is None, f"raw {found.group()!r} in {where}: {text[max(found.start() - 60, 0):found.end() + 60]!r}"
+    assert found is None, f"raw {found.group()!r} in {where}: {text[max(found.start() - 60, 0) : found.end() + 60]!r}"
 
 
 def assert_json_safe(text: str) -> None:
@@ -103,8 +113,16 @@ def run_in_pty(*argv: str, cwd: Path, timeout: float = 60) -> tuple[int, bytes]:
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 200, 0, 0))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "200", "LINES": "50", "TERM": "xterm-256color"}
     env.pop("NO_COLOR", None)
-    proc = subprocess.Popen([*proofdesk_cmd(), *argv], cwd=cwd, stdin=slave, stdout=slave, stderr=slave, env=env,
-                            close_fds=True, start_new_session=True)
+    proc = subprocess.Popen(
+        [*proofdesk_cmd(), *argv],
+        cwd=cwd,
+        stdin=slave,
+        stdout=slave,
+        stderr=slave,
+        env=env,
+        close_fds=True,
+        start_new_session=True,
+    )
     os.close(slave)
     out: list[bytes] = []
     deadline = time.monotonic() + timeout
@@ -156,13 +174,15 @@ def script_hostile_model(server: ModelServer) -> None:
     )
 
 
-def test_run_plain_stderr_and_json_stdout_carry_no_control(tmp_path: Path, model_server: ModelServer,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_run_plain_stderr_and_json_stdout_carry_no_control(
+    tmp_path: Path, model_server: ModelServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     name = f"x{TITLE_ST}{C1_CSI}{RLO}.json"
     path = hostile_chapter(tmp_path, name)
     script_hostile_model(model_server)
-    code, out, err = cli(capsys, "run", str(path), "--task", "translate", "--base-url", model_server.base_url,
-                         "--model", "m", "--json")
+    code, out, err = cli(
+        capsys, "run", str(path), "--task", "translate", "--base-url", model_server.base_url, "--model", "m", "--json"
+    )
     assert code != 0
     assert_safe(err, where="stderr")
     assert "x\\x1b]0;PWNED\\x1b\\\\x9b31m\\u202e.json" in err  # the file name, in every line
@@ -182,8 +202,9 @@ def test_run_on_a_terminal_shows_escapes_only(tmp_path: Path, model_server: Mode
     name = f"x{TITLE_ST}{C1_CSI}{RLO}.json"
     hostile_chapter(tmp_path, name)
     script_hostile_model(model_server)
-    code, raw = run_in_pty("run", name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
-                           cwd=tmp_path)
+    code, raw = run_in_pty(
+        "run", name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m", cwd=tmp_path
+    )
     assert code != 0, raw
     assert_hostile_gone(raw)
     shown = terminal_text(raw)
@@ -239,16 +260,23 @@ def test_chunks_on_a_terminal(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow  # proofdesk in a fresh process on a pty
-def test_export_escapes_on_a_terminal_and_is_exact_elsewhere(tmp_path: Path,
-                                                             capsys: pytest.CaptureFixture[str]) -> None:
+def test_export_escapes_on_a_terminal_and_is_exact_elsewhere(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = hostile_chapter(tmp_path, translated=True)
     expected = f"EN1 {PAYLOAD}\nEN2 {PAYLOAD}\nEN3 {PAYLOAD}\n"
     code, out, _ = cli(capsys, "export", str(path))  # stdout is not a terminal here: the text as it is
     assert code == 0 and out == expected
     assert main(["export", str(path), "-o", str(tmp_path / "out.txt")]) == 0
     assert (tmp_path / "out.txt").read_text(encoding="utf-8") == expected
-    piped = subprocess.run([*proofdesk_cmd(), "export", "ch.json"], cwd=tmp_path, capture_output=True, timeout=60,
-                           env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+    piped = subprocess.run(
+        [*proofdesk_cmd(), "export", "ch.json"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
     assert piped.returncode == 0 and piped.stdout == expected.encode()
     code, raw = run_in_pty("export", "ch.json", cwd=tmp_path)
     assert code == 0, raw
@@ -262,21 +290,25 @@ HOSTILE_NAME = "x\x1b]0;PWNED\x07\x9b31m\u202e"
 SHOWN_NAME = "x\\x1b]0;PWNED\\x07\\x9b31m\\u202e"
 
 
-@pytest.mark.parametrize("argv", [
-    ["export", f"{HOSTILE_NAME}.json"],  # no such file
-    ["export", f"{HOSTILE_NAME}-bad.json"],  # does not parse
-    ["chunks", f"{HOSTILE_NAME}-bad.json", "--task", "translate"],
-    ["tool", f"{HOSTILE_NAME}-bad.json", "get_paragraph_info"],
-    ["run", f"{HOSTILE_NAME}-bad.json", "--task", "translate", "--model", "demo"],
-    ["run", f"{HOSTILE_NAME}-bad.json", f"{HOSTILE_NAME}-bad.json", "--task", "translate", "--model", "demo"],
-    ["import", f"{HOSTILE_NAME}.txt"],  # no such file
-    ["import", "ch.txt", "-o", f"{HOSTILE_NAME}-bad.json"],  # already exists
-    ["import", "ch.txt", "--id", f"id {HOSTILE_NAME}"],
-    ["trace", f"{HOSTILE_NAME}.jsonl"],
-    ["chunks", "ch.json", "--task", "translate", HOSTILE_NAME],  # argparse: unrecognized argument
-])
-def test_error_lines_show_hostile_names_escaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["export", f"{HOSTILE_NAME}.json"],  # no such file
+        ["export", f"{HOSTILE_NAME}-bad.json"],  # does not parse
+        ["chunks", f"{HOSTILE_NAME}-bad.json", "--task", "translate"],
+        ["tool", f"{HOSTILE_NAME}-bad.json", "get_paragraph_info"],
+        ["run", f"{HOSTILE_NAME}-bad.json", "--task", "translate", "--model", "demo"],
+        ["run", f"{HOSTILE_NAME}-bad.json", f"{HOSTILE_NAME}-bad.json", "--task", "translate", "--model", "demo"],
+        ["import", f"{HOSTILE_NAME}.txt"],  # no such file
+        ["import", "ch.txt", "-o", f"{HOSTILE_NAME}-bad.json"],  # already exists
+        ["import", "ch.txt", "--id", f"id {HOSTILE_NAME}"],
+        ["trace", f"{HOSTILE_NAME}.jsonl"],
+        ["chunks", "ch.json", "--task", "translate", HOSTILE_NAME],  # argparse: unrecognized argument
+    ],
+)
+def test_error_lines_show_hostile_names_escaped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     hostile_chapter(tmp_path)
     (tmp_path / f"{HOSTILE_NAME}-bad.json").write_text('{"id": "x", "paragraphs": [', encoding="utf-8")
@@ -288,8 +320,9 @@ def test_error_lines_show_hostile_names_escaped(tmp_path: Path, monkeypatch: pyt
     assert SHOWN_NAME in err or SHOWN_PAYLOAD in err or "ch.json" in err, err
 
 
-def test_import_message_escapes_the_output_name(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
+def test_import_message_escapes_the_output_name(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / f"{HOSTILE_NAME}.txt").write_text("one\ntwo\n", encoding="utf-8")
     code, _, err = cli(capsys, "import", f"{HOSTILE_NAME}.txt")
@@ -311,19 +344,20 @@ def test_error_line_on_a_terminal(tmp_path: Path) -> None:
 
 @pytest.mark.slow  # proofdesk in a fresh process on a pty
 def test_check_model_on_a_terminal_shows_escapes_only(tmp_path: Path, model_server: ModelServer) -> None:
-    model_server.add(tool_reply([("get_paragraph_info", {"paragraph_id": f"x{OSC52}{RLO}"})],
-                                text=f"looking {PAYLOAD}"),
-                     error_reply(400, f"bad request {PAYLOAD} end"))
+    model_server.add(
+        tool_reply([("get_paragraph_info", {"paragraph_id": f"x{OSC52}{RLO}"})], text=f"looking {PAYLOAD}"),
+        error_reply(400, f"bad request {PAYLOAD} end"),
+    )
     for _ in range(2):  # a well-formed answer, then a provider's error
-        code, raw = run_in_pty("check-model", "--base-url", model_server.base_url, "--model", f"m{RLO}",
-                               cwd=tmp_path)
+        code, raw = run_in_pty("check-model", "--base-url", model_server.base_url, "--model", f"m{RLO}", cwd=tmp_path)
         assert_hostile_gone(raw)
         assert_safe(terminal_text(raw), where="the terminal")
     assert "bad request " + SHOWN_PAYLOAD + " end" in terminal_text(raw) and code != 0
 
 
-def test_check_model_json_escapes_c1_and_bidi(tmp_path: Path, model_server: ModelServer,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_model_json_escapes_c1_and_bidi(
+    tmp_path: Path, model_server: ModelServer, capsys: pytest.CaptureFixture[str]
+) -> None:
     model_server.add(text_reply(f"hi {PAYLOAD}", reasoning=f"hm {PAYLOAD}"))
     code, out, _ = cli(capsys, "check-model", "--base-url", model_server.base_url, "--model", "m", "--json")
     assert code == 1  # a text answer, no tool call

@@ -7,15 +7,15 @@ from typing import Any
 
 from engine.demo_plan import parse_chunk, plan_turn
 
-CHUNK = ("This is part 2 of 3 of the chapter.\n\n[3] [ID: aa000003] 一\n\n[5] [ID: aa000005] 二\n\n"
-         "[6] [ID: aa000006] 三")
+CHUNK = "This is part 2 of 3 of the chapter.\n\n[3] [ID: aa000003] 一\n\n[5] [ID: aa000005] 二\n\n[6] [ID: aa000006] 三"
 
 
 def answer(messages: list[dict[str, Any]], task: str, results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     turn = plan_turn(messages, task=task)
-    calls = [{"id": f"c{len(messages)}{i}", "type": "function",
-              "function": {"name": name, "arguments": json.dumps(args)}}
-             for i, (name, args) in enumerate(turn.tool_calls)]
+    calls = [
+        {"id": f"c{len(messages)}{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        for i, (name, args) in enumerate(turn.tool_calls)
+    ]
     messages = [*messages, {"role": "assistant", "content": turn.text, "tool_calls": calls}]
     for call, result in zip(calls, results, strict=False):
         messages.append({"role": "tool", "tool_call_id": call["id"], "content": json.dumps(result)})
@@ -26,7 +26,10 @@ def test_parse_chunk_reads_original_indexes_and_ids() -> None:
     lines, part = parse_chunk(CHUNK)
     assert part == 2
     assert [(ln.index, ln.paragraph_id, ln.source) for ln in lines] == [
-        (3, "aa000003", "一"), (5, "aa000005", "二"), (6, "aa000006", "三")]
+        (3, "aa000003", "一"),
+        (5, "aa000005", "二"),
+        (6, "aa000006", "三"),
+    ]
 
 
 def test_translate_plan_probes_recovers_errs_once_then_submits() -> None:

@@ -56,8 +56,13 @@ def test_the_estimate_is_built_from_the_run_s_own_first_requests(tmp_path: Path)
     assert [c["chunk"] for c in estimate["chunks"]] == [str(c.chunk_index) for c in configs]
     for row, config in zip(estimate["chunks"], configs, strict=True):
         tools = json.dumps(list(config.tools), ensure_ascii=False)
-        assert row["first_request_tokens"] == estimate_tokens(config.system_prompt) + estimate_tokens(tools) + \
-            estimate_tokens(config.user_message) + 2 * MESSAGE_OVERHEAD
+        assert (
+            row["first_request_tokens"]
+            == estimate_tokens(config.system_prompt)
+            + estimate_tokens(tools)
+            + estimate_tokens(config.user_message)
+            + 2 * MESSAGE_OVERHEAD
+        )
         assert row["paragraphs"] == len(config.paragraph_ids)
         assert row["requests"] == [1, math.ceil(len(config.paragraph_ids) / 25) + 1]
         low, high = row["input_tokens"]
@@ -74,8 +79,9 @@ def test_a_translation_s_output_follows_the_language_pair(tmp_path: Path) -> Non
     (chunk, *_) = estimate_run(RunRequest(path, "translate", DEMO, target_language="en"))["chunks"]
     config = service_for("translate")(load_chapter(path), target_language="en").loop_configs()[0]
     source = "".join(config.chunk.chapter.paragraph(pid).text for pid in config.paragraph_ids)  # type: ignore[union-attr]
-    items = sum(estimate_tokens(json.dumps({"paragraph_id": pid, "translated_text": ""}))
-                for pid in config.paragraph_ids)
+    items = sum(
+        estimate_tokens(json.dumps({"paragraph_id": pid, "translated_text": ""})) for pid in config.paragraph_ids
+    )
     english = letters(source) * 2.2 / 4.5 + items  # ja→en: 2.2 letters per letter, 4.5 English letters a token
     assert chunk["output_tokens"] == [math.floor(english * 0.75), math.ceil(english * 1.5)]
     (to_chinese, *_) = estimate_run(RunRequest(path, "translate", DEMO, target_language="zh"))["chunks"]
@@ -96,8 +102,10 @@ def test_cost_range_under_the_profile_s_prices(tmp_path: Path) -> None:
     # from chunk 2 on, the shared system prompt and tools may come from the provider's cache (cheaper)
     full = (second["input_tokens"][0] * 0.27 + second["output_tokens"][0] * 1.10) / 1e6
     assert second["cost"][0] < round(full, 6)
-    assert estimate["total"]["cost"] == [round(first["cost"][0] + second["cost"][0], 6),
-                                         round(first["cost"][1] + second["cost"][1], 6)]
+    assert estimate["total"]["cost"] == [
+        round(first["cost"][0] + second["cost"][0], 6),
+        round(first["cost"][1] + second["cost"][1], 6),
+    ]
 
 
 async def test_polish_estimates_from_the_translations(tmp_path: Path) -> None:
@@ -115,9 +123,11 @@ async def test_polish_estimates_from_the_translations(tmp_path: Path) -> None:
 def test_cli_estimate_sends_nothing(tmp_path: Path, model_server: ModelServer, isolated_dirs: Path) -> None:
     config = isolated_dirs / "config" / "proofdesk" / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(f'default_profile = "ds"\n[profiles.ds]\nmodel = "deepseek-chat"\nbase_url = '
-                      f'"{model_server.base_url}"\nprice_input = 0.27\nprice_cached_input = 0.07\n'
-                      'price_output = 1.10\n')
+    config.write_text(
+        f'default_profile = "ds"\n[profiles.ds]\nmodel = "deepseek-chat"\nbase_url = '
+        f'"{model_server.base_url}"\nprice_input = 0.27\nprice_cached_input = 0.07\n'
+        "price_output = 1.10\n"
+    )
     path = sample(tmp_path)
     before = path.read_bytes()
     done = run_cli("run", path.name, "--task", "translate", "--estimate", cwd=tmp_path)

@@ -8,8 +8,23 @@ from pathlib import Path
 from engine.glossary.extract import extract_candidates
 
 DATA = Path(__file__).resolve().parents[1] / "data"
-FUNCTION_WORDS = {"こと", "もの", "それ", "これ", "ある", "いる", "云う", "する", "この", "その", "何故", "自分",
-                  "出来", "仕方", "一人"}
+FUNCTION_WORDS = {
+    "こと",
+    "もの",
+    "それ",
+    "これ",
+    "ある",
+    "いる",
+    "云う",
+    "する",
+    "この",
+    "その",
+    "何故",
+    "自分",
+    "出来",
+    "仕方",
+    "一人",
+}
 HIRAGANA_ONLY = re.compile(r"^[ぁ-ゖー]+$")
 
 

@@ -46,14 +46,17 @@ def test_the_chunk_message_lists_the_entries_it_mentions_in_order(tmp_path: Path
         entry("e2", "羅城門", "the Rashomon gate", kind="place", aliases=["羅生門"]),  # found by its alias
         entry("e3", "下人", "the servant", kind="character", status="proposed", origin="model"),
         entry("e4", "地震", "earthquakes"),
-        entry("e5", "京都", "Kyoto", kind="place"))
+        entry("e5", "京都", "Kyoto", kind="place"),
+    )
     first, second = messages(path, glossary)
-    assert first.endswith("\n\nGlossary\n"
-                          "下人 → the servant (character) (proposed)\n"  # first mentioned in A1
-                          "羅城門 → the Rashomon gate (place)\n"  # A1, after 下人
-                          "京都 → Kyoto (place)\n"  # A4: 京都 comes before 地震
-                          "地震 → earthquakes (term)\n"
-                          "鴉 → crows (term; a flock)\n")
+    assert first.endswith(
+        "\n\nGlossary\n"
+        "下人 → the servant (character) (proposed)\n"  # first mentioned in A1
+        "羅城門 → the Rashomon gate (place)\n"  # A1, after 下人
+        "京都 → Kyoto (place)\n"  # A4: 京都 comes before 地震
+        "地震 → earthquakes (term)\n"
+        "鴉 → crows (term; a flock)\n"
+    )
     assert second.endswith("\n\nGlossary\n下人 → the servant (character) (proposed)\n")
     # a glossary without any term of a chunk adds nothing to its message
     none = glossary_of(tmp_path / "other", entry("x", "面皰", "pimple"))
@@ -62,8 +65,14 @@ def test_the_chunk_message_lists_the_entries_it_mentions_in_order(tmp_path: Path
 
 
 def test_latin_terms_match_case_insensitively_and_metacharacters_are_text(tmp_path: Path) -> None:
-    index = GlossaryIndex([entry("a", "Sentimentalisme", "sentimentalism"), entry("b", "a.*b", "x"),
-                           entry("c", "雨", "rain"), entry("d", "(K)", "k")])
+    index = GlossaryIndex(
+        [
+            entry("a", "Sentimentalisme", "sentimentalism"),
+            entry("b", "a.*b", "x"),
+            entry("c", "雨", "rain"),
+            entry("d", "(K)", "k"),
+        ]
+    )
     found = index.occurring("今日のSENTIMENTALISMEは雨。a.*b と (k) と axb")
     assert [e.id for e in found] == ["a", "c", "b", "d"]
     assert index.occurring("nothing here") == [] and GlossaryIndex([]).occurring("雨") == []
@@ -72,28 +81,33 @@ def test_latin_terms_match_case_insensitively_and_metacharacters_are_text(tmp_pa
 def test_the_system_prompt_and_tools_are_byte_identical_whatever_the_glossary_holds(tmp_path: Path) -> None:
     path = write_chapter(tmp_path)
     empty = service_for("translate")(load_chapter(path), chunk_chars=300, glossary=glossary_of(tmp_path / "e"))
-    full = service_for("translate")(load_chapter(path), chunk_chars=300, glossary=glossary_of(
-        tmp_path / "f", entry("e1", "下人", "the servant"), entry("e2", "鴉", "crows")))
+    full = service_for("translate")(
+        load_chapter(path),
+        chunk_chars=300,
+        glossary=glossary_of(tmp_path / "f", entry("e1", "下人", "the servant"), entry("e2", "鴉", "crows")),
+    )
     configs = empty.loop_configs() + full.loop_configs()
     assert len({c.system_prompt for c in configs}) == 1
     assert len({json.dumps(c.tools, ensure_ascii=False) for c in configs}) == 1
     assert [t["function"]["name"] for t in configs[0].tools][-2:] == ["search_glossary", "propose_glossary_entry"]
 
 
-async def test_a_character_proposed_in_chunk_1_is_in_chunk_2_s_message(tmp_path: Path,
-                                                                        model_server: ModelServer) -> None:
+async def test_a_character_proposed_in_chunk_1_is_in_chunk_2_s_message(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
-    propose = {"source": "下人", "target": "the servant", "kind": "character", "gender": "male",
-               "note": "never named"}
+    propose = {"source": "下人", "target": "the servant", "kind": "character", "gender": "male", "note": "never named"}
     conflicting = {"source": "下人", "target": "the lackey"}
 
     def batch(*pids: str) -> dict:
         return {"paragraphs": [{"paragraph_id": p, "translated_text": f"the servant of {p}"} for p in pids]}
 
-    model_server.add(tool_reply([("propose_glossary_entry", propose)]),
-                     tool_reply([("propose_glossary_entry", conflicting), ("search_glossary", {"query": "servant"})]),
-                     tool_reply([("add_translation_batch", batch(A1, A3, A4, A6))]),
-                     tool_reply([("add_translation_batch", batch(A7, A8))]))
+    model_server.add(
+        tool_reply([("propose_glossary_entry", propose)]),
+        tool_reply([("propose_glossary_entry", conflicting), ("search_glossary", {"query": "servant"})]),
+        tool_reply([("add_translation_batch", batch(A1, A3, A4, A6))]),
+        tool_reply([("add_translation_batch", batch(A7, A8))]),
+    )
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300))
     results = kinds(events, "tool_result")
     assert results[0].success and results[0].result["entry"]["status"] == "proposed"
@@ -109,8 +123,9 @@ async def test_a_character_proposed_in_chunk_1_is_in_chunk_2_s_message(tmp_path:
     assert events[-1].status == "complete"
 
 
-async def test_a_person_s_glossary_edit_during_a_run_is_kept_and_used(tmp_path: Path,
-                                                                      model_server: ModelServer) -> None:
+async def test_a_person_s_glossary_edit_during_a_run_is_kept_and_used(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     store = GlossaryStore(Workspace(tmp_path))
     store.change(add_entry(entry("p0", "鴉", "crows")))
@@ -118,8 +133,9 @@ async def test_a_person_s_glossary_edit_during_a_run_is_kept_and_used(tmp_path: 
     def batch(*pids: str) -> dict:
         return {"paragraphs": [{"paragraph_id": p, "translated_text": f"text {p}"} for p in pids]}
 
-    model_server.add(tool_reply([("propose_glossary_entry", {"source": "羅生門", "target": "the Rashomon gate",
-                                                             "kind": "place"})]))
+    model_server.add(
+        tool_reply([("propose_glossary_entry", {"source": "羅生門", "target": "the Rashomon gate", "kind": "place"})])
+    )
 
     def answer(request: RecordedRequest) -> Scripted:
         if len(model_server.requests) == 2:
@@ -139,15 +155,34 @@ async def test_a_person_s_glossary_edit_during_a_run_is_kept_and_used(tmp_path: 
     assert "下人 → the servant (term; by hand)" in chunk_2
 
 
-async def test_an_approved_term_missing_from_a_translation_is_a_batch_warning(tmp_path: Path,
-                                                                              model_server: ModelServer) -> None:
-    chapter = Chapter(id="c", title="t", source_language="ja", target_language="en",
-                      paragraphs=(Paragraph(id="p1", text="下人が雨やみを待っていた。"),))
+async def test_an_approved_term_missing_from_a_translation_is_a_batch_warning(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
+    chapter = Chapter(
+        id="c",
+        title="t",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(Paragraph(id="p1", text="下人が雨やみを待っていた。"),),
+    )
     path = tmp_path / "c.json"
     path.write_bytes(chapter_bytes(chapter))
     GlossaryStore(Workspace(tmp_path)).change(add_entry(entry("e", "下人", "the servant")))
-    model_server.add(tool_reply([("add_translation_batch", {"paragraphs": [
-        {"paragraph_id": "p1", "translated_text": "A lackey waited for the rain to stop."}]})]), text_reply("ok"))
+    model_server.add(
+        tool_reply(
+            [
+                (
+                    "add_translation_batch",
+                    {
+                        "paragraphs": [
+                            {"paragraph_id": "p1", "translated_text": "A lackey waited for the rain to stop."}
+                        ]
+                    },
+                )
+            ]
+        ),
+        text_reply("ok"),
+    )
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url)))
     warnings = kinds(events, "tool_result")[0].result["warnings"]
     assert [w["code"] for w in warnings] == ["GLOSSARY_NOT_APPLIED"] and "the servant" in warnings[0]["message"]

@@ -29,25 +29,32 @@ def _batch(text: str) -> str:
     return '{"paragraphs": [{"paragraph_id": "' + A1 + '", "translated_text": "' + text + '"}]}'
 
 
-async def test_a_lone_surrogate_in_arguments_is_refused_and_the_run_goes_on(tmp_path: Path,
-                                                                          model_server: ModelServer) -> None:
+async def test_a_lone_surrogate_in_arguments_is_refused_and_the_run_goes_on(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
-    model_server.add(tool_reply([("add_translation_batch", _batch("a\\ud800b"))]),  # half of a surrogate pair
-                     tool_reply([("get_paragraph_info", '{"paragraph_id": "a\\udc00"}')]),
-                     tool_reply([("add_translation_batch", _batch("One"))]), text_reply("Done."))
+    model_server.add(
+        tool_reply([("add_translation_batch", _batch("a\\ud800b"))]),  # half of a surrogate pair
+        tool_reply([("get_paragraph_info", '{"paragraph_id": "a\\udc00"}')]),
+        tool_reply([("add_translation_batch", _batch("One"))]),
+        text_reply("Done."),
+    )
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), max_turns=4))
     results = kinds(events, "tool_result")
     assert [r.error_code for r in results[:2]] == ["INVALID_ARGUMENTS", "INVALID_ARGUMENTS"]
-    assert "broken character" in results[0].result["error"] and "paragraphs.0.translated_text" in \
-        results[0].result["error"]
+    assert (
+        "broken character" in results[0].result["error"]
+        and "paragraphs.0.translated_text" in results[0].result["error"]
+    )
     assert results[2].success and selected_texts(path)[A1] == "One"
     assert events[-1].kind == "run_finished" and events[-1].status != "failed"
     trace = Path(events[-1].summary["trace"])
     assert all(json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines())  # every line readable
 
 
-async def test_thousand_deep_arguments_are_refused_not_a_recursion_error(tmp_path: Path,
-                                                                         model_server: ModelServer) -> None:
+async def test_thousand_deep_arguments_are_refused_not_a_recursion_error(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     deep = '{"paragraph_id": ' + "[" * 1000 + "]" * 1000 + "}"
     model_server.add(tool_reply([("get_paragraph_info", deep)]), text_reply("Done."))
@@ -59,11 +66,15 @@ async def test_thousand_deep_arguments_are_refused_not_a_recursion_error(tmp_pat
 
 @pytest.mark.slow
 async def test_a_deeply_nested_unknown_field_in_a_chunk_fails_the_response_not_the_run(
-        tmp_path: Path, model_server: ModelServer) -> None:
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     bomb = chunk({"content": "x"}, junk=json.loads("[" * 60 + "]" * 60)) | {}
-    body = sse([chunk({"role": "assistant", "content": ""}), bomb]).replace(b"[[[[", b"[[[[" * 300, 1) \
+    body = (
+        sse([chunk({"role": "assistant", "content": ""}), bomb])
+        .replace(b"[[[[", b"[[[[" * 300, 1)
         .replace(b"]]]]", b"]]]]" * 300, 1)
+    )
     for _ in range(3):  # a server error: retried twice, then the chunk fails
         model_server.add(Scripted(200, dict(SSE_HEADERS), body))
     model_server.add(tool_reply([("add_translation_batch", json.loads(_batch("One")))]), text_reply("Done."))
@@ -73,23 +84,44 @@ async def test_a_deeply_nested_unknown_field_in_a_chunk_fails_the_response_not_t
     assert events[-1].kind == "run_finished" and "INTERNAL_ERROR" not in {e.code for e in errors}
 
 
-@pytest.mark.parametrize(("text", "deep"), [
-    ("[" * 65 + "]" * 65, True), ("[" * 64 + "]" * 64, False),
-    ('{"a": "' + "[" * 500 + '"}', False),  # brackets inside a string do not nest
-    ('{"a": "\\"' + "{" * 100 + '"}', False),  # nor after an escaped quote
-    ("[]" * 10_000, False),  # many, but flat
-])
+@pytest.mark.parametrize(
+    ("text", "deep"),
+    [
+        ("[" * 65 + "]" * 65, True),
+        ("[" * 64 + "]" * 64, False),
+        ('{"a": "' + "[" * 500 + '"}', False),  # brackets inside a string do not nest
+        ('{"a": "\\"' + "{" * 100 + '"}', False),  # nor after an escaped quote
+        ("[]" * 10_000, False),  # many, but flat
+    ],
+)
 def test_depth_is_counted_outside_strings(text: str, deep: bool) -> None:
     assert too_deep(text) is deep
     if not deep and text.startswith("{"):
         assert parse_arguments(text).arguments is not None
 
 
-_json = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
-                     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner,
-                                                                                 max_size=4), max_leaves=20)
-_FIELDS = ["choices", "delta", "content", "tool_calls", "function", "arguments", "index", "id", "usage",
-           "finish_reason", "error", "x_groq", "object", "reasoning_content", "prompt_tokens_details"]
+_json = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=20,
+)
+_FIELDS = [
+    "choices",
+    "delta",
+    "content",
+    "tool_calls",
+    "function",
+    "arguments",
+    "index",
+    "id",
+    "usage",
+    "finish_reason",
+    "error",
+    "x_groq",
+    "object",
+    "reasoning_content",
+    "prompt_tokens_details",
+]
 
 
 def _plant(value: Any, keys: list[str], payload: Any) -> Any:

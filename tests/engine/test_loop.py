@@ -28,15 +28,24 @@ def batch(*pairs: tuple[str, str]) -> dict:
 
 
 def request(path: Path, server: ModelServer, **kw: object) -> RunRequest:
-    return RunRequest(chapter_path=path, task=kw.pop("task", "translate"), settings=settings_for(server.base_url),
-                      chunk_chars=300, **kw)  # type: ignore[arg-type]
+    return RunRequest(
+        chapter_path=path,
+        task=kw.pop("task", "translate"),
+        settings=settings_for(server.base_url),
+        chunk_chars=300,
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     model_server.add(
-        tool_reply([("get_previous_paragraphs", {"paragraph_id": A3, "count": 5}),
-                    ("get_next_paragraphs", {"paragraph_id": A6, "count": 1})]),
+        tool_reply(
+            [
+                ("get_previous_paragraphs", {"paragraph_id": A3, "count": 5}),
+                ("get_next_paragraphs", {"paragraph_id": A6, "count": 1}),
+            ]
+        ),
         tool_reply([(BATCH, {"paragraphs": [{"index": 1, "translated_text": "One"}]})]),
         tool_reply([(BATCH, batch((A1, "One"), (A7, "Seven")))]),
         tool_reply([(BATCH, batch((A1, "One"), (A1, "One again")))]),
@@ -48,18 +57,34 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
     )
     events = await collect(request(path, model_server))
     codes = [e.error_code for e in kinds(events, "tool_result")]
-    assert codes == ["CHUNK_BOUNDARY", "CHUNK_BOUNDARY", "INDEX_NOT_ACCEPTED", "NOT_IN_CHUNK",
-                     "DUPLICATE_PARAGRAPH_IDS", None, None, None]
+    assert codes == [
+        "CHUNK_BOUNDARY",
+        "CHUNK_BOUNDARY",
+        "INDEX_NOT_ACCEPTED",
+        "NOT_IN_CHUNK",
+        "DUPLICATE_PARAGRAPH_IDS",
+        None,
+        None,
+        None,
+    ]
     # every error reached the model as a tool message of the next request
     requests = model_server.requests
     assert len(requests) == 8 and model_server.pending == 0  # nothing sent after a chunk was complete
     tool_messages = [m for m in requests[6].json["messages"] if m["role"] == "tool"]
     sent_codes = [json.loads(m["content"]).get("error_code") for m in tool_messages]
-    assert sent_codes == ["CHUNK_BOUNDARY", "CHUNK_BOUNDARY", "INDEX_NOT_ACCEPTED", "NOT_IN_CHUNK",
-                          "DUPLICATE_PARAGRAPH_IDS", None]
+    assert sent_codes == [
+        "CHUNK_BOUNDARY",
+        "CHUNK_BOUNDARY",
+        "INDEX_NOT_ACCEPTED",
+        "NOT_IN_CHUNK",
+        "DUPLICATE_PARAGRAPH_IDS",
+        None,
+    ]
     boundary = json.loads(tool_messages[0]["content"])
     assert boundary["available_count"] == 1 and boundary["chunk_range"] == {
-        "first_paragraph_id": A1, "last_paragraph_id": A6}
+        "first_paragraph_id": A1,
+        "last_paragraph_id": A6,
+    }
     reminder = requests[6].json["messages"][-1]
     assert reminder["role"] == "user" and A4 in reminder["content"] and A6 in reminder["content"]
     assert [r.missing for r in kinds(events, "reminder")] == [(A4, A6)]
@@ -67,8 +92,16 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
     assert len(requests[7].json["messages"]) == 2
     assert json.dumps(requests[0].json["messages"][0]) == json.dumps(requests[7].json["messages"][0])
     assert json.dumps(requests[0].json["tools"]) == json.dumps(requests[7].json["tools"])
-    assert selected_texts(path) == {A1: "One", A2: None, A3: "Three", A4: "Four", A5: None, A6: "Six",
-                                    A7: "Seven", A8: "Eight"}
+    assert selected_texts(path) == {
+        A1: "One",
+        A2: None,
+        A3: "Three",
+        A4: "Four",
+        A5: None,
+        A6: "Six",
+        A7: "Seven",
+        A8: "Eight",
+    }
     finished = kinds(events, "run_finished")[0]
     assert finished.status == "complete" and finished.summary["paragraphs_done"] == 6
     assert [c.status for c in kinds(events, "chunk_finished")] == ["complete", "complete"]
@@ -79,7 +112,7 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
     sent = [e for e in trace if e["kind"] == "model_request"]
     history: list[dict] = []
     for event, received in zip(sent, requests, strict=True):
-        history = history[:event["first_message"]] + event["messages"]
+        history = history[: event["first_message"]] + event["messages"]
         assert history == received.json["messages"] and event["message_count"] == len(history)
     assert sum(e["kind"] == "tool_result" for e in trace) == 8
     assert sum(e["kind"] == "batch_committed" for e in trace) == 3
@@ -87,15 +120,16 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
     assert trace[-1]["summary"]["usage"]["total_tokens"] == 8 * 15 and trace[-1]["summary"]["wall_ms"] > 0
 
 
-async def test_lazy_model_is_reminded_twice_then_chunk_is_incomplete(tmp_path: Path,
-                                                                     model_server: ModelServer) -> None:
+async def test_lazy_model_is_reminded_twice_then_chunk_is_incomplete(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     before = path.read_bytes()
     model_server.add(*[text_reply("Nothing to do here.") for _ in range(6)])
     events = await collect(request(path, model_server))
     assert [r.number for r in kinds(events, "reminder")] == [1, 2, 1, 2]
     assert [(c.status, c.missing) for c in kinds(events, "chunk_finished")] == [
-        ("incomplete", (A1, A3, A4, A6)), ("incomplete", (A7, A8))]
+        ("incomplete", (A1, A3, A4, A6)),
+        ("incomplete", (A7, A8)),
+    ]
     assert kinds(events, "run_finished")[0].status == "incomplete"
     assert path.read_bytes() == before
 
@@ -140,8 +174,9 @@ async def test_broken_argument_json_is_repaired_or_refused(tmp_path: Path, model
     assert kinds(events, "run_finished")[0].status == "complete"
 
 
-async def test_cancel_mid_stream_keeps_committed_batches_and_nothing_else(tmp_path: Path,
-                                                                          model_server: ModelServer) -> None:
+async def test_cancel_mid_stream_keeps_committed_batches_and_nothing_else(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     hanging = tool_reply([(BATCH, batch((A4, "Four"), (A6, "Six")))])
     model_server.add(
@@ -176,18 +211,21 @@ async def test_cancel_mid_stream_keeps_committed_batches_and_nothing_else(tmp_pa
     assert not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 
 
-async def test_person_editing_mid_run_keeps_manual_selection_and_refuses_stale(tmp_path: Path,
-                                                                              model_server: ModelServer) -> None:
+async def test_person_editing_mid_run_keeps_manual_selection_and_refuses_stale(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
-    replies = iter([
-        tool_reply([("get_paragraph_info", {"paragraph_id": A1})]),
-        tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A4, "Four")))]),
-        tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A6, "Six")))]),
-        text_reply("The rest changed under me."),
-        text_reply("Still cannot."),
-        text_reply("Giving up on that one."),
-        tool_reply([(BATCH, batch((A7, "Seven"), (A8, "Eight")))]),
-    ])
+    replies = iter(
+        [
+            tool_reply([("get_paragraph_info", {"paragraph_id": A1})]),
+            tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A4, "Four")))]),
+            tool_reply([(BATCH, batch((A1, "One"), (A3, "Three"), (A6, "Six")))]),
+            text_reply("The rest changed under me."),
+            text_reply("Still cannot."),
+            text_reply("Giving up on that one."),
+            tool_reply([(BATCH, batch((A7, "Seven"), (A8, "Eight")))]),
+        ]
+    )
     person = ChapterStore(path)
 
     def edit(chapter):  # type: ignore[no-untyped-def]
@@ -211,14 +249,14 @@ async def test_person_editing_mid_run_keeps_manual_selection_and_refuses_stale(t
     assert [t.text for t in a3.translations] == ["Three, by hand", "Three"]  # ... and the AI version is kept
     assert chapter.paragraph(A4).selected_text is None
     assert kinds(events, "batch_committed")[0].kept_selection == (A3,)
-    assert [(c.status, c.missing) for c in kinds(events, "chunk_finished")] == [("incomplete", (A4,)),
-                                                                                 ("complete", ())]
+    assert [(c.status, c.missing) for c in kinds(events, "chunk_finished")] == [("incomplete", (A4,)), ("complete", ())]
     conflicts = list((tmp_path / ".proofdesk" / "conflicts").iterdir())
     assert conflicts, "the refused texts must be recorded durably"
 
 
-async def test_a_trace_that_cannot_be_written_does_not_stop_the_run(tmp_path: Path, model_server: ModelServer,
-                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_trace_that_cannot_be_written_does_not_stop_the_run(
+    tmp_path: Path, model_server: ModelServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import engine.trace
 
     class FullDisk:
@@ -239,8 +277,10 @@ async def test_a_trace_that_cannot_be_written_does_not_stop_the_run(tmp_path: Pa
     real_open = open
     monkeypatch.setattr(engine.trace, "open", lambda *a, **k: FullDisk(real_open(*a, **k)), raising=False)
     path = write_chapter(tmp_path)
-    model_server.add(tool_reply([(BATCH, batch((A1, "1"), (A3, "3"), (A4, "4"), (A6, "6")))]),
-                     tool_reply([(BATCH, batch((A7, "7"), (A8, "8")))]))
+    model_server.add(
+        tool_reply([(BATCH, batch((A1, "1"), (A3, "3"), (A4, "4"), (A6, "6")))]),
+        tool_reply([(BATCH, batch((A7, "7"), (A8, "8")))]),
+    )
     events = await collect(request(path, model_server))
     failures = [e for e in kinds(events, "error") if e.code == "TRACE_FAILED"]
     assert len(failures) == 1 and "No space left on device" in failures[0].message
@@ -248,8 +288,9 @@ async def test_a_trace_that_cannot_be_written_does_not_stop_the_run(tmp_path: Pa
     assert selected_texts(path)[A8] == "8"
 
 
-async def test_a_bug_inside_the_run_ends_it_with_an_error_event(tmp_path: Path, model_server: ModelServer,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_bug_inside_the_run_ends_it_with_an_error_event(
+    tmp_path: Path, model_server: ModelServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import engine.loop
 
     async def broken(self: Any) -> Any:

@@ -21,10 +21,15 @@ A1, A3 = IDS[0], IDS[2]
 async def test_a_response_with_hundreds_of_calls_runs_the_first_64(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     calls = [("get_paragraph_info", {"paragraph_id": A1})] * 500
-    model_server.add(Scripted(200, dict(SSE_HEADERS), sse(tool_chunks(calls, piece=1000))), text_reply("Done."),
-                     text_reply("Done."), text_reply("Done."))
-    events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300,
-                                      max_turns=2))
+    model_server.add(
+        Scripted(200, dict(SSE_HEADERS), sse(tool_chunks(calls, piece=1000))),
+        text_reply("Done."),
+        text_reply("Done."),
+        text_reply("Done."),
+    )
+    events = await collect(
+        RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300, max_turns=2)
+    )
     assert len([e for e in kinds(events, "tool_called") if e.chunk == 1]) == MAX_CALLS_PER_RESPONSE
     (error,) = [e for e in kinds(events, "error") if e.code == "TOO_MANY_CALLS"]
     assert "made 500 tool calls; the first 64 run, the other 436 were dropped" in error.message
@@ -38,11 +43,14 @@ async def test_a_response_with_hundreds_of_calls_runs_the_first_64(tmp_path: Pat
 async def test_arguments_over_the_tools_limit_are_refused_in_a_run(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     huge = {"paragraphs": [{"paragraph_id": A1, "translated_text": "x" * (MAX_ARGUMENT_CHARS + 10)}]}
-    model_server.add(Scripted(200, dict(SSE_HEADERS), sse(tool_chunks([("add_translation_batch", huge)],
-                                                                       piece=500_000))),
-                     text_reply("Done."), text_reply("Done."))
-    events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300,
-                                      max_turns=2))
+    model_server.add(
+        Scripted(200, dict(SSE_HEADERS), sse(tool_chunks([("add_translation_batch", huge)], piece=500_000))),
+        text_reply("Done."),
+        text_reply("Done."),
+    )
+    events = await collect(
+        RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300, max_turns=2)
+    )
     (result, *_) = kinds(events, "tool_result")
     assert result.error_code == "INVALID_ARGUMENTS" and "more than the limit of 2,000,000" in result.result["error"]
     assert not kinds(events, "batch_committed")
@@ -50,15 +58,19 @@ async def test_arguments_over_the_tools_limit_are_refused_in_a_run(tmp_path: Pat
 
 @pytest.mark.slow
 async def test_the_trace_stores_each_message_once_and_the_inspector_rebuilds_the_history(
-        tmp_path: Path, model_server: ModelServer) -> None:
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
-    model_server.add(tool_reply([("get_paragraph_info", {"paragraph_id": A1})]),
-                     tool_reply([("get_paragraph_info", {"paragraph_id": A3})]),
-                     tool_reply([("add_translation_batch", {"paragraphs": [{"paragraph_id": A1,
-                                                                            "translated_text": "One"}]})]),
-                     text_reply("Done."), text_reply("Done."))
-    events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300,
-                                      max_turns=5))
+    model_server.add(
+        tool_reply([("get_paragraph_info", {"paragraph_id": A1})]),
+        tool_reply([("get_paragraph_info", {"paragraph_id": A3})]),
+        tool_reply([("add_translation_batch", {"paragraphs": [{"paragraph_id": A1, "translated_text": "One"}]})]),
+        text_reply("Done."),
+        text_reply("Done."),
+    )
+    events = await collect(
+        RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300, max_turns=5)
+    )
     trace = list(read_trace(Path(events[-1].summary["trace"])))
     requests = [e for e in trace if e["kind"] == "model_request" and e["chunk"] == 1]
     assert len(requests) >= 4

@@ -16,9 +16,13 @@ A1, A2, A3, A4, A5, A6, A7, A8 = IDS
 BATCH = "add_translation_batch"
 CHUNK_1 = (A1, A3, A4, A6)  # with chunk_chars=300 the chapter's work set is two chunks
 CHUNK_2 = (A7, A8)
-LLAMA_OVERFLOW = {"error": {"code": 400, "message": "request (8244 tokens) exceeds the available context size "
-                                                    "(8192 tokens), try increasing it.",
-                            "type": "exceed_context_size_error"}}
+LLAMA_OVERFLOW = {
+    "error": {
+        "code": 400,
+        "message": "request (8244 tokens) exceeds the available context size (8192 tokens), try increasing it.",
+        "type": "exceed_context_size_error",
+    }
+}
 
 
 def batch(*pairs: tuple[str, str]) -> dict:
@@ -30,8 +34,13 @@ def whole(*ids: str) -> dict:
 
 
 def request(path: Path, server: ModelServer, **kw: object) -> RunRequest:
-    return RunRequest(chapter_path=path, task=kw.pop("task", "translate"), settings=settings_for(server.base_url),
-                      chunk_chars=int(kw.pop("chunk_chars", 300)), **kw)  # type: ignore[arg-type]
+    return RunRequest(
+        chapter_path=path,
+        task=kw.pop("task", "translate"),
+        settings=settings_for(server.base_url),
+        chunk_chars=int(kw.pop("chunk_chars", 300)),
+        **kw,
+    )  # type: ignore[arg-type]
 
 
 def overflow() -> Scripted:
@@ -60,8 +69,10 @@ async def test_cut_off_translation_is_never_committed(tmp_path: Path, model_serv
 
 async def test_cut_off_call_then_a_whole_one_completes(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
-    model_server.add(tool_reply([("get_next_paragraphs", '{"paragraph_id": "' + A1 + '", "cou')]),
-                     tool_reply([(BATCH, whole(*CHUNK_1))]))
+    model_server.add(
+        tool_reply([("get_next_paragraphs", '{"paragraph_id": "' + A1 + '", "cou')]),
+        tool_reply([(BATCH, whole(*CHUNK_1))]),
+    )
     events = await collect(request(path, model_server, only_chunk=1))
     assert [r.error_code for r in kinds(events, "tool_result")] == ["ARGUMENTS_TRUNCATED", None]
     assert kinds(events, "chunk_finished")[0].status == "complete"
@@ -70,8 +81,12 @@ async def test_cut_off_call_then_a_whole_one_completes(tmp_path: Path, model_ser
 
 async def test_context_overflow_on_the_first_turn_splits_the_chunk(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
-    model_server.add(overflow(), tool_reply([(BATCH, whole(A1, A3))]), tool_reply([(BATCH, whole(A4, A6))]),
-                     tool_reply([(BATCH, whole(*CHUNK_2))]))
+    model_server.add(
+        overflow(),
+        tool_reply([(BATCH, whole(A1, A3))]),
+        tool_reply([(BATCH, whole(A4, A6))]),
+        tool_reply([(BATCH, whole(*CHUNK_2))]),
+    )
     events = await collect(request(path, model_server))
     started = [(e.chunk, e.part, e.paragraph_ids) for e in kinds(events, "chunk_started")]
     assert started == [(1, None, CHUNK_1), (1, "1.1", (A1, A3)), (1, "1.2", (A4, A6)), (2, None, CHUNK_2)]
@@ -103,8 +118,9 @@ async def test_context_overflow_fails_only_that_chunk(tmp_path: Path, model_serv
     assert selected_texts(path)[A7] == f"T-{A7}" and selected_texts(path)[A1] is None
 
 
-async def test_context_overflow_later_in_a_chunk_fails_it_and_the_run_goes_on(tmp_path: Path,
-                                                                               model_server: ModelServer) -> None:
+async def test_context_overflow_later_in_a_chunk_fails_it_and_the_run_goes_on(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     model_server.add(tool_reply([(BATCH, whole(A1, A3))]), overflow(), tool_reply([(BATCH, whole(*CHUNK_2))]))
     events = await collect(request(path, model_server))
@@ -121,34 +137,50 @@ async def test_cli_context_overflow_exits_1_with_advice(tmp_path: Path, model_se
 
     write_chapter(tmp_path)
     model_server.add(*(overflow() for _ in range(7)), tool_reply([(BATCH, whole(*CHUNK_2))]))
-    done = run_cli("run", "ch01.json", "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
-                   "--chunk-chars", "300", cwd=tmp_path)
+    done = run_cli(
+        "run",
+        "ch01.json",
+        "--task",
+        "translate",
+        "--base-url",
+        model_server.base_url,
+        "--model",
+        "m",
+        "--chunk-chars",
+        "300",
+        cwd=tmp_path,
+    )
     assert done.returncode == 1, done.stderr
     assert "CONTEXT_OVERFLOW" in done.stderr and "lower --chunk-chars (now 300)" in done.stderr
     assert "Traceback" not in done.stderr
 
 
-async def test_two_text_answers_cut_by_the_output_limit_end_the_chunk(tmp_path: Path,
-                                                                      model_server: ModelServer) -> None:
+async def test_two_text_answers_cut_by_the_output_limit_end_the_chunk(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     before = path.read_bytes()
     cut = {"finish": "length", "usage": (900, 8192)}  # the whole output limit was used
-    model_server.add(text_reply("the rain " * 40, **cut), text_reply("the rain " * 40, **cut),
-                     tool_reply([(BATCH, whole(*CHUNK_2))]))
+    model_server.add(
+        text_reply("the rain " * 40, **cut), text_reply("the rain " * 40, **cut), tool_reply([(BATCH, whole(*CHUNK_2))])
+    )
     events = await collect(request(path, model_server))
     first = kinds(events, "chunk_finished")[0]
     assert (first.status, first.end_code) == ("incomplete", "OUTPUT_LIMIT")
     told = model_server.requests[1].json["messages"][-1]
-    assert told["role"] == "user" and "cut off (it reached the token limit) before it made any tool call" in \
-        told["content"]
+    assert (
+        told["role"] == "user"
+        and "cut off (it reached the token limit) before it made any tool call" in told["content"]
+    )
     assert "smaller batches" not in told["content"]
     assert len(model_server.requests) == 3  # chunk 1 stopped after two cut answers; chunk 2 ran
     assert path.read_bytes() != before and selected_texts(path)[A1] is None
     assert "raise --max-tokens (now 8192)" in kinds(events, "run_finished")[0].summary["advice"][0]
 
 
-async def test_answers_cut_below_the_output_limit_point_at_the_context(tmp_path: Path,
-                                                                       model_server: ModelServer) -> None:
+async def test_answers_cut_below_the_output_limit_point_at_the_context(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     # llama.cpp ends with "length" when prompt + output fill its context: 7,705 + 487 = 8,192, far below max_tokens
     cut = {"finish": "length", "usage": (7705, 487)}
@@ -162,15 +194,20 @@ async def test_answers_cut_below_the_output_limit_point_at_the_context(tmp_path:
 async def test_a_repeat_and_a_cut_answer_are_counted_apart(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     same = (BATCH, whole(A1, A3))
-    model_server.add(tool_reply([same]), tool_reply([same]), text_reply("the rain " * 9, finish="length"),
-                     tool_reply([(BATCH, whole(A4, A6))]))
+    model_server.add(
+        tool_reply([same]),
+        tool_reply([same]),
+        text_reply("the rain " * 9, finish="length"),
+        tool_reply([(BATCH, whole(A4, A6))]),
+    )
     events = await collect(request(path, model_server, only_chunk=1))
     assert kinds(events, "chunk_finished")[0].status == "complete"  # one repeat and one cut: neither limit reached
     assert len(model_server.requests) == 4
 
 
-async def test_a_model_resending_the_same_batch_stops_with_no_progress(tmp_path: Path,
-                                                                       model_server: ModelServer) -> None:
+async def test_a_model_resending_the_same_batch_stops_with_no_progress(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     same = (BATCH, whole(A1, A3))
     model_server.add(tool_reply([same]), tool_reply([same]), tool_reply([same]), text_reply("never asked"))
@@ -186,9 +223,13 @@ async def test_a_model_resending_the_same_batch_stops_with_no_progress(tmp_path:
 
 async def test_unchanged_resubmissions_count_as_no_progress(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
-    model_server.add(tool_reply([(BATCH, whole(A1))]), tool_reply([(BATCH, batch((A1, f"T-{A1}"), (A3, "x")))]),
-                     tool_reply([(BATCH, batch((A3, "x")))]), tool_reply([(BATCH, batch((A1, f"T-{A1}")))]),
-                     text_reply("never asked"))
+    model_server.add(
+        tool_reply([(BATCH, whole(A1))]),
+        tool_reply([(BATCH, batch((A1, f"T-{A1}"), (A3, "x")))]),
+        tool_reply([(BATCH, batch((A3, "x")))]),
+        tool_reply([(BATCH, batch((A1, f"T-{A1}")))]),
+        text_reply("never asked"),
+    )
     events = await collect(request(path, model_server, only_chunk=1, task="translate", include_all=False))
     # turn 2 wrote A3; turns 3 and 4 only resent texts that were already there
     assert [e.paragraph_ids for e in kinds(events, "batch_committed")] == [(A1,), (A3,)]
@@ -196,12 +237,16 @@ async def test_unchanged_resubmissions_count_as_no_progress(tmp_path: Path, mode
     assert "Nothing was written" in tool_messages(model_server.requests[3].json)[-1]["note"]
 
 
-async def test_insufficient_quota_after_output_stops_the_run_at_once(tmp_path: Path,
-                                                                     model_server: ModelServer) -> None:
+async def test_insufficient_quota_after_output_stops_the_run_at_once(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     before = path.read_bytes()
-    quota = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
-                       "code": "insufficient_quota"}}
+    quota = {
+        "error": {
+            "message": "You exceeded your current quota",
+            "type": "insufficient_quota",
+            "code": "insufficient_quota",
+        }
+    }
     model_server.add(Scripted(200, SSE_HEADERS, sse([chunk({"role": "assistant", "content": "Sure"}), quota])))
     model_server.add(*(text_reply("never asked") for _ in range(5)))
     events = await collect(request(path, model_server))
@@ -212,15 +257,22 @@ async def test_insufficient_quota_after_output_stops_the_run_at_once(tmp_path: P
     assert run.summary["chunks"][0]["failure"]["type"] == "quota"
     assert not run.summary["model_unusable"]  # the account, not the configuration: exit 1, not 2
     (error,) = [e for e in kinds(events, "error") if e.error]
-    assert error.fatal and error.error == {"message": error.message, "type": "quota", "code": "insufficient_quota",
-                                           "retryable": False, "retry_after_s": None}
+    assert error.fatal and error.error == {
+        "message": error.message,
+        "type": "quota",
+        "code": "insufficient_quota",
+        "retryable": False,
+        "retry_after_s": None,
+    }
 
 
 async def test_a_cancelled_run_still_reports_how_it_ended(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
     hanging = tool_reply([(BATCH, whole(A4, A6))], usage=(50, 20))
-    model_server.add(tool_reply([(BATCH, whole(A1, A3))], usage=(1000, 200)),
-                     Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2))
+    model_server.add(
+        tool_reply([(BATCH, whole(A1, A3))], usage=(1000, 200)),
+        Scripted(hanging.status, hanging.headers, hanging.body, hang_after=len(hanging.body) // 2),
+    )
     events = run_chapter(request(path, model_server))
     seen = []
     async for event in events:

@@ -23,20 +23,31 @@ def translated_chapter(folder: Path) -> Path:
     """The test chapter with A3 already translated (so a plain translate run would leave it out)."""
     path = write_chapter(folder)
     store = ChapterStore(path)
-    store.update(lambda ch: ch.with_paragraphs(
-        {ch.positions[A3]: append_version(ch.paragraphs[ch.positions[A3]], "Three.", origin="translation",
-                                          model="m")[0]}))
+    store.update(
+        lambda ch: ch.with_paragraphs(
+            {
+                ch.positions[A3]: append_version(
+                    ch.paragraphs[ch.positions[A3]], "Three.", origin="translation", model="m"
+                )[0]
+            }
+        )
+    )
     return path
 
 
 async def test_a_translated_paragraph_is_translated_again_alone_with_the_instruction(
-        tmp_path: Path, model_server: ModelServer) -> None:
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = translated_chapter(tmp_path)
-    model_server.add(tool_reply([("add_translation_batch",
-                                  {"paragraphs": [{"paragraph_id": A3, "translated_text": "Three, formally."}]})]))
+    model_server.add(
+        tool_reply(
+            [("add_translation_batch", {"paragraphs": [{"paragraph_id": A3, "translated_text": "Three, formally."}]})]
+        )
+    )
     model_server.add(text_reply("Done."))
-    request = RunRequest(path, "translate", settings_for(model_server.base_url), only_paragraph=A3,
-                         instruction="more formal")
+    request = RunRequest(
+        path, "translate", settings_for(model_server.base_url), only_paragraph=A3, instruction="more formal"
+    )
     events = await collect(request)
     started = kinds(events, "run_started")[0]
     assert (started.chunk_count, started.paragraph_count) == (1, 1)
@@ -51,8 +62,9 @@ async def test_a_translated_paragraph_is_translated_again_alone_with_the_instruc
 async def test_the_chunk_boundaries_are_the_paragraph_itself(tmp_path: Path, model_server: ModelServer) -> None:
     path = translated_chapter(tmp_path)
     model_server.add(tool_reply([("get_next_paragraphs", {"paragraph_id": A3, "count": 1})]))
-    model_server.add(tool_reply([("add_translation_batch",
-                                  {"paragraphs": [{"paragraph_id": A3, "translated_text": "Three!"}]})]))
+    model_server.add(
+        tool_reply([("add_translation_batch", {"paragraphs": [{"paragraph_id": A3, "translated_text": "Three!"}]})])
+    )
     model_server.add(text_reply("Done."))
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), only_paragraph=A3))
     results = kinds(events, "tool_result")
@@ -60,12 +72,16 @@ async def test_the_chunk_boundaries_are_the_paragraph_itself(tmp_path: Path, mod
     assert load_chapter(path).paragraph(A3).selected_text == "Three!"  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(("task", "pid", "expected"), [
-    ("translate", "nope", "paragraph nope is not in chapter 'ch01'"),
-    ("polish", A1, f"paragraph {A1} has no translation to polish; translate it first"),
-])
+@pytest.mark.parametrize(
+    ("task", "pid", "expected"),
+    [
+        ("translate", "nope", "paragraph nope is not in chapter 'ch01'"),
+        ("polish", A1, f"paragraph {A1} has no translation to polish; translate it first"),
+    ],
+)
 async def test_a_paragraph_that_cannot_be_run_is_refused_before_any_request(
-        tmp_path: Path, model_server: ModelServer, task: str, pid: str, expected: str) -> None:
+    tmp_path: Path, model_server: ModelServer, task: str, pid: str, expected: str
+) -> None:
     path = translated_chapter(tmp_path)
     before = path.read_bytes()
     request = RunRequest(path, task, settings_for(model_server.base_url), only_paragraph=pid)  # type: ignore[arg-type]

@@ -11,13 +11,19 @@ from engine.prompts import PromptError, PromptSet, user_prompts_dir
 from engine.services import PolishService, ProofreadingService, TaskSetupError, TranslationService
 from tests.engine.tool_chapters import chapter_of, rashomon_texts
 
-SUBMIT = ("Submit results only through the add_translation_batch tool, using the paragraph_id from [ID: …] for "
-          "every paragraph. Never submit by index: the [n] number is not accepted.")
-INDEX = ("The [n] numbers are for reading only. They are the paragraphs' original positions in the chapter, and "
-         "they skip where empty paragraphs were removed, so a gap in the numbers does not mean a paragraph is "
-         "missing.")
-CONTEXT = ("The context tools (get_previous_paragraphs, get_next_paragraphs, get_paragraph_position) cannot reach "
-           "outside the current chunk; a request past its edge fails with CHUNK_BOUNDARY.")
+SUBMIT = (
+    "Submit results only through the add_translation_batch tool, using the paragraph_id from [ID: …] for "
+    "every paragraph. Never submit by index: the [n] number is not accepted."
+)
+INDEX = (
+    "The [n] numbers are for reading only. They are the paragraphs' original positions in the chapter, and "
+    "they skip where empty paragraphs were removed, so a gap in the numbers does not mean a paragraph is "
+    "missing."
+)
+CONTEXT = (
+    "The context tools (get_previous_paragraphs, get_next_paragraphs, get_paragraph_position) cannot reach "
+    "outside the current chunk; a request past its edge fails with CHUNK_BOUNDARY."
+)
 ONLY_CHANGED = "Submit only the paragraphs you change."
 
 
@@ -35,8 +41,10 @@ def test_system_prompt_key_sentences(task: str) -> None:
 
 def test_translate_prompt_opening_snapshot() -> None:
     text = PromptSet.load().system_prompt("translate", source_language="ja", target_language="en", max_batch=8)
-    assert text.splitlines()[0] == ("You are a professional literary translator. You translate a book chapter from "
-                                    "Japanese (ja) into English (en), one chunk of paragraphs at a time.")
+    assert text.splitlines()[0] == (
+        "You are a professional literary translator. You translate a book chapter from "
+        "Japanese (ja) into English (en), one chunk of paragraphs at a time."
+    )
     assert "(at most 8)" in text
     assert 'Each paragraph appears as "[n] [ID: paragraph_id] text", for example "[12] [ID: e58ed763] …".' in text
 
@@ -46,8 +54,9 @@ def test_unknown_or_missing_languages() -> None:
     assert "written in xx-Test" in text and "a translation into the target language of" in text
 
 
-@pytest.mark.parametrize(("service", "translated"),
-                         [(TranslationService, False), (PolishService, True), (ProofreadingService, True)])
+@pytest.mark.parametrize(
+    ("service", "translated"), [(TranslationService, False), (PolishService, True), (ProofreadingService, True)]
+)
 def test_system_prompt_and_tools_are_byte_identical_for_every_chunk(service: type, translated: bool) -> None:
     texts = rashomon_texts()
     chapter = chapter_of(texts, translations={i: f"T{i}" for i in range(len(texts))} if translated else None)
@@ -59,8 +68,10 @@ def test_system_prompt_and_tools_are_byte_identical_for_every_chunk(service: typ
     for c in configs:  # nothing chunk-specific in the system prompt
         assert all(pid not in system for pid in c.paragraph_ids)
         assert f"part {c.chunk_index} of" not in system
-        assert c.initial_messages() == [{"role": "system", "content": system},
-                                        {"role": "user", "content": c.user_message}]
+        assert c.initial_messages() == [
+            {"role": "system", "content": system},
+            {"role": "user", "content": c.user_message},
+        ]
 
 
 def test_chunk_message_translate() -> None:
@@ -71,7 +82,8 @@ def test_chunk_message_translate() -> None:
         "This is part 1 of 1 of the chapter. It holds 3 paragraphs to translate, [1] to [4].\n"
         "Empty paragraphs were left out, so the [n] numbers may skip. [n] is for reading only: submit every result "
         "with add_translation_batch using the paragraph_id shown as [ID: …].\n\n"
-        "[1] [ID: a] A\n\n[3] [ID: b] B\n\n[4] [ID: c] C")
+        "[1] [ID: a] A\n\n[3] [ID: b] B\n\n[4] [ID: c] C"
+    )
 
 
 def test_chunk_message_polish_says_only_changed() -> None:
@@ -87,12 +99,15 @@ def test_user_override_from_the_config_dir() -> None:
     folder = user_prompts_dir()
     assert "proofdesk" in folder.parts  # the platform config dir, isolated per test by conftest
     folder.mkdir(parents=True)
-    (folder / "translate_system.md").write_text("Translate $source_language to $target_language. Cost: $$5.\n",
-                                                encoding="utf-8")
+    (folder / "translate_system.md").write_text(
+        "Translate $source_language to $target_language. Cost: $$5.\n", encoding="utf-8"
+    )
     prompts = PromptSet.load()
     assert prompts.sources["translate_system.md"] == folder / "translate_system.md"
-    assert prompts.system_prompt("translate", source_language="ja", target_language="en") == \
-        "Translate Japanese (ja) to English (en). Cost: $5."
+    assert (
+        prompts.system_prompt("translate", source_language="ja", target_language="en")
+        == "Translate Japanese (ja) to English (en). Cost: $5."
+    )
     # Templates not overridden still come from the package.
     assert prompts.sources["polish_system.md"].parent.name == "prompts"
     assert SUBMIT in prompts.system_prompt("polish", source_language="ja", target_language="en")

@@ -24,8 +24,11 @@ PRICES = Prices.of(2.50, 10.00, cached_input=1.25)
 
 
 def _with_usage(chunks: list[dict[str, Any]], prompt: int, completion: int, cached: int | None = None) -> Scripted:
-    usage: dict[str, Any] = {"prompt_tokens": prompt, "completion_tokens": completion,
-                             "total_tokens": prompt + completion}
+    usage: dict[str, Any] = {
+        "prompt_tokens": prompt,
+        "completion_tokens": completion,
+        "total_tokens": prompt + completion,
+    }
     if cached is not None:
         usage["prompt_tokens_details"] = {"cached_tokens": cached}
     return Scripted(200, dict(SSE_HEADERS), sse([*chunks, chunk(choices=False, usage=usage)]))
@@ -38,15 +41,19 @@ def batch(*pids: str) -> dict[str, Any]:
 def whole_chapter_script(server: ModelServer) -> None:
     """One chunk in two turns: a batch of half the paragraphs (800,000 prompt tokens, none cached), then the rest
     (950,000, of which the provider's cache served 760,000: the history's prefix)."""
-    server.add(_with_usage(tool_chunks([("add_translation_batch", batch(A1, A3, A4))], usage=None),
-                           800_000, 120_000, 0),
-               _with_usage(tool_chunks([("add_translation_batch", batch(A6, A7, A8))], usage=None),
-                           950_000, 3_000, 760_000))
+    server.add(
+        _with_usage(tool_chunks([("add_translation_batch", batch(A1, A3, A4))], usage=None), 800_000, 120_000, 0),
+        _with_usage(tool_chunks([("add_translation_batch", batch(A6, A7, A8))], usage=None), 950_000, 3_000, 760_000),
+    )
 
 
 def test_cost_is_exact_in_decimal_and_cached_tokens_are_cheaper() -> None:
-    usage = {"prompt_tokens": 1_750_000, "completion_tokens": 123_000, "total_tokens": 1_873_000,
-             "cached_tokens": 760_000}
+    usage = {
+        "prompt_tokens": 1_750_000,
+        "completion_tokens": 123_000,
+        "total_tokens": 1_873_000,
+        "cached_tokens": 760_000,
+    }
     cost = cost_of(usage, PRICES)
     # 990,000 uncached x 2.50 + 760,000 cached x 1.25 + 123,000 out x 10.00, per million
     assert cost == {"currency": "USD", "input": 2.475, "cached_input": 0.95, "output": 1.23, "total": 4.655}
@@ -61,8 +68,10 @@ def test_cost_is_exact_in_decimal_and_cached_tokens_are_cheaper() -> None:
 
 def test_prices_come_from_the_profile_and_half_a_price_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "config.toml"
-    path.write_text('[profiles.ds]\nmodel = "deepseek-chat"\nprice_input = 0.27\nprice_cached_input = 0.07\n'
-                    'price_output = 1.10\ncurrency = "usd"\n')
+    path.write_text(
+        '[profiles.ds]\nmodel = "deepseek-chat"\nprice_input = 0.27\nprice_cached_input = 0.07\n'
+        'price_output = 1.10\ncurrency = "usd"\n'
+    )
     prices = load_config(path).profiles["ds"].prices
     assert prices == Prices(Decimal("0.27"), Decimal("1.1"), Decimal("0.07"), "USD")
     path.write_text('[profiles.ds]\nmodel = "deepseek-chat"\nprice_output = 1.10\n')
@@ -81,14 +90,17 @@ async def test_a_run_adds_up_tokens_and_cost_per_chunk_and_per_run(tmp_path: Pat
     started = kinds(events, "run_started")[0]
     assert started.prices == {"input": 2.5, "cached_input": 1.25, "output": 10.0, "currency": "USD"}
     (chunk_done,) = kinds(events, "chunk_finished")
-    expected_usage = {"prompt_tokens": 1_750_000, "completion_tokens": 123_000, "total_tokens": 1_873_000,
-                      "cached_tokens": 760_000}
+    expected_usage = {
+        "prompt_tokens": 1_750_000,
+        "completion_tokens": 123_000,
+        "total_tokens": 1_873_000,
+        "cached_tokens": 760_000,
+    }
     assert chunk_done.usage == expected_usage
     assert chunk_done.cost["total"] == 4.655
     summary = events[-1].summary
     assert summary["usage"] == expected_usage
-    assert summary["cost"] == {"currency": "USD", "input": 2.475, "cached_input": 0.95, "output": 1.23,
-                               "total": 4.655}
+    assert summary["cost"] == {"currency": "USD", "input": 2.475, "cached_input": 0.95, "output": 1.23, "total": 4.655}
     assert summary["chunks"][0]["cost"]["total"] == 4.655
     # the trace records the same (it is what `proofdesk trace` and the inspector read back)
     trace = [json.loads(line) for line in Path(summary["trace"]).read_text().splitlines()]
@@ -126,13 +138,16 @@ async def test_a_cancelled_run_reports_its_partial_cost(tmp_path: Path, model_se
 
 
 @pytest.mark.slow
-def test_cli_summary_and_json_show_tokens_cache_share_and_cost(tmp_path: Path, model_server: ModelServer,
-                                                               isolated_dirs: Path) -> None:
+def test_cli_summary_and_json_show_tokens_cache_share_and_cost(
+    tmp_path: Path, model_server: ModelServer, isolated_dirs: Path
+) -> None:
     config = Path(str(isolated_dirs / "config" / "proofdesk" / "config.toml"))
     config.parent.mkdir(parents=True, exist_ok=True)
-    config.write_text(f'default_profile = "gpt"\n[profiles.gpt]\nmodel = "gpt-4o"\nbase_url = '
-                      f'"{model_server.base_url}"\nprice_input = 2.50\nprice_cached_input = 1.25\n'
-                      'price_output = 10.00\n')
+    config.write_text(
+        f'default_profile = "gpt"\n[profiles.gpt]\nmodel = "gpt-4o"\nbase_url = '
+        f'"{model_server.base_url}"\nprice_input = 2.50\nprice_cached_input = 1.25\n'
+        "price_output = 10.00\n"
+    )
     path = write_chapter(tmp_path)
     whole_chapter_script(model_server)
     done = run_cli("run", path.name, "--task", "translate", "--chunk-chars", "50000", "--json", cwd=tmp_path)

@@ -30,8 +30,9 @@ async def test_a_deleted_chapter_stops_the_run_after_three_calls(tmp_path: Path,
         return tool_reply([("add_translation_batch", batch(A4))])
 
     model_server.responder = answer
-    events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300,
-                                      max_turns=40))
+    events = await collect(
+        RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300, max_turns=40)
+    )
     results = [r for r in kinds(events, "tool_result") if not r.success]
     assert [r.error_code for r in results] == ["CHAPTER_UNAVAILABLE"] * 3
     stop = [e for e in kinds(events, "error") if e.code in FILE_FAILURES]
@@ -61,8 +62,9 @@ async def test_one_passing_failure_does_not_stop_the_chunk(tmp_path: Path, model
         return tool_reply([("add_translation_batch", next(replies))])
 
     model_server.responder = answer
-    events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300,
-                                      max_turns=8))
+    events = await collect(
+        RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300, max_turns=8)
+    )
     errors = [r.error_code for r in kinds(events, "tool_result") if not r.success]
     assert errors == ["CHAPTER_UNAVAILABLE", "CHAPTER_UNAVAILABLE"]
     assert not [e for e in kinds(events, "error") if e.code in FILE_FAILURES]

@@ -16,13 +16,19 @@ def batch(*pids: str) -> dict:
     return {"paragraphs": [{"paragraph_id": pid, "translated_text": f"text of {pid}"} for pid in pids]}
 
 
-async def test_batches_undone_on_disk_under_the_run_make_it_incomplete(tmp_path: Path,
-                                                                      model_server: ModelServer) -> None:
+async def test_batches_undone_on_disk_under_the_run_make_it_incomplete(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     original = path.read_bytes()
     rest = [pid for pid in IDS[3:] if load_chapter(path).paragraph(pid).text.strip()]  # type: ignore[union-attr]
-    replies = iter([tool_reply([("add_translation_batch", batch(A1, A3))]),
-                    tool_reply([("add_translation_batch", batch(*rest))]), text_reply("Done.")])
+    replies = iter(
+        [
+            tool_reply([("add_translation_batch", batch(A1, A3))]),
+            tool_reply([("add_translation_batch", batch(*rest))]),
+            text_reply("Done."),
+        ]
+    )
 
     def answer(request: RecordedRequest) -> Scripted:
         if len(model_server.requests) == 2:

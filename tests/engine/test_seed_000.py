@@ -39,8 +39,12 @@ async def test_translation_chunk_rendering_includes_paragraph_ids(tmp_path: Path
     assert ids_in_text(chunk.text) == ["e58ed763", "a1b2c3d4", "deadbeef"] == list(chunk.paragraph_ids)
     # ... and the index shown is for reading only: it is not a submission key.
     by_index = await REGISTRY.handle_tool_call(
-        "add_translation_batch", {"paragraphs": [{"index": 3, "translated_text": "It was raining."}]},
-        source=ChapterStore(path), task="translate", paragraph_ids=chunk.paragraph_ids)
+        "add_translation_batch",
+        {"paragraphs": [{"index": 3, "translated_text": "It was raining."}]},
+        source=ChapterStore(path),
+        task="translate",
+        paragraph_ids=chunk.paragraph_ids,
+    )
     assert by_index["error_code"] == "INDEX_NOT_ACCEPTED"
 
 
@@ -53,11 +57,17 @@ async def test_polish_and_proofreading_chunk_rendering_includes_paragraph_ids(tm
     assert copied == list(chunk.paragraph_ids)
     # The model can copy the paragraph_id straight into add_translation_batch.
     result = await REGISTRY.handle_tool_call(
-        "add_translation_batch", {"paragraphs": [{"paragraph_id": copied[1], "translated_text": "It rained."}]},
-        source=ChapterStore(path), task=task, paragraph_ids=chunk.paragraph_ids)
+        "add_translation_batch",
+        {"paragraphs": [{"paragraph_id": copied[1], "translated_text": "It rained."}]},
+        source=ChapterStore(path),
+        task=task,
+        paragraph_ids=chunk.paragraph_ids,
+    )
     assert result["success"] is True and result["accepted"] == ["a1b2c3d4"]
-    assert load_chapter(path).paragraph("a1b2c3d4").selected.origin == {"polish": "polish",
-                                                                       "proofread": "proofreading"}[task]
+    assert (
+        load_chapter(path).paragraph("a1b2c3d4").selected.origin
+        == {"polish": "polish", "proofread": "proofreading"}[task]
+    )
 
 
 # -- Requirement: Tool context includes chunk boundaries (paragraph-ID based) ----------------------------
@@ -75,8 +85,9 @@ async def test_tool_context_with_paragraph_id_chunk_boundaries() -> None:
     chapter = chapter_of(TEXTS, ids=IDS)
     (chunk,) = build_chunks(chapter, "translate")
     seen: list[ToolContext] = []
-    await recording_registry(seen).handle_tool_call("probe", {"paragraph_id": "deadbeef"}, source=chapter,
-                                                    task="translate", paragraph_ids=chunk.paragraph_ids)
+    await recording_registry(seen).handle_tool_call(
+        "probe", {"paragraph_id": "deadbeef"}, source=chapter, task="translate", paragraph_ids=chunk.paragraph_ids
+    )
     b = seen[0].chunk_boundaries
     assert b is not None
     assert b.allowed_paragraph_ids == {"e58ed763", "a1b2c3d4", "deadbeef"}  # a set of paragraph_id values
@@ -89,8 +100,9 @@ async def test_tool_context_without_chunk_boundaries_ai_assistant() -> None:
     seen: list[ToolContext] = []
     await recording_registry(seen).handle_tool_call("probe", {"paragraph_id": "e58ed763"}, source=chapter)
     assert seen[0].chunk_boundaries is None
-    anywhere = await REGISTRY.handle_tool_call("get_next_paragraphs", {"paragraph_id": "e58ed763", "count": 50},
-                                               source=chapter)
+    anywhere = await REGISTRY.handle_tool_call(
+        "get_next_paragraphs", {"paragraph_id": "e58ed763", "count": 50}, source=chapter
+    )
     assert [p["paragraph_id"] for p in anywhere["paragraphs"]] == ["a1b2c3d4", "deadbeef"]
 
 
@@ -99,15 +111,22 @@ async def test_tool_context_without_chunk_boundaries_ai_assistant() -> None:
 
 @pytest.mark.parametrize(
     ("service", "method", "translated"),
-    [(TranslationService, "translate", False), (PolishService, "polish", True),
-     (ProofreadingService, "proofread", True)],
+    [
+        (TranslationService, "translate", False),
+        (PolishService, "polish", True),
+        (ProofreadingService, "proofread", True),
+    ],
     ids=["translation", "polish", "proofreading"],
 )
-async def test_service_propagation_with_paragraph_ids(tmp_path: Path, service: type, method: str,
-                                                      translated: bool) -> None:
+async def test_service_propagation_with_paragraph_ids(
+    tmp_path: Path, service: type, method: str, translated: bool
+) -> None:
     """Scenarios "Translation / Polish / Proofreading service propagation with paragraph IDs" [P1, P2, P3]."""
-    chapter = chapter_of(["一。", "二。", "三。", "四。"], ids=["P1", "P2", "P3", "P4"],
-                         translations={0: "1", 1: "2", 2: "3"} if translated else {3: "4"})
+    chapter = chapter_of(
+        ["一。", "二。", "三。", "四。"],
+        ids=["P1", "P2", "P3", "P4"],
+        translations={0: "1", 1: "2", 2: "3"} if translated else {3: "4"},
+    )
     path = write_chapter(tmp_path / "ch.json", chapter)
     store = ChapterStore(path)
     seen: list[ToolContext] = []
@@ -119,12 +138,17 @@ async def test_service_propagation_with_paragraph_ids(tmp_path: Path, service: t
         options = config.tool_call_options(submissions)
         await registry.handle_tool_call("probe", {"paragraph_id": "P1"}, source=store, **options)
         outside = await registry.handle_tool_call(
-            "add_translation_batch", {"paragraphs": [{"paragraph_id": "P4", "translated_text": "x"}]},
-            source=store, **options)
+            "add_translation_batch",
+            {"paragraphs": [{"paragraph_id": "P4", "translated_text": "x"}]},
+            source=store,
+            **options,
+        )
         inside = await registry.handle_tool_call(
             "add_translation_batch",
             {"paragraphs": [{"paragraph_id": pid, "translated_text": f"new {pid}"} for pid in config.paragraph_ids]},
-            source=store, **options)
+            source=store,
+            **options,
+        )
         return {"outside": outside, "inside": inside, "complete": submissions.complete}
 
     (result,) = await getattr(runner, method)(execute_tool_call_loop)

@@ -34,10 +34,12 @@ def probe_registry(seen: list[ToolContext]) -> ToolRegistry:
 async def a_loop_that_calls_tools(config: ToolCallLoopConfig, registry: ToolRegistry, chapter: Any) -> dict:
     """Stands in for the tool-call loop (issue 5): calls tools with the config's paragraph IDs, as the loop does."""
     options = config.tool_call_options(config.new_submissions())
-    probe = await registry.handle_tool_call("probe", {"paragraph_id": config.paragraph_ids[0]}, source=chapter,
-                                            **options)
-    past_end = await registry.handle_tool_call("get_next_paragraphs", {"paragraph_id": config.paragraph_ids[-1]},
-                                               source=chapter, **options)
+    probe = await registry.handle_tool_call(
+        "probe", {"paragraph_id": config.paragraph_ids[0]}, source=chapter, **options
+    )
+    past_end = await registry.handle_tool_call(
+        "get_next_paragraphs", {"paragraph_id": config.paragraph_ids[-1]}, source=chapter, **options
+    )
     return {"probe": probe, "past_end": past_end}
 
 
@@ -46,8 +48,9 @@ async def a_loop_that_calls_tools(config: ToolCallLoopConfig, registry: ToolRegi
 
 async def test_tool_context_with_chunk_boundaries() -> None:
     seen: list[ToolContext] = []
-    await probe_registry(seen).handle_tool_call("probe", {"paragraph_id": "P1"}, source=seed_chapter(),
-                                                task="translate", paragraph_ids=CHUNK)
+    await probe_registry(seen).handle_tool_call(
+        "probe", {"paragraph_id": "P1"}, source=seed_chapter(), task="translate", paragraph_ids=CHUNK
+    )
     b = seen[0].chunk_boundaries
     assert b is not None
     assert b.allowed_paragraph_ids == frozenset(CHUNK)
@@ -88,8 +91,10 @@ async def test_task_with_chunk_boundaries(service: type, done: bool) -> None:
         assert ctx.task == service.task
         # Paragraph access is restricted to those IDs.
         assert result["past_end"]["error_code"] == "CHUNK_BOUNDARY"
-        assert result["past_end"]["chunk_range"] == {"first_paragraph_id": chunk.paragraph_ids[0],
-                                                     "last_paragraph_id": chunk.paragraph_ids[-1]}
+        assert result["past_end"]["chunk_range"] == {
+            "first_paragraph_id": chunk.paragraph_ids[0],
+            "last_paragraph_id": chunk.paragraph_ids[-1],
+        }
 
 
 # -- Requirement: get_next_paragraphs respects chunk boundaries -----------------------------------------
@@ -146,16 +151,18 @@ async def test_previous_paragraphs_exceed_chunk_boundaries() -> None:
 
 
 async def test_include_next_within_boundaries() -> None:
-    result = await call("get_paragraph_position", {"paragraph_id": "P2", "include_next": True, "next_count": 2},
-                        seed_chapter(), CHUNK)
+    result = await call(
+        "get_paragraph_position", {"paragraph_id": "P2", "include_next": True, "next_count": 2}, seed_chapter(), CHUNK
+    )
     assert result["success"] is True
     assert ids_of(result, "next_paragraphs") == ["P3", "P4"]
 
 
 async def test_include_next_exceeds_boundaries() -> None:
     chapter = chapter_of([f"第{i}段。" for i in range(1, 9)], ids=[f"P{i}" for i in range(1, 9)])
-    result = await call("get_paragraph_position", {"paragraph_id": "P4", "include_next": True, "next_count": 5},
-                        chapter, CHUNK)
+    result = await call(
+        "get_paragraph_position", {"paragraph_id": "P4", "include_next": True, "next_count": 5}, chapter, CHUNK
+    )
     assert result["success"] is True
     assert ids_of(result, "next_paragraphs") == ["P5"]  # clipped: P6..P8 exist in the chapter but not the chunk
     assert result["paragraph_index"] == 4
@@ -193,14 +200,20 @@ async def test_boundary_violation_error_format() -> None:
 
 @pytest.mark.parametrize(
     ("service", "method", "done"),
-    [(TranslationService, "translate", False), (PolishService, "polish", True),
-     (ProofreadingService, "proofread", True)],
+    [
+        (TranslationService, "translate", False),
+        (PolishService, "polish", True),
+        (ProofreadingService, "proofread", True),
+    ],
     ids=["translation", "polish", "proofreading"],
 )
 async def test_service_propagation(service: type, method: str, done: bool) -> None:
     """Scenarios "Translation / Polish / Proofreading service propagation" with chunk [P1, P2, P3]."""
-    chapter = chapter_of(["一。", "二。", "三。"], ids=["P1", "P2", "P3"],
-                         translations={0: "One.", 1: "Two.", 2: "Three."} if done else None)
+    chapter = chapter_of(
+        ["一。", "二。", "三。"],
+        ids=["P1", "P2", "P3"],
+        translations={0: "One.", 1: "Two.", 2: "Three."} if done else None,
+    )
     seen: list[ToolContext] = []
     registry = probe_registry(seen)
     runner = service(chapter, registry=registry)

@@ -30,15 +30,20 @@ def the_chunk(path: Path, task: str = "translate") -> Chunk:
 
 async def batch(path: Path, items: list[dict[str, Any]], chunk: Chunk | None) -> dict[str, Any]:
     return await REGISTRY.handle_tool_call(
-        "add_translation_batch", {"paragraphs": items}, source=ChapterStore(path),
-        task=chunk.task if chunk else None, paragraph_ids=chunk.paragraph_ids if chunk else None)
+        "add_translation_batch",
+        {"paragraphs": items},
+        source=ChapterStore(path),
+        task=chunk.task if chunk else None,
+        paragraph_ids=chunk.paragraph_ids if chunk else None,
+    )
 
 
 async def test_decision_1_paragraph_id_is_the_only_submission_key(chapter_file: Path) -> None:
     chunk = the_chunk(chapter_file)
     before = chapter_file.read_bytes()
-    missing = await batch(chapter_file, [{"paragraph_id": "aa000001", "translated_text": "One."},
-                                         {"translated_text": "Two."}], chunk)
+    missing = await batch(
+        chapter_file, [{"paragraph_id": "aa000001", "translated_text": "One."}, {"translated_text": "Two."}], chunk
+    )
     assert missing["error_code"] == "MISSING_PARAGRAPH_ID"  # the whole batch fails
     assert chapter_file.read_bytes() == before
     # An index next to a paragraph_id is ignored: the ID alone decides where the text lands.
@@ -72,15 +77,31 @@ def test_decision_3_prompts_require_paragraph_id_submission(task: str) -> None:
 async def test_decision_4_validation_by_id_is_atomic_and_names_ids(chapter_file: Path) -> None:
     chunk = the_chunk(chapter_file)
     # Narrow the assignment to the last two paragraphs: an assigned-set check by paragraph_id.
-    narrow = Chunk(index=2, total=2, task="translate", paragraph_ids=chunk.paragraph_ids[-2:],
-                   paragraph_indexes=chunk.paragraph_indexes[-2:], entries=chunk.entries[-2:], chapter=chunk.chapter)
+    narrow = Chunk(
+        index=2,
+        total=2,
+        task="translate",
+        paragraph_ids=chunk.paragraph_ids[-2:],
+        paragraph_indexes=chunk.paragraph_indexes[-2:],
+        entries=chunk.entries[-2:],
+        chapter=chunk.chapter,
+    )
     before = chapter_file.read_bytes()
-    outside = await batch(chapter_file, [{"paragraph_id": "aa000004", "translated_text": "ok"},
-                                         {"paragraph_id": "aa000001", "translated_text": "not assigned"}], narrow)
+    outside = await batch(
+        chapter_file,
+        [
+            {"paragraph_id": "aa000004", "translated_text": "ok"},
+            {"paragraph_id": "aa000001", "translated_text": "not assigned"},
+        ],
+        narrow,
+    )
     assert outside["error_code"] == "NOT_IN_CHUNK"
     assert outside["invalid_paragraph_ids"] == ["aa000001"] and "aa000001" in outside["error"]
-    twice = await batch(chapter_file, [{"paragraph_id": "aa000004", "translated_text": "a"},
-                                       {"paragraph_id": "aa000004", "translated_text": "b"}], narrow)
+    twice = await batch(
+        chapter_file,
+        [{"paragraph_id": "aa000004", "translated_text": "a"}, {"paragraph_id": "aa000004", "translated_text": "b"}],
+        narrow,
+    )
     assert twice["error_code"] == "DUPLICATE_PARAGRAPH_IDS" and twice["invalid_paragraph_ids"] == ["aa000004"]
     unknown = await batch(chapter_file, [{"paragraph_id": "ffffffff", "translated_text": "x"}], None)
     assert unknown["error_code"] == "PARAGRAPH_NOT_FOUND" and "ffffffff" in unknown["error"]
@@ -90,8 +111,9 @@ async def test_decision_4_validation_by_id_is_atomic_and_names_ids(chapter_file:
 async def test_decision_5_index_submission_is_rejected(chapter_file: Path) -> None:
     chunk = the_chunk(chapter_file)
     before = chapter_file.read_bytes()
-    old_style = await batch(chapter_file, [{"index": 1, "translated_text": "One."},
-                                           {"index": 3, "translated_text": "Two."}], chunk)
+    old_style = await batch(
+        chapter_file, [{"index": 1, "translated_text": "One."}, {"index": 3, "translated_text": "Two."}], chunk
+    )
     assert old_style["success"] is False
     assert old_style["error_code"] == "INDEX_NOT_ACCEPTED"
     assert [i["item"] for i in old_style["invalid_items"]] == [1, 2]
@@ -104,6 +126,9 @@ async def test_open_question_errors_suggest_the_fix(chapter_file: Path) -> None:
     result = await batch(chapter_file, [{"index": 4, "translated_text": "Three."}], chunk)
     assert "paragraph_id" in result["hint"] and "[ID: …]" in result["hint"]
     assert result["invalid_items"][0]["suggested_paragraph_id"] == "aa000004"
-    retry = await batch(chapter_file, [{"paragraph_id": result["invalid_items"][0]["suggested_paragraph_id"],
-                                        "translated_text": "Three."}], chunk)
+    retry = await batch(
+        chapter_file,
+        [{"paragraph_id": result["invalid_items"][0]["suggested_paragraph_id"], "translated_text": "Three."}],
+        chunk,
+    )
     assert retry["success"] is True

@@ -13,8 +13,20 @@ from store.model import Chapter
 from tests.engine.tool_chapters import call, chapter_of, rashomon_texts
 
 # Empty, whitespace, U+3000, U+FEFF and NBSP paragraphs between real ones, plus a U+3000-indented real one.
-TEXTS = ["", "羅生門", "   ", "芥川龍之介", "\u3000", "\u3000ある日の暮方の事である。", "\ufeff", "\ufeff\u3000 \u00a0",
-         "広い門の下には、この男のほかに誰もいない。", "", "", "それが、この男のほかには誰もいない。"]
+TEXTS = [
+    "",
+    "羅生門",
+    "   ",
+    "芥川龍之介",
+    "\u3000",
+    "\u3000ある日の暮方の事である。",
+    "\ufeff",
+    "\ufeff\u3000 \u00a0",
+    "広い門の下には、この男のほかに誰もいない。",
+    "",
+    "",
+    "それが、この男のほかには誰もいない。",
+]
 ENTRY = re.compile(r"^\[(\d+)\] \[ID: (\S+)\] ", re.M)
 TASKS = ["translate", "polish", "proofread"]
 
@@ -31,8 +43,12 @@ async def indexes_from_tools(chapter: Chapter, pid: str, chunk_ids: tuple[str, .
     seen.append(pos["paragraph_index"])
     info = await call("get_paragraph_info", {"paragraph_id": pid}, chapter, chunk_ids)
     seen.append(info["paragraph"]["paragraph_index"])
-    found = await call("find_paragraph_by_keywords", {"keywords": [chapter.paragraph(pid).text.strip()[:6]],
-                                                      "max_results": 50}, chapter, chunk_ids)
+    found = await call(
+        "find_paragraph_by_keywords",
+        {"keywords": [chapter.paragraph(pid).text.strip()[:6]], "max_results": 50},
+        chapter,
+        chunk_ids,
+    )
     seen += [p["paragraph_index"] for p in found["paragraphs"] if p["paragraph_id"] == pid]
     # As a neighbour of the paragraphs around it, within the chunk and without boundaries.
     for other in chunk_ids:

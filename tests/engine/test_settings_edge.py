@@ -29,11 +29,22 @@ def cli_cases() -> list[tuple[str, str]]:
 
 @pytest.mark.slow  # a CLI process per case
 @pytest.mark.parametrize(("flag", "bad"), cli_cases())
-def test_bad_flag_value_is_one_sentence_exit_2_and_no_request(tmp_path: Path, model_server: ModelServer,
-                                                              flag: str, bad: str) -> None:
+def test_bad_flag_value_is_one_sentence_exit_2_and_no_request(
+    tmp_path: Path, model_server: ModelServer, flag: str, bad: str
+) -> None:
     write_chapter(tmp_path)
-    done = run_cli("run", "ch01.json", "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
-                   f"{flag}={bad}", cwd=tmp_path)
+    done = run_cli(
+        "run",
+        "ch01.json",
+        "--task",
+        "translate",
+        "--base-url",
+        model_server.base_url,
+        "--model",
+        "m",
+        f"{flag}={bad}",
+        cwd=tmp_path,
+    )
     assert done.returncode == 2, done.stderr
     lines = done.stderr.strip().splitlines()
     assert lines[-1].startswith("proofdesk run: error: argument ") and f"{flag}: must be a whole number" in lines[-1]
@@ -42,13 +53,22 @@ def test_bad_flag_value_is_one_sentence_exit_2_and_no_request(tmp_path: Path, mo
 
 
 CONFIG_CASES = [
-    *[(f"[run]\n{s.key} = {value}\n", f"run.{s.key}") for s in [*RUN_SETTINGS, settings.KEEP_VERSIONS]
-      for value in ['"abc"', "1.5", "true", *map(str, out_of_range(s))]],
+    *[
+        (f"[run]\n{s.key} = {value}\n", f"run.{s.key}")
+        for s in [*RUN_SETTINGS, settings.KEEP_VERSIONS]
+        for value in ['"abc"', "1.5", "true", *map(str, out_of_range(s))]
+    ],
     ("[run]\nkeep_versions = 1\n", "run.keep_versions"),
-    *[(f"[profiles.p]\nmodel = 'm'\n{key} = {value}\n", f"profiles.p.{key}")
-      for key in ("max_tokens",) for value in ['"many"', "0", "1000001", "2.5"]],
-    *[(f"[profiles.p]\nmodel = 'm'\n{key} = {value}\n", f"profiles.p.{key}")
-      for key in ("connect_timeout", "read_timeout") for value in ['"soon"', "0", "-3", "100000", "true"]],
+    *[
+        (f"[profiles.p]\nmodel = 'm'\n{key} = {value}\n", f"profiles.p.{key}")
+        for key in ("max_tokens",)
+        for value in ['"many"', "0", "1000001", "2.5"]
+    ],
+    *[
+        (f"[profiles.p]\nmodel = 'm'\n{key} = {value}\n", f"profiles.p.{key}")
+        for key in ("connect_timeout", "read_timeout")
+        for value in ['"soon"', "0", "-3", "100000", "true"]
+    ],
 ]
 
 
@@ -64,15 +84,17 @@ def test_bad_config_value_names_the_key_with_the_settings_sentence(text: str, ke
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("text", ["[run]\nkeep_versions = 1\n", "[run]\nmax_batch = 0\n",
-                                  "[profiles.p]\nmodel = 'm'\nmax_tokens = 0\n"])
+@pytest.mark.parametrize(
+    "text", ["[run]\nkeep_versions = 1\n", "[run]\nmax_batch = 0\n", "[profiles.p]\nmodel = 'm'\nmax_tokens = 0\n"]
+)
 def test_bad_config_stops_a_run_before_any_request(tmp_path: Path, model_server: ModelServer, text: str) -> None:
     write_chapter(tmp_path)
     path = config_path()
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
-    done = run_cli("run", "ch01.json", "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
-                   cwd=tmp_path)
+    done = run_cli(
+        "run", "ch01.json", "--task", "translate", "--base-url", model_server.base_url, "--model", "m", cwd=tmp_path
+    )
     assert done.returncode == 2 and str(path) in done.stderr and "must be a whole number" in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and model_server.requests == []
 

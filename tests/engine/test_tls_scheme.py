@@ -25,9 +25,28 @@ class SelfSignedServer:
 
     def __init__(self, folder: Path) -> None:
         cert, key = folder / "cert.pem", folder / "key.pem"
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
-                        str(cert), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
-                       check=True, capture_output=True)
+        subprocess.run(
+            [
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                str(key),
+                "-out",
+                str(cert),
+                "-days",
+                "1",
+                "-subj",
+                "/CN=127.0.0.1",
+                "-addext",
+                "subjectAltName=IP:127.0.0.1",
+            ],
+            check=True,
+            capture_output=True,
+        )
         self.context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self.context.load_cert_chain(cert, key)
         self.sock = socket.create_server(("127.0.0.1", 0))
@@ -74,11 +93,17 @@ def test_every_spelling_of_https_needs_tls() -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("scheme", ["HTTPS", "Https"])
-async def test_a_self_signed_server_never_gets_a_request(tmp_path: Path, tls_server: SelfSignedServer,
-                                                        scheme: str) -> None:
+async def test_a_self_signed_server_never_gets_a_request(
+    tmp_path: Path, tls_server: SelfSignedServer, scheme: str
+) -> None:
     path = write_chapter(tmp_path)
-    settings = ModelSettings(model="m", base_url=f"{scheme}://127.0.0.1:{tls_server.port}/v1", api_key=ApiKey(KEY),
-                             connect_timeout=5, read_timeout=5)
+    settings = ModelSettings(
+        model="m",
+        base_url=f"{scheme}://127.0.0.1:{tls_server.port}/v1",
+        api_key=ApiKey(KEY),
+        connect_timeout=5,
+        read_timeout=5,
+    )
     events = [e async for e in run_chapters([RunRequest(path, "translate", settings)])]
     finished = events[-1]
     assert finished.kind == "run_finished" and finished.status != "complete"

@@ -13,14 +13,22 @@ IDS = ["a", "e1", "b", "e2", "c", "d"]
 async def test_position_counts_empty_paragraphs_in_total_and_index() -> None:
     chapter = chapter_of(TEXTS, ids=IDS)
     result = await call("get_paragraph_position", {"paragraph_id": "c"}, chapter)
-    assert result == {"success": True, "paragraph_id": "c", "paragraph_index": 5, "total_paragraphs": 6,
-                      "progress_percentage": 83.3}
+    assert result == {
+        "success": True,
+        "paragraph_id": "c",
+        "paragraph_index": 5,
+        "total_paragraphs": 6,
+        "progress_percentage": 83.3,
+    }
 
 
 async def test_position_neighbours_unrestricted_nearest_first() -> None:
     chapter = chapter_of(TEXTS, ids=IDS)
-    result = await call("get_paragraph_position", {"paragraph_id": "c", "include_previous": True,
-                                                   "previous_count": 5, "include_next": True}, chapter)
+    result = await call(
+        "get_paragraph_position",
+        {"paragraph_id": "c", "include_previous": True, "previous_count": 5, "include_next": True},
+        chapter,
+    )
     assert ids_of(result, "previous_paragraphs") == ["b", "a"]
     assert ids_of(result, "next_paragraphs") == ["d"]
     assert "clipped_to_chunk" not in result
@@ -28,8 +36,12 @@ async def test_position_neighbours_unrestricted_nearest_first() -> None:
 
 async def test_position_with_boundaries_clips_and_reports_chunk_place() -> None:
     chapter = chapter_of(TEXTS, ids=IDS)
-    result = await call("get_paragraph_position", {"paragraph_id": "b", "include_previous": True,
-                                                   "include_next": True, "next_count": 1}, chapter, ["b", "c"])
+    result = await call(
+        "get_paragraph_position",
+        {"paragraph_id": "b", "include_previous": True, "include_next": True, "next_count": 1},
+        chapter,
+        ["b", "c"],
+    )
     assert result["previous_paragraphs"] == []
     assert ids_of(result, "next_paragraphs") == ["c"]
     assert result["clipped_to_chunk"] is True
@@ -45,10 +57,17 @@ async def test_info_lists_every_version_and_is_never_restricted() -> None:
     result = await call("get_paragraph_info", {"paragraph_id": "a"}, chapter, ["c", "d"])  # a is outside the chunk
     assert result["success"] is True
     p = result["paragraph"]
-    assert (p["paragraph_id"], p["paragraph_index"], p["text"], p["translation"], p["reviewed"]) == \
-        ("a", 1, "Rain at the gate.", "first", False)
-    assert [(v["text"], v["origin"], v["model"], v["selected"]) for v in p["versions"]] == \
-        [("first", "translation", "seed", True), ("second", "polish", "m", False)]
+    assert (p["paragraph_id"], p["paragraph_index"], p["text"], p["translation"], p["reviewed"]) == (
+        "a",
+        1,
+        "Rain at the gate.",
+        "first",
+        False,
+    )
+    assert [(v["text"], v["origin"], v["model"], v["selected"]) for v in p["versions"]] == [
+        ("first", "translation", "seed", True),
+        ("second", "polish", "m", False),
+    ]
     assert p["versions"][1]["id"] == version.id and p["versions"][1]["created_at"] == version.created_at
     missing = await call("get_paragraph_info", {"paragraph_id": "nope"}, chapter)
     assert missing["error_code"] == "PARAGRAPH_NOT_FOUND"

@@ -96,10 +96,15 @@ _texts = st.lists(st.sampled_from(["x", "yy", "", " ", "\u3000", "long " * 30]),
 
 
 @settings(max_examples=120, deadline=None)
-@given(texts=_texts, translated=st.sets(st.integers(0, 29)), budget=st.integers(200, 600),
-       picks=st.lists(st.tuples(st.integers(0, 1000), st.integers(1, 50), st.booleans()), min_size=1, max_size=8))
-def test_neighbours_never_leave_the_chunk(texts: list[str], translated: set[int], budget: int,
-                                          picks: list[tuple[int, int, bool]]) -> None:
+@given(
+    texts=_texts,
+    translated=st.sets(st.integers(0, 29)),
+    budget=st.integers(200, 600),
+    picks=st.lists(st.tuples(st.integers(0, 1000), st.integers(1, 50), st.booleans()), min_size=1, max_size=8),
+)
+def test_neighbours_never_leave_the_chunk(
+    texts: list[str], translated: set[int], budget: int, picks: list[tuple[int, int, bool]]
+) -> None:
     chapter = chapter_of(texts, translations={i: "t" for i in translated if i < len(texts)})
     chunks = build_chunks(chapter, "translate", chunk_chars=budget)
 
@@ -121,12 +126,24 @@ def test_neighbours_never_leave_the_chunk(texts: list[str], translated: set[int]
                     continue
                 got = ids_of(result)
                 assert set(got) <= allowed
-                want = chunk.paragraph_ids[rank + 1: rank + 1 + count] if forward else \
-                    tuple(reversed(chunk.paragraph_ids[rank - count: rank]))
+                want = (
+                    chunk.paragraph_ids[rank + 1 : rank + 1 + count]
+                    if forward
+                    else tuple(reversed(chunk.paragraph_ids[rank - count : rank]))
+                )
                 assert tuple(got) == want
-                pos = await call("get_paragraph_position", {"paragraph_id": anchor, "include_previous": True,
-                                                            "previous_count": count, "include_next": True,
-                                                            "next_count": count}, chapter, chunk.paragraph_ids)
+                pos = await call(
+                    "get_paragraph_position",
+                    {
+                        "paragraph_id": anchor,
+                        "include_previous": True,
+                        "previous_count": count,
+                        "include_next": True,
+                        "next_count": count,
+                    },
+                    chapter,
+                    chunk.paragraph_ids,
+                )
                 assert set(ids_of(pos, "previous_paragraphs")) | set(ids_of(pos, "next_paragraphs")) <= allowed
 
     asyncio.run(check())

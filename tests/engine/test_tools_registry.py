@@ -18,8 +18,14 @@ from engine.tools.results import ErrorCode
 from store.commit import ChapterStore
 from tests.engine.tool_chapters import call, chapter_of, write_chapter
 
-NAMES = ["get_previous_paragraphs", "get_next_paragraphs", "get_paragraph_position", "get_paragraph_info",
-         "find_paragraph_by_keywords", "add_translation_batch"]
+NAMES = [
+    "get_previous_paragraphs",
+    "get_next_paragraphs",
+    "get_paragraph_position",
+    "get_paragraph_info",
+    "find_paragraph_by_keywords",
+    "add_translation_batch",
+]
 
 
 def walk(node: Any) -> list[Any]:
@@ -59,8 +65,12 @@ def test_schemas_bound_counts_and_batch_size() -> None:
     batch = by_name["add_translation_batch"]["properties"]["paragraphs"]
     assert (batch["minItems"], batch["maxItems"]) == (1, 20)
     assert batch["items"]["required"] == ["paragraph_id", "translated_text"]
-    assert "Never the [n] index." in by_name["add_translation_batch"]["properties"]["paragraphs"]["items"][
-        "properties"]["paragraph_id"]["description"]
+    assert (
+        "Never the [n] index."
+        in by_name["add_translation_batch"]["properties"]["paragraphs"]["items"]["properties"]["paragraph_id"][
+            "description"
+        ]
+    )
     small = {d["function"]["name"]: d for d in default_registry().definitions(max_batch=5)}
     assert small["add_translation_batch"]["function"]["parameters"]["properties"]["paragraphs"]["maxItems"] == 5
 
@@ -109,8 +119,9 @@ async def test_a_failing_handler_never_raises_into_the_caller() -> None:
     registry = ToolRegistry([*default_tools(), Tool("broken", "always fails", InfoArgs, broken)])
     result = await registry.handle_tool_call("broken", {"paragraph_id": "a"}, source=chapter_of(["A"]))
     assert result["success"] is False and result["error_code"] == "INTERNAL_ERROR"
-    empty_chunk = await registry.handle_tool_call("get_next_paragraphs", {"paragraph_id": "a"},
-                                                  source=chapter_of(["A"]), paragraph_ids=[])
+    empty_chunk = await registry.handle_tool_call(
+        "get_next_paragraphs", {"paragraph_id": "a"}, source=chapter_of(["A"]), paragraph_ids=[]
+    )
     assert empty_chunk["error_code"] == "INTERNAL_ERROR"
 
 
@@ -126,18 +137,35 @@ async def test_a_chapter_that_cannot_be_read_is_a_result_not_an_exception(tmp_pa
 # -- fuzz: whatever the model sends, the result is a well-formed JSON object --------------------------
 
 _json = st.recursive(
-    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=12) | st.sampled_from(["a", "b", "7"]),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-        st.sampled_from(["paragraph_id", "count", "keywords", "paragraphs", "translated_text", "index",
-                         "include_next", "next_count", "max_results", "original_text_prefix", "x"]), inner,
-        max_size=5),
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=12) | st.sampled_from(["a", "b", "7"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "paragraph_id",
+                    "count",
+                    "keywords",
+                    "paragraphs",
+                    "translated_text",
+                    "index",
+                    "include_next",
+                    "next_count",
+                    "max_results",
+                    "original_text_prefix",
+                    "x",
+                ]
+            ),
+            inner,
+            max_size=5,
+        )
+    ),
     max_leaves=12,
 )
 
 
 @settings(max_examples=200, deadline=None)
-@given(name=st.sampled_from([*NAMES, "nope"]), args=_json, as_text=st.booleans(),
-       bounded=st.booleans())
+@given(name=st.sampled_from([*NAMES, "nope"]), args=_json, as_text=st.booleans(), bounded=st.booleans())
 def test_any_arguments_give_a_well_formed_result(name: str, args: Any, as_text: bool, bounded: bool) -> None:
     chapter = chapter_of(["A", "", "B", "C"], ids=["a", "e", "b", "7"])
     raw = json.dumps(args) if as_text or not isinstance(args, dict) else args

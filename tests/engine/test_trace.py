@@ -14,18 +14,48 @@ from engine.trace import TraceReadError, TraceWriter, default_trace_path, read_t
 
 def test_every_design_event_kind_exists() -> None:
     assert set(EVENT_TYPES) == {
-        "run_started", "chunk_started", "model_request", "model_delta", "model_response", "tool_called",
-        "tool_result", "batch_committed", "reminder", "retry", "error", "chunk_finished", "run_finished"}
+        "run_started",
+        "chunk_started",
+        "model_request",
+        "model_delta",
+        "model_response",
+        "tool_called",
+        "tool_result",
+        "batch_committed",
+        "reminder",
+        "retry",
+        "error",
+        "chunk_finished",
+        "run_finished",
+    }
 
 
 def test_trace_round_trip_skips_deltas_and_scrubs_secrets(tmp_path: Path) -> None:
     path = tmp_path / "t.jsonl"
     with TraceWriter(path, secrets=["sk-canary-xyz"]) as trace:
-        trace.write(ToolCalled(run_id="r1", chunk=1, turn=1, call_id="c1", name="get_next_paragraphs",
-                               arguments={"paragraph_id": "ab12cd34", "count": 2}))
+        trace.write(
+            ToolCalled(
+                run_id="r1",
+                chunk=1,
+                turn=1,
+                call_id="c1",
+                name="get_next_paragraphs",
+                arguments={"paragraph_id": "ab12cd34", "count": 2},
+            )
+        )
         trace.write(ModelDelta(run_id="r1", chunk=1, turn=1, channel="text", text="hello"))
-        trace.write(ToolResult(run_id="r1", chunk=1, turn=1, call_id="c1", name="x", success=False,
-                               error_code="CHUNK_BOUNDARY", result={"success": False}))
+        trace.write(
+            ToolResult(
+                run_id="r1",
+                chunk=1,
+                turn=1,
+                call_id="c1",
+                name="x",
+                success=False,
+                error_code="CHUNK_BOUNDARY",
+                result={"success": False},
+            )
+        )
         trace.write(ErrorEvent(run_id="r1", message="provider said: bad key sk-canary-xyz"))
     text = path.read_text(encoding="utf-8")
     assert "sk-canary-xyz" not in text

@@ -35,8 +35,9 @@ def test_ids_in_any_script_get_distinct_stable_folders() -> None:
 async def test_runs_of_two_japanese_chapter_ids_leave_their_own_traces(tmp_path: Path) -> None:
     paths = []
     for cid, text in (("第一章", "ある日の暮方の事である。"), ("第二章", "下人は雨やみを待っていた。")):
-        chapter = Chapter(id=cid, title=cid, source_language="ja", target_language="en",
-                          paragraphs=(Paragraph(id="p1", text=text),))
+        chapter = Chapter(
+            id=cid, title=cid, source_language="ja", target_language="en", paragraphs=(Paragraph(id="p1", text=text),)
+        )
         path = tmp_path / f"{cid}.json"
         path.write_bytes(chapter_bytes(chapter))
         paths.append(path)
@@ -53,8 +54,18 @@ def test_a_trace_from_before_hashed_folders_is_found_only_by_its_own_chapter(tmp
     assert shared.name == safe_name("第二章") != trace_folder_name("第一章")
     for stamp, cid in (("20260101T000000.000000Z", "第一章"), ("20260102T000000.000000Z", "第二章")):
         writer = TraceWriter(shared / f"{stamp}-translate.jsonl")
-        writer.write(RunStarted(run_id="r", chapter_path=f"{cid}.json", chapter_id=cid, task="translate",
-                                model="demo", base_url="demo", chunk_count=1, paragraph_count=1))
+        writer.write(
+            RunStarted(
+                run_id="r",
+                chapter_path=f"{cid}.json",
+                chapter_id=cid,
+                task="translate",
+                model="demo",
+                base_url="demo",
+                chunk_count=1,
+                paragraph_count=1,
+            )
+        )
         writer.close()
     old_first = latest_trace(traces, "第一章")
     assert old_first is not None and old_first.name.startswith("20260101")  # not the newer trace of 第二章

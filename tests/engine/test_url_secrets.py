@@ -25,8 +25,12 @@ HEADER_KEY = "hk-9d2f41a7e3"
 
 def test_url_credentials_and_an_api_key_together_are_refused() -> None:
     with pytest.raises(ConfigError) as caught:
-        resolve_model(Config(), base_url=f"https://me:{PASSWORD}@proxy.example/v1", model="m",
-                      environ={"OPENAI_API_KEY": "sk-real-key-1234"})
+        resolve_model(
+            Config(),
+            base_url=f"https://me:{PASSWORD}@proxy.example/v1",
+            model="m",
+            environ={"OPENAI_API_KEY": "sk-real-key-1234"},
+        )
     said = str(caught.value)
     assert "carries a user name and password" in said and "OPENAI_API_KEY" in said and PASSWORD not in said
     assert "https://proxy.example/v1" in said
@@ -34,14 +38,14 @@ def test_url_credentials_and_an_api_key_together_are_refused() -> None:
 
 def test_the_secrets_of_a_model_setting() -> None:
     config = Config(profiles={"p": Profile(model="m", headers={"x-api-key": HEADER_KEY, "X-Title": "app"})})
-    settings = resolve_model(config, profile="p", base_url=f"http://u:{PASSWORD}@h/v1?key={QUERY_KEY}&v=1",
-                             environ={})
+    settings = resolve_model(config, profile="p", base_url=f"http://u:{PASSWORD}@h/v1?key={QUERY_KEY}&v=1", environ={})
     assert set(settings.secrets()) == {HEADER_KEY, PASSWORD, QUERY_KEY}  # short values like "app", "1" are not
 
 
 @pytest.mark.slow  # the installed binary
-def test_no_url_or_header_secret_reaches_trace_json_stderr_or_log(tmp_path: Path, model_server: ModelServer,
-                                                                  isolated_dirs: Path) -> None:
+def test_no_url_or_header_secret_reaches_trace_json_stderr_or_log(
+    tmp_path: Path, model_server: ModelServer, isolated_dirs: Path
+) -> None:
     config = isolated_dirs / "config" / "proofdesk" / "config.toml"
     config.parent.mkdir(parents=True, exist_ok=True)
     port = model_server.base_url.split(":")[2].split("/")[0]
@@ -50,10 +54,18 @@ def test_no_url_or_header_secret_reaches_trace_json_stderr_or_log(tmp_path: Path
     path = write_chapter(tmp_path)
     # A careless proxy echoes what it got in its error; then the model answers.
     echo = f"bad gateway for {url} with x-api-key {HEADER_KEY}"
-    model_server.add(error_reply(502, echo), text_reply("Done."), text_reply("Done."), text_reply("Done."),
-                     text_reply("Done."), text_reply("Done."), text_reply("Done."))
-    done = run_cli("run", path.name, "--task", "translate", "--profile", "p", "--json", "--max-turns", "2",
-                   cwd=tmp_path)
+    model_server.add(
+        error_reply(502, echo),
+        text_reply("Done."),
+        text_reply("Done."),
+        text_reply("Done."),
+        text_reply("Done."),
+        text_reply("Done."),
+        text_reply("Done."),
+    )
+    done = run_cli(
+        "run", path.name, "--task", "translate", "--profile", "p", "--json", "--max-turns", "2", cwd=tmp_path
+    )
     assert done.returncode in (0, 1), done.stderr
     started = json.loads(done.stdout.splitlines()[0])
     assert started["kind"] == "run_started" and started["base_url"] == f"http://127.0.0.1:{port}/v1"

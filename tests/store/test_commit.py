@@ -113,7 +113,7 @@ def test_a_commit_changes_only_the_bytes_of_the_paragraphs_it_touches(path: Path
     head = old_raw[:start]
     assert new_raw.startswith(head)
     next_para = before.paragraphs[before.positions[pid] + 1].id
-    tail = old_raw[old_raw.index(f'"id": "{next_para}"'.encode()):]
+    tail = old_raw[old_raw.index(f'"id": "{next_para}"'.encode()) :]
     assert new_raw.endswith(tail)
 
 
@@ -123,8 +123,11 @@ def test_unchanged_items_are_not_written(path: Path) -> None:
     pid = work(chapter, 1)[0]
     selected = chapter.paragraph(pid).selected_text  # type: ignore[union-attr]
     stat_before = os.stat(path)
-    result = store.commit_batch([BatchItem.based_on(chapter.paragraph(pid), selected)],  # type: ignore[arg-type]
-                                origin="polish", model="m")
+    result = store.commit_batch(
+        [BatchItem.based_on(chapter.paragraph(pid), selected)],  # type: ignore[arg-type]
+        origin="polish",
+        model="m",
+    )
     assert result.unchanged == (pid,) and result.accepted == ()
     assert os.stat(path).st_ino == stat_before.st_ino and os.stat(path).st_mtime_ns == stat_before.st_mtime_ns
     assert result.digest == content_digest(path.read_bytes())
@@ -149,8 +152,7 @@ def test_stale_source_refuses_the_batch_and_keeps_every_text(path: Path) -> None
     record = records[0].record
     assert record.base_source == seen.paragraph(ids[1]).text and record.current_source == "改稿"  # type: ignore[union-attr]
     assert record.our_text == f"ai {ids[1]}" and (record.origin, record.model) == ("translation", "m2")
-    assert [(r.paragraph_id, r.text) for r in read_rejected(error.conflict_path)] == [
-        (pid, f"ai {pid}") for pid in ids]
+    assert [(r.paragraph_id, r.text) for r in read_rejected(error.conflict_path)] == [(pid, f"ai {pid}") for pid in ids]
 
 
 def test_a_deleted_paragraph_is_stale(path: Path) -> None:
@@ -185,8 +187,7 @@ def test_a_persons_selection_wins_and_is_recorded(path: Path) -> None:
     assert list_conflicts(store.workspace, path, include_resolved=True)[0].record.resolved
 
 
-def test_a_rename_save_between_read_and_write_is_merged_again(path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_rename_save_between_read_and_write_is_merged_again(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The compare-and-swap: an editor (who takes no lock) saves while we merge; nothing is lost."""
     store = ChapterStore(path)
     seen = store.load()
@@ -236,8 +237,11 @@ def test_a_text_that_is_not_unicode_is_a_commit_error(path: Path) -> None:
     seen = store.load()
     before = path.read_bytes()
     with pytest.raises(CommitError, match="not valid Unicode"):
-        store.commit_batch([BatchItem.based_on(seen.paragraph(work(seen, 1)[0]), "bad \ud800")],  # type: ignore[arg-type]
-                           origin="polish", model="m")
+        store.commit_batch(
+            [BatchItem.based_on(seen.paragraph(work(seen, 1)[0]), "bad \ud800")],  # type: ignore[arg-type]
+            origin="polish",
+            model="m",
+        )
     assert path.read_bytes() == before
     store.commit_batch(items_for(seen, work(seen, 1), "fine"), origin="polish", model="m")
 
@@ -327,8 +331,11 @@ def test_conflict_listing_is_per_chapter_and_skips_unreadable_files(path: Path) 
         store = ChapterStore(target)
         seen = store.load()
         pid = work(seen, 1)[0]
-        ChapterStore(target).update(lambda ch, pid=pid: ch.with_paragraphs(
-            {ch.positions[pid]: ch.paragraphs[ch.positions[pid]].replace(text="rewritten")}))
+        ChapterStore(target).update(
+            lambda ch, pid=pid: ch.with_paragraphs(
+                {ch.positions[pid]: ch.paragraphs[ch.positions[pid]].replace(text="rewritten")}
+            )
+        )
         with pytest.raises(StaleParagraphError):
             store.commit_batch(items_for(seen, [pid], "ai"), origin="translation", model="m")
     workspace = Workspace(path.parent)
@@ -344,12 +351,12 @@ def test_resolving_a_vanished_record_is_an_error(path: Path) -> None:
     store = ChapterStore(path)
     seen = store.load()
     pid = work(seen, 1)[0]
-    ChapterStore(path).update(lambda ch: ch.with_paragraphs(
-        {ch.positions[pid]: ch.paragraphs[ch.positions[pid]].replace(text="rewritten")}))
+    ChapterStore(path).update(
+        lambda ch: ch.with_paragraphs({ch.positions[pid]: ch.paragraphs[ch.positions[pid]].replace(text="rewritten")})
+    )
     with pytest.raises(StaleParagraphError) as info:
         store.commit_batch(items_for(seen, [pid], "ai"), origin="translation", model="m")
     [stored] = list_conflicts(store.workspace, path)
     info.value.conflict_path.unlink()
     with pytest.raises(FileNotFoundError):
         resolve(stored, "dismissed")
-

@@ -42,7 +42,8 @@ def wait_for(condition: object, what: str, timeout: float = 10.0) -> None:
 
 
 def test_our_own_write_is_confirmed_in_the_background_so_the_next_commit_reads_nothing(
-        path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     store = ChapterStore(path)
     result = store.commit_batch(batch(store.load(), "first"), origin="polish", model="m")
     assert store.state is not None and store.state.racy  # a stat taken right after our own rename

@@ -71,9 +71,14 @@ def test_a_persons_edit_during_a_run_survives_the_batch(path: Path, person: str)
         worker.join(10)
     else:
         subprocess.run([sys.executable, "-c", PERSON, str(REPO), str(path), x, "by hand"], check=True, timeout=60)
-    result = engine.commit_batch([BatchItem.based_on(seen.paragraph(x), "model X"),  # type: ignore[arg-type]
-                                  BatchItem.based_on(seen.paragraph(y), "model Y")],  # type: ignore[arg-type]
-                                 origin="polish", model="m")
+    result = engine.commit_batch(
+        [
+            BatchItem.based_on(seen.paragraph(x), "model X"),  # type: ignore[arg-type]
+            BatchItem.based_on(seen.paragraph(y), "model Y"),
+        ],  # type: ignore[arg-type]
+        origin="polish",
+        model="m",
+    )
     assert result.accepted == (x, y) and result.kept_selection == (x,)
     on_disk = ChapterStore(path).load()
     px, py = on_disk.paragraph(x), on_disk.paragraph(y)
@@ -93,8 +98,10 @@ def test_engine_and_person_threads_hammering_one_chapter_lose_nothing(path: Path
             store = ChapterStore(path, keep_versions=0)
             for n in range(30):
                 chapter = store.load()
-                items = [BatchItem.based_on(chapter.paragraph(pid), f"model {n} {pid}")  # type: ignore[arg-type]
-                         for pid in ids[n % 3::3][:4]]
+                items = [
+                    BatchItem.based_on(chapter.paragraph(pid), f"model {n} {pid}")  # type: ignore[arg-type]
+                    for pid in ids[n % 3 :: 3][:4]
+                ]
                 kept.extend(store.commit_batch(items, origin="translation", model="m").kept_selection)
         except BaseException as exc:  # reported below
             errors.append(exc)
@@ -115,7 +122,7 @@ def test_engine_and_person_threads_hammering_one_chapter_lose_nothing(path: Path
     assert errors == []
     texts = all_texts(ChapterStore(path).load())
     assert {f"person {n}" for n in range(30)} <= texts
-    expected_model = {f"model {n} {pid}" for n in range(30) for pid in ids[n % 3::3][:4]}
+    expected_model = {f"model {n} {pid}" for n in range(30) for pid in ids[n % 3 :: 3][:4]}
     assert expected_model <= texts
 
 
@@ -169,8 +176,7 @@ time.sleep(60)
 
 
 def test_the_lock_spans_processes_and_dies_with_its_holder(path: Path) -> None:
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(REPO), str(path)], stdout=subprocess.PIPE,
-                              text=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(REPO), str(path)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         workspace = Workspace(path.parent)

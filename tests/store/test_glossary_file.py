@@ -22,18 +22,48 @@ from store.workspace import Workspace
 
 
 def entry(eid: str, source: str, target: str, **extra: object) -> GlossaryEntry:
-    return GlossaryEntry.model_validate({"id": eid, "source": source, "target": target,
-                                         "created_at": "2026-11-23T10:00:00Z", **extra})
+    return GlossaryEntry.model_validate(
+        {"id": eid, "source": source, "target": target, "created_at": "2026-11-23T10:00:00Z", **extra}
+    )
 
 
 def test_the_design_s_example_round_trips_byte_for_byte_and_unknown_keys_are_kept() -> None:
-    raw = json.dumps({"format": "proofdesk.glossary/1", "entries": [
-        {"id": "3fa2c0d1", "source": "下人", "target": "the servant", "kind": "term", "aliases": [],
-         "note": "the story's protagonist is never named", "status": "approved", "origin": "manual",
-         "created_at": "2026-11-23T10:00:00Z"},
-        {"id": "9b1e77a0", "source": "老婆", "target": "the old woman", "kind": "character",
-         "aliases": ["老婆さん"], "gender": "female", "note": "", "status": "proposed", "origin": "model",
-         "model": "deepseek-chat", "created_at": "2026-11-23T10:05:00Z"}]}, ensure_ascii=False, indent=2) + "\n"
+    raw = (
+        json.dumps(
+            {
+                "format": "proofdesk.glossary/1",
+                "entries": [
+                    {
+                        "id": "3fa2c0d1",
+                        "source": "下人",
+                        "target": "the servant",
+                        "kind": "term",
+                        "aliases": [],
+                        "note": "the story's protagonist is never named",
+                        "status": "approved",
+                        "origin": "manual",
+                        "created_at": "2026-11-23T10:00:00Z",
+                    },
+                    {
+                        "id": "9b1e77a0",
+                        "source": "老婆",
+                        "target": "the old woman",
+                        "kind": "character",
+                        "aliases": ["老婆さん"],
+                        "gender": "female",
+                        "note": "",
+                        "status": "proposed",
+                        "origin": "model",
+                        "model": "deepseek-chat",
+                        "created_at": "2026-11-23T10:05:00Z",
+                    },
+                ],
+            },
+            ensure_ascii=False,
+            indent=2,
+        )
+        + "\n"
+    )
     glossary = parse_glossary(raw.encode(), "glossary.json")
     assert glossary_bytes(glossary) == raw.encode()
     assert glossary.entries[1].line() == "老婆 → the old woman (character; female) (proposed)"
@@ -45,19 +75,33 @@ def test_the_design_s_example_round_trips_byte_for_byte_and_unknown_keys_are_kep
     assert again["editor"] == "kept" and again["entries"][0]["colour"] == "blue"
 
 
-@pytest.mark.parametrize(("content", "said"), [
-    ('{"format": "proofdesk.glossary/1", "entries": [}', "glossary.json:1:48: invalid JSON"),
-    ('{"format": "proofdesk.glossary/2", "entries": []}', "format must be 'proofdesk.glossary/1'"),
-    ('[1]', 'expected a JSON object with "format" and "entries"'),
-    ('{"format": "proofdesk.glossary/1", "entries": [{"id": "a", "source": "x", "target": "y", "kind": "thing"}]}',
-     "entries.0.kind"),
-    ('{"format": "proofdesk.glossary/1", "entries": [{"id": "a", "source": "", "target": "y"}]}',
-     "entries.0.source"),
-    ('{"format": "proofdesk.glossary/1", "entries": [{"id": "a", "source": "Tokyo", "target": "T"}, '
-     '{"id": "b", "source": "tokyo", "target": "t"}]}', "entries.1: the source 'tokyo' is already entry 'a'"),
-    ('{"format": "proofdesk.glossary/1", "entries": [{"id": "a", "source": "x", "target": "y"}, '
-     '{"id": "a", "source": "z", "target": "y"}]}', "the id 'a' is used twice"),
-])
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        ('{"format": "proofdesk.glossary/1", "entries": [}', "glossary.json:1:48: invalid JSON"),
+        ('{"format": "proofdesk.glossary/2", "entries": []}', "format must be 'proofdesk.glossary/1'"),
+        ("[1]", 'expected a JSON object with "format" and "entries"'),
+        (
+            '{"format": "proofdesk.glossary/1", "entries": '
+            '[{"id": "a", "source": "x", "target": "y", "kind": "thing"}]}',
+            "entries.0.kind",
+        ),
+        (
+            '{"format": "proofdesk.glossary/1", "entries": [{"id": "a", "source": "", "target": "y"}]}',
+            "entries.0.source",
+        ),
+        (
+            '{"format": "proofdesk.glossary/1", "entries": [{"id": "a", "source": "Tokyo", "target": "T"}, '
+            '{"id": "b", "source": "tokyo", "target": "t"}]}',
+            "entries.1: the source 'tokyo' is already entry 'a'",
+        ),
+        (
+            '{"format": "proofdesk.glossary/1", "entries": [{"id": "a", "source": "x", "target": "y"}, '
+            '{"id": "a", "source": "z", "target": "y"}]}',
+            "the id 'a' is used twice",
+        ),
+    ],
+)
 def test_a_broken_file_is_one_line_naming_the_place(tmp_path: Path, content: str, said: str) -> None:
     path = tmp_path / "glossary.json"
     path.write_text(content, encoding="utf-8")
@@ -95,13 +139,16 @@ def test_edits_apply_to_the_file_as_it_is_on_disk(tmp_path: Path) -> None:
     store.change(remove_entries(["a1"]))
     got = store.load()
     assert [(e.id, e.status, e.target, e.kind) for e in got.entries] == [
-        ("p1", "approved", "Rashōmon", "place"), ("m1", "approved", "the old woman", "term")]
+        ("p1", "approved", "Rashōmon", "place"),
+        ("m1", "approved", "the old woman", "term"),
+    ]
     with pytest.raises(GlossaryEditError, match="no glossary entry 'nope'"):
         store.change(remove_entries(["nope"]))
     with pytest.raises(GlossaryEditError, match="kind"):
         store.change(update_entry("p1", kind="planet"))
-    added = store.change(add_entries([entry("e1", "死骸", "corpse"), entry("e2", "老婆", "hag"),
-                                      entry("e3", "死骸", "body")]))
+    added = store.change(
+        add_entries([entry("e1", "死骸", "corpse"), entry("e2", "老婆", "hag"), entry("e3", "死骸", "body")])
+    )
     assert [e.source for e in added.entries] == ["羅生門", "老婆", "死骸"]  # never a duplicate source
 
 

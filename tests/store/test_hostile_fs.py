@@ -144,8 +144,7 @@ def test_a_planted_conflict_record_link_is_not_read(path: Path, elsewhere: Path)
     assert [c.path for c in list_conflicts(store.workspace, path)] == [real]
 
 
-def test_state_folders_are_created_real_and_checked_down_to_the_trace_folder(tmp_path: Path,
-                                                                             elsewhere: Path) -> None:
+def test_state_folders_are_created_real_and_checked_down_to_the_trace_folder(tmp_path: Path, elsewhere: Path) -> None:
     workspace = Workspace(tmp_path)
     trace_dir = workspace.traces_dir / "ch01"
     assert workspace.safe_state_dir(trace_dir) == trace_dir and trace_dir.is_dir()
@@ -294,11 +293,17 @@ def watched(tmp_path: Path) -> Workspace:
     return Workspace(root)
 
 
-async def test_the_scan_backs_off_while_notify_is_healthy_and_comes_back_after_a_failure(
-        watched: Workspace) -> None:
+async def test_the_scan_backs_off_while_notify_is_healthy_and_comes_back_after_a_failure(watched: Workspace) -> None:
     backend = FlakyBackend(fail_at_start=0)  # its first run fails after delivering its first change set
-    watcher = ChapterWatcher(watched, settle=0.05, reconcile_every=0.05, reconcile_idle=600, healthy_after=0.3,
-                             restart_backoff=0.05, watch_factory=backend)
+    watcher = ChapterWatcher(
+        watched,
+        settle=0.05,
+        reconcile_every=0.05,
+        reconcile_idle=600,
+        healthy_after=0.3,
+        restart_backoff=0.05,
+        watch_factory=backend,
+    )
     async with watcher:
         assert watcher.reconcile_interval == 0.05  # just started: the backend has proved nothing yet
         await wait_until(lambda: watcher.reconcile_interval == 600, "the scan never backed off")
@@ -311,9 +316,17 @@ async def test_the_scan_backs_off_while_notify_is_healthy_and_comes_back_after_a
 
 
 async def test_a_change_notify_never_reported_brings_the_short_interval_back(
-        watched: Workspace, caplog: pytest.LogCaptureFixture) -> None:
-    watcher = ChapterWatcher(watched, settle=0.05, reconcile_every=0.05, reconcile_idle=0.3, healthy_after=0.3,
-                             miss_grace=0.1, watch_factory=deaf_watch)
+    watched: Workspace, caplog: pytest.LogCaptureFixture
+) -> None:
+    watcher = ChapterWatcher(
+        watched,
+        settle=0.05,
+        reconcile_every=0.05,
+        reconcile_idle=0.3,
+        healthy_after=0.3,
+        miss_grace=0.1,
+        watch_factory=deaf_watch,
+    )
     async with watcher:
         recorder = EventRecorder(watcher)
         await wait_until(lambda: watcher.reconcile_interval == 0.3, "the scan never backed off")

@@ -124,8 +124,8 @@ def test_a_failure_at_every_step_leaves_the_chapter_byte_identical(path: Path, p
             problems.append(f"call {k} ({step}): the chapter is a different file now")
         if our_temps(path.parent):
             problems.append(f"call {k} ({step}): temps left {our_temps(path.parent)}")
-        failed_fsync = [a[0] for n, a in plan.calls[k:k + 1] if n == "fsync"]
-        if failed_fsync and any(n == "fsync" and a[0] == failed_fsync[0] for n, a in plan.calls[k + 1:]):
+        failed_fsync = [a[0] for n, a in plan.calls[k : k + 1] if n == "fsync"]
+        if failed_fsync and any(n == "fsync" and a[0] == failed_fsync[0] for n, a in plan.calls[k + 1 :]):
             problems.append(f"call {k}: a file was fsynced again after its fsync failed")
         plan.fail_at = None
         result = store.commit_batch(batch(store.load(), f"after {k}"), origin="polish", model="m")
@@ -142,8 +142,13 @@ def test_each_named_step_gives_its_own_message(path: Path, plan: Plan, step: str
     plan.only, plan.err = step, errno.ENOSPC
     with pytest.raises(CommitError) as info:
         store.commit_batch(batch(store.load(), "x"), origin="polish", model="m")
-    wording = {"mkstemp": "create a temp file", "fchmod": "set the mode of the temp file",
-               "write": "write the temp file", "fsync": "fsync the temp file", "replace": "replace the file"}[step]
+    wording = {
+        "mkstemp": "create a temp file",
+        "fchmod": "set the mode of the temp file",
+        "write": "write the temp file",
+        "fsync": "fsync the temp file",
+        "replace": "replace the file",
+    }[step]
     assert str(info.value) == f"could not {wording} for ch01.json: No space left on device"
     assert info.value.errno == errno.ENOSPC
     assert path.read_bytes() == before and our_temps(path.parent) == []
@@ -181,8 +186,9 @@ def test_a_stale_batch_that_cannot_be_saved_to_conflicts_is_a_commit_error(path:
     store = ChapterStore(path)
     seen = store.load()
     pid = next(p.id for p in seen.paragraphs if not p.is_empty)
-    ChapterStore(path).update(lambda ch: ch.with_paragraphs(
-        {ch.positions[pid]: ch.paragraphs[ch.positions[pid]].replace(text="changed")}))
+    ChapterStore(path).update(
+        lambda ch: ch.with_paragraphs({ch.positions[pid]: ch.paragraphs[ch.positions[pid]].replace(text="changed")})
+    )
     before = path.read_bytes()
     plan.only, plan.err = "mkstemp", errno.ENOSPC
     with pytest.raises(CommitError) as info:
@@ -273,8 +279,12 @@ def test_tiny_tmpfs_full_for_real(tmp_path: Path) -> None:
     mount = tmp_path / "tiny"
     mount.mkdir()
     # The tmpfs exists only inside the namespace, so the chapter is written there too.
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", TMPFS_SCRIPT, "sh", str(mount), sys.executable, CHILD,
-                           str(REPO), SETUP], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", TMPFS_SCRIPT, "sh", str(mount), sys.executable, CHILD, str(REPO), SETUP],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     if done.returncode != 0 and "mount" in done.stderr:
         pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()[:200]}")
     assert done.returncode == 0, done.stderr

@@ -19,10 +19,21 @@ GOOD = {
     "source_language": "ja",
     "target_language": "en",
     "paragraphs": [
-        {"id": "e58ed763", "text": "「おはよう」と彼女は言った。",
-         "translations": [{"id": "1f0c9a2b", "text": "'Morning,' she said.", "origin": "translation",
-                           "model": "m", "created_at": "2026-11-21T10:00:00Z"}],
-         "selected_translation_id": "1f0c9a2b", "reviewed": False},
+        {
+            "id": "e58ed763",
+            "text": "「おはよう」と彼女は言った。",
+            "translations": [
+                {
+                    "id": "1f0c9a2b",
+                    "text": "'Morning,' she said.",
+                    "origin": "translation",
+                    "model": "m",
+                    "created_at": "2026-11-21T10:00:00Z",
+                }
+            ],
+            "selected_translation_id": "1f0c9a2b",
+            "reviewed": False,
+        },
         {"id": "0b7d33e1", "text": "", "translations": [], "selected_translation_id": None, "reviewed": False},
     ],
 }
@@ -70,28 +81,43 @@ def test_bom_prefixed_file_loads_and_is_saved_without_bom() -> None:
         (b'{"id": "a", "paragraphs": [', "ch.json:1:28: invalid JSON: Expecting value: the file ends too early"),
         (b'{"id": "a",\n "paragraphs": [{"id": "x", "text": NaN}]}', "ch.json:2:37: invalid JSON: NaN"),
         (b'{"id": "a", "paragraphs": [], "z": -Infinity}', "ch.json:1:36: invalid JSON: -Infinity"),
-        (b'{"id": "a",\n "paragraphs": [{"id": "x", "text": "a", "text": "b"}]}',
-         "ch.json:2:17: invalid JSON: key 'text' appears twice"),
+        (
+            b'{"id": "a",\n "paragraphs": [{"id": "x", "text": "a", "text": "b"}]}',
+            "ch.json:2:17: invalid JSON: key 'text' appears twice",
+        ),
         (b'\n\n  {"id": "a", "paragraphs": [], "id": "b"}', "ch.json:3:3: invalid JSON: key 'id' appears twice"),
         (b'{"id": "a"}', "ch.json: paragraphs: required field is missing"),
         (b"[1, 2]", "ch.json: expected a JSON object"),
         (b'{"id": "a", "paragraphs": {}}', "ch.json: paragraphs: expected a list"),
         (b'{"id": "a", "paragraphs": [{"id": "x", "text": 3}]}', "ch.json: paragraphs[0].text: expected a string"),
         (b'{"id": "a", "paragraphs": [{"text": "t"}]}', "ch.json: paragraphs[0].id: required field is missing"),
-        (b'{"id": "a", "paragraphs": [{"id": "x", "text": "a"}, {"id": "x", "text": "b"}]}',
-         "ch.json: paragraphs[1].id: duplicate paragraph id 'x'"),
-        (b'{"id": "a", "paragraphs": [{"id": "x y", "text": "a"}]}',
-         "ch.json: paragraphs[0].id: expected an identifier"),
-        (b'{"id": "a", "paragraphs": [{"id": "x", "text": "a", "reviewed": "yes"}]}',
-         "ch.json: paragraphs[0].reviewed: expected true or false"),
-        (b'{"id": "a", "paragraphs": [{"id": "x", "text": "a", "selected_translation_id": "q"}]}',
-         "ch.json: paragraphs[0]: selected_translation_id 'q' names no translation"),
+        (
+            b'{"id": "a", "paragraphs": [{"id": "x", "text": "a"}, {"id": "x", "text": "b"}]}',
+            "ch.json: paragraphs[1].id: duplicate paragraph id 'x'",
+        ),
+        (
+            b'{"id": "a", "paragraphs": [{"id": "x y", "text": "a"}]}',
+            "ch.json: paragraphs[0].id: expected an identifier",
+        ),
+        (
+            b'{"id": "a", "paragraphs": [{"id": "x", "text": "a", "reviewed": "yes"}]}',
+            "ch.json: paragraphs[0].reviewed: expected true or false",
+        ),
+        (
+            b'{"id": "a", "paragraphs": [{"id": "x", "text": "a", "selected_translation_id": "q"}]}',
+            "ch.json: paragraphs[0]: selected_translation_id 'q' names no translation",
+        ),
         (b'{"format": "other/2", "id": "a", "paragraphs": []}', "ch.json: format: expected 'proofdesk.chapter/1'"),
-        (b'{"id": "a", "paragraphs": [{"id": "x", "text": "a", "translations": [{"id": "v", "text": "t", '
-         b'"origin": "robot", "created_at": "x"}]}]}', "ch.json: paragraphs[0].translations[0].origin: expected"),
+        (
+            b'{"id": "a", "paragraphs": [{"id": "x", "text": "a", "translations": [{"id": "v", "text": "t", '
+            b'"origin": "robot", "created_at": "x"}]}]}',
+            "ch.json: paragraphs[0].translations[0].origin: expected",
+        ),
         (b"\xff\xfe{}", "ch.json:1:1: not UTF-8 text"),
-        (b'{"id": "a", "paragraphs": [{"id": "x", "text": "ok\xe3\x81"}]}',
-         "ch.json:1:51: not UTF-8 text (byte 0xe3 at offset 50)"),
+        (
+            b'{"id": "a", "paragraphs": [{"id": "x", "text": "ok\xe3\x81"}]}',
+            "ch.json:1:51: not UTF-8 text (byte 0xe3 at offset 50)",
+        ),
     ],
 )
 def test_bad_input_gets_one_line_naming_file_and_place(raw: bytes, expected: str) -> None:
@@ -100,8 +126,10 @@ def test_bad_input_gets_one_line_naming_file_and_place(raw: bytes, expected: str
 
 def test_lone_surrogate_escape_is_refused_but_an_escaped_pair_loads() -> None:
     lone = b'{"id": "a", "paragraphs": [{"id": "x", "text": "ok\\ud800"}]}'
-    assert error_of(lone) == ("ch.json: paragraphs[0].text: contains a lone UTF-16 surrogate escape (\\ud800-\\udfff "
-                              "without its pair), which is not text and could never be saved")
+    assert error_of(lone) == (
+        "ch.json: paragraphs[0].text: contains a lone UTF-16 surrogate escape (\\ud800-\\udfff "
+        "without its pair), which is not text and could never be saved"
+    )
     pair = b'{"id": "a", "paragraphs": [{"id": "x", "text": "\\ud83d\\ude00"}]}'
     chapter = parse_chapter(pair, "ch.json")
     assert chapter.paragraphs[0].text == "\U0001f600"

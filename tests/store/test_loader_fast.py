@@ -132,12 +132,23 @@ def test_random_bytes_agree(raw: bytes) -> None:
     check_agrees(raw)
 
 
-CANONICAL = chapter_bytes(Chapter(id="ch", title="題", paragraphs=(
-    Paragraph(id="p1", text="一", translations=(TranslationVersion(id="v1", text="one", origin="translation",
-                                                                   created_at="2026-11-21T10:00:00Z"),),
-              selected_translation_id="v1"),
-    Paragraph(id="p2", text=""),
-)))
+CANONICAL = chapter_bytes(
+    Chapter(
+        id="ch",
+        title="題",
+        paragraphs=(
+            Paragraph(
+                id="p1",
+                text="一",
+                translations=(
+                    TranslationVersion(id="v1", text="one", origin="translation", created_at="2026-11-21T10:00:00Z"),
+                ),
+                selected_translation_id="v1",
+            ),
+            Paragraph(id="p2", text=""),
+        ),
+    )
+)
 
 
 def error_of(raw: bytes) -> str:
@@ -147,18 +158,31 @@ def error_of(raw: bytes) -> str:
     return info.value.line
 
 
-@pytest.mark.parametrize(("old", "new", "expected"), [
-    # A key written twice in a file in our own layout: orjson keeps the last; the file is no longer orjson's
-    # rendering of what it parsed, and the careful path names the object.
-    (b'"text": "\xe4\xb8\x80",', b'"text": "\xe4\xb8\x80",\n      "text": "x",',
-     "ch.json:9:5: invalid JSON: key 'text' appears twice in the object starting here"),
-    (b'"id": "ch",', b'"id": "ch",\n  "id": "ch",', "ch.json:1:1: invalid JSON: key 'id' appears twice"),
-    (b'"model": null', b'"model": NaN', "ch.json:17:20: invalid JSON: NaN is not a JSON number"),
-    (b'"reviewed": false\n    }\n  ]', b'"reviewed": -Infinity\n    }\n  ]',
-     "ch.json:29:19: invalid JSON: -Infinity is not a JSON number"),
-    (b'"text": "one"', b'"text": "\\udc00ne"', "ch.json: paragraphs[0].translations[0].text: contains a lone"),
-    (b'"reviewed": false\n    },', b'"reviewed": 0\n    },', "ch.json: paragraphs[0].reviewed: expected true or false"),
-])
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        # A key written twice in a file in our own layout: orjson keeps the last; the file is no longer orjson's
+        # rendering of what it parsed, and the careful path names the object.
+        (
+            b'"text": "\xe4\xb8\x80",',
+            b'"text": "\xe4\xb8\x80",\n      "text": "x",',
+            "ch.json:9:5: invalid JSON: key 'text' appears twice in the object starting here",
+        ),
+        (b'"id": "ch",', b'"id": "ch",\n  "id": "ch",', "ch.json:1:1: invalid JSON: key 'id' appears twice"),
+        (b'"model": null', b'"model": NaN', "ch.json:17:20: invalid JSON: NaN is not a JSON number"),
+        (
+            b'"reviewed": false\n    }\n  ]',
+            b'"reviewed": -Infinity\n    }\n  ]',
+            "ch.json:29:19: invalid JSON: -Infinity is not a JSON number",
+        ),
+        (b'"text": "one"', b'"text": "\\udc00ne"', "ch.json: paragraphs[0].translations[0].text: contains a lone"),
+        (
+            b'"reviewed": false\n    },',
+            b'"reviewed": 0\n    },',
+            "ch.json: paragraphs[0].reviewed: expected true or false",
+        ),
+    ],
+)
 def test_problems_in_our_own_layout_get_the_careful_message(old: bytes, new: bytes, expected: str) -> None:
     assert old in CANONICAL
     raw = CANONICAL.replace(old, new, 1)
@@ -166,23 +190,29 @@ def test_problems_in_our_own_layout_get_the_careful_message(old: bytes, new: byt
     assert error_of(raw).startswith(expected)
 
 
-@pytest.mark.parametrize("raw", [
-    b'{"id":"a","paragraphs":[{"id":"x","text":"t","text":"u"}]}',
-    b'{"id": "a", "paragraphs": [], "z": {"k": 1, "k": 2}}',
-    b'{"id" : "a", "paragraphs": [], "id" : "b"}',
-    b'{"id"\n:"a","paragraphs":[],"id":"b"}',
-    b'{"id": "a", "paragraphs": [{"id": "x", "text": "say \\": hi", "text": "b"}]}',
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"id":"a","paragraphs":[{"id":"x","text":"t","text":"u"}]}',
+        b'{"id": "a", "paragraphs": [], "z": {"k": 1, "k": 2}}',
+        b'{"id" : "a", "paragraphs": [], "id" : "b"}',
+        b'{"id"\n:"a","paragraphs":[],"id":"b"}',
+        b'{"id": "a", "paragraphs": [{"id": "x", "text": "say \\": hi", "text": "b"}]}',
+    ],
+)
 def test_duplicate_keys_in_any_layout_are_refused(raw: bytes) -> None:
     assert parse_fast(raw) is None
     assert "appears twice" in error_of(raw)
 
 
-@pytest.mark.parametrize("raw", [
-    b'{"id": "a", "paragraphs": [{"id": "x", "text": ":)"}]}',  # a string starting with a colon
-    b'{"id": "a", "paragraphs": [{"id": "x", "text": "Bonjour : \\"cit\xc3\xa9\\" : fin"}]}',
-    b'{"id" : "a", "paragraphs" : []}',
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"id": "a", "paragraphs": [{"id": "x", "text": ":)"}]}',  # a string starting with a colon
+        b'{"id": "a", "paragraphs": [{"id": "x", "text": "Bonjour : \\"cit\xc3\xa9\\" : fin"}]}',
+        b'{"id" : "a", "paragraphs" : []}',
+    ],
+)
 def test_look_alikes_of_a_repeated_key_still_load(raw: bytes) -> None:
     assert check_agrees(raw) is None  # the cheap proof cannot tell: the careful path loads it
     parse_chapter(raw, "ch.json")

@@ -14,15 +14,17 @@ from store.serialize import chapter_bytes, chapter_document
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-json_scalars = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
-                | st.text(max_size=20))
+json_scalars = (
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20)
+)
 json_values = st.recursive(
     json_scalars,
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=20,
 )
-identifiers = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp", "Cc")),
-                      min_size=1, max_size=10).filter(lambda s: not any(c.isspace() for c in s))
+identifiers = st.text(
+    alphabet=st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp", "Cc")), min_size=1, max_size=10
+).filter(lambda s: not any(c.isspace() for c in s))
 texts = st.text(max_size=40)
 
 
@@ -33,13 +35,25 @@ def chapters(draw: st.DrawFn) -> Chapter:
     for pid in ids:
         vids = draw(st.lists(identifiers, unique=True, max_size=3))
         versions = tuple(
-            TranslationVersion(id=v, text=draw(texts), origin=draw(st.sampled_from(ORIGINS)),
-                               model=draw(st.none() | texts), created_at="2026-11-22T00:00:00Z")
+            TranslationVersion(
+                id=v,
+                text=draw(texts),
+                origin=draw(st.sampled_from(ORIGINS)),
+                model=draw(st.none() | texts),
+                created_at="2026-11-22T00:00:00Z",
+            )
             for v in vids
         )
         selected = draw(st.none() | st.sampled_from(vids)) if vids else None
-        paragraphs.append(Paragraph(id=pid, text=draw(texts), translations=versions,
-                                    selected_translation_id=selected, reviewed=draw(st.booleans())))
+        paragraphs.append(
+            Paragraph(
+                id=pid,
+                text=draw(texts),
+                translations=versions,
+                selected_translation_id=selected,
+                reviewed=draw(st.booleans()),
+            )
+        )
     extras = draw(st.dictionaries(st.sampled_from(["future", "meta", "x-y"]), json_values, max_size=2))
     return Chapter(id=draw(identifiers), title=draw(st.none() | texts), paragraphs=tuple(paragraphs), **extras)
 

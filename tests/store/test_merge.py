@@ -130,10 +130,13 @@ def test_duplicate_ids_in_a_batch_are_a_programming_error() -> None:
 
 
 def test_a_run_that_changes_a_reviewed_text_clears_reviewed() -> None:
-    reviewed = BASE.with_paragraphs({0: BASE.paragraphs[0].replace(reviewed=True),
-                                     2: BASE.paragraphs[2].replace(reviewed=True)})
-    items = [BatchItem.based_on(reviewed.paragraphs[0], "One, polished."),
-             BatchItem.based_on(reviewed.paragraphs[2], "Three")]  # the selected text already: unchanged
+    reviewed = BASE.with_paragraphs(
+        {0: BASE.paragraphs[0].replace(reviewed=True), 2: BASE.paragraphs[2].replace(reviewed=True)}
+    )
+    items = [
+        BatchItem.based_on(reviewed.paragraphs[0], "One, polished."),
+        BatchItem.based_on(reviewed.paragraphs[2], "Three"),
+    ]  # the selected text already: unchanged
     out = merge_batch(reviewed, items, origin="polish", model="m1")
     assert out.accepted == ("a",) and out.unchanged == ("c",)
     assert out.chapter.paragraphs[0].reviewed is False  # a new text nobody has reviewed

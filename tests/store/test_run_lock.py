@@ -75,11 +75,18 @@ def test_a_planted_run_lock_link_is_refused(workspace: Workspace, tmp_path: Path
 
 @pytest.mark.slow  # a second interpreter
 def test_the_lock_holds_across_processes_and_dies_with_its_holder(workspace: Workspace) -> None:
-    script = ("import sys; from pathlib import Path; from store.lock import RunLock; from store.workspace import "
-              "Workspace; lock = RunLock(Workspace(Path(sys.argv[1])), Path(sys.argv[1]) / 'ch.json'); "
-              "lock.acquire('polish'); print('held', flush=True); sys.stdin.read()")
-    child = subprocess.Popen([sys.executable, "-c", script, str(workspace.root)], cwd=ROOT, text=True,
-                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    script = (
+        "import sys; from pathlib import Path; from store.lock import RunLock; from store.workspace import "
+        "Workspace; lock = RunLock(Workspace(Path(sys.argv[1])), Path(sys.argv[1]) / 'ch.json'); "
+        "lock.acquire('polish'); print('held', flush=True); sys.stdin.read()"
+    )
+    child = subprocess.Popen(
+        [sys.executable, "-c", script, str(workspace.root)],
+        cwd=ROOT,
+        text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     try:
         assert child.stdout is not None and child.stdout.readline() == "held\n"
         with pytest.raises(RunBusy) as info:

@@ -55,8 +55,12 @@ def workspace(tmp_path: Path) -> Workspace:
 
 
 def new_watcher(workspace: Workspace, **overrides: object) -> ChapterWatcher:
-    options: dict[str, object] = {"settle": SETTLE, "delete_grace": GRACE, "reconcile_every": RECONCILE,
-                                  "retries": RETRIES}
+    options: dict[str, object] = {
+        "settle": SETTLE,
+        "delete_grace": GRACE,
+        "reconcile_every": RECONCILE,
+        "retries": RETRIES,
+    }
     options.update(overrides)
     return ChapterWatcher(workspace, **options)  # type: ignore[arg-type]
 
@@ -108,7 +112,8 @@ async def test_seed_returns_current_states_and_emits_nothing(workspace: Workspac
 
 
 async def test_seed_from_a_store_keeps_one_copy_and_parses_only_what_changed(
-        workspace: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    workspace: Workspace, monkeypatch: pytest.MonkeyPatch
+) -> None:
     kept, edited = workspace.root / "a.json", workspace.root / "b.json"
     kept.write_bytes(chapter_data("a"))
     edited.write_bytes(chapter_data("b"))
@@ -171,8 +176,9 @@ async def test_vim_swap_and_rename_save_is_reloaded_once(running: tuple[ChapterW
 
 
 @pytest.mark.parametrize("pause", [0.02, 0.2])
-async def test_vim_backup_rename_save_is_reloaded_once(running: tuple[ChapterWatcher, EventRecorder],
-                                                       pause: float) -> None:
+async def test_vim_backup_rename_save_is_reloaded_once(
+    running: tuple[ChapterWatcher, EventRecorder], pause: float
+) -> None:
     watcher, recorder = running
     path = watcher.root / "ch.json"
     await vim_backup_rename_save(path, chapter_data("vim2"), pause)
@@ -244,8 +250,7 @@ async def test_delete_and_recreate_identical_content_is_nothing(running: tuple[C
 
 
 @pytest.mark.slow
-async def test_deletion_is_reported_once_after_the_grace_period(
-        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+async def test_deletion_is_reported_once_after_the_grace_period(running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
     path = watcher.root / "ch.json"
     path.unlink()
@@ -259,8 +264,7 @@ async def test_deletion_is_reported_once_after_the_grace_period(
     assert recorder.kinds() == ["chapter_deleted", "chapter_changed"]
 
 
-async def test_rsync_replace_with_older_mtime_is_reloaded_once(
-        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+async def test_rsync_replace_with_older_mtime_is_reloaded_once(running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
     path = watcher.root / "ch.json"
     old_mtime = path.stat().st_mtime_ns - 86_400 * 10**9
@@ -318,8 +322,7 @@ async def test_two_hundred_own_commits_cause_no_reload(running: tuple[ChapterWat
 
 
 @pytest.mark.slow  # ten trials, each waiting for its event
-async def test_outside_edit_just_after_an_own_commit_is_detected(
-        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+async def test_outside_edit_just_after_an_own_commit_is_detected(running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
     store = ChapterStore(watcher.root / "ch.json", watcher.workspace)
     path = store.path
@@ -341,7 +344,8 @@ async def test_outside_edit_just_after_an_own_commit_is_detected(
 
 
 async def test_restoring_an_earlier_own_write_is_an_outside_change(
-        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    running: tuple[ChapterWatcher, EventRecorder],
+) -> None:
     watcher, recorder = running
     store = ChapterStore(watcher.root / "ch.json", watcher.workspace)
     path = store.path
@@ -362,7 +366,8 @@ async def test_restoring_an_earlier_own_write_is_an_outside_change(
 
 @pytest.mark.slow
 async def test_invalid_file_is_reported_once_then_its_fix_is_a_change(
-        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    running: tuple[ChapterWatcher, EventRecorder],
+) -> None:
     watcher, recorder = running
     path = watcher.root / "ch.json"
     path.write_bytes(b'{"format": "proofdesk.chapter/1", "id": "ch01", "paragraphs": [}')
@@ -383,7 +388,8 @@ async def test_invalid_file_is_reported_once_then_its_fix_is_a_change(
 
 @pytest.mark.slow
 async def test_back_to_the_last_good_content_after_invalid_is_reported(
-        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+    running: tuple[ChapterWatcher, EventRecorder],
+) -> None:
     watcher, recorder = running
     path = watcher.root / "ch.json"
     path.write_bytes(b"not json")
@@ -397,8 +403,7 @@ async def test_back_to_the_last_good_content_after_invalid_is_reported(
 # -- things that are not chapters --------------------------------------------------------------------------------
 
 
-async def test_non_chapter_churn_causes_no_reads_and_no_events(
-        running: tuple[ChapterWatcher, EventRecorder]) -> None:
+async def test_non_chapter_churn_causes_no_reads_and_no_events(running: tuple[ChapterWatcher, EventRecorder]) -> None:
     watcher, recorder = running
     root = watcher.root
     state = root / ".proofdesk" / "locks"
@@ -431,28 +436,28 @@ async def test_non_chapter_churn_causes_no_reads_and_no_events(
 # -- resilience ----------------------------------------------------------------------------------------------------
 
 
-async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace,
-                                                        caplog: pytest.LogCaptureFixture) -> None:
+async def test_watcher_restarts_after_the_backend_fails(workspace: Workspace, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="store.watcher")
     path = workspace.root / "ch.json"
     path.write_bytes(chapter_data("v0"))
     backend = FlakyBackend(fail_at_start=1)
     # Reconcile scans are too rare to help here: only a restarted backend can see the second edit.
-    async with new_watcher(workspace, reconcile_every=600, restart_backoff=0.05,
-                           watch_factory=backend) as watcher:
+    async with new_watcher(workspace, reconcile_every=600, restart_backoff=0.05, watch_factory=backend) as watcher:
         recorder = EventRecorder(watcher)
         # A run's inotify watch exists once it has started (awatch sets it up before its first await); checked
         # in the kernel's own list of this process's watches.
-        await wait_until(lambda: backend.runs >= 2 and inotify_watched(workspace.root),
-                         "the backend was not restarted")
+        await wait_until(lambda: backend.runs >= 2 and inotify_watched(workspace.root), "the backend was not restarted")
         path.write_bytes(chapter_data("first"))
         await recorder.wait_count(1)
-        await wait_until(lambda: backend.runs >= 3 and inotify_watched(workspace.root),
-                         "the backend was not restarted twice")
+        await wait_until(
+            lambda: backend.runs >= 3 and inotify_watched(workspace.root), "the backend was not restarted twice"
+        )
         path.write_bytes(chapter_data("second"))
         await recorder.wait_count(2)
         assert [e.chapter for e in recorder.events if isinstance(e, ChapterChanged)] == [
-            make_chapter("first"), make_chapter("second")]
+            make_chapter("first"),
+            make_chapter("second"),
+        ]
         assert watcher.stats.restarts == 2
     messages = [r.getMessage() for r in caplog.records]
     assert any("inotify watch limit reached" in m and "restarting" in m for m in messages)
@@ -470,8 +475,9 @@ async def test_a_replaced_workspace_folder_is_watched_again(workspace: Workspace
         await recorder.wait_count(1)
         assert_changed_once(recorder, root / "ch.json", chapter_data("restored"))
 
-        await wait_until(lambda: watcher.stats.rewatches > 0 and inotify_watched(root),
-                         "the new folder was never watched")
+        await wait_until(
+            lambda: watcher.stats.rewatches > 0 and inotify_watched(root), "the new folder was never watched"
+        )
         batches = watcher.stats.notify_batches
         (root / "ch.json").write_bytes(chapter_data("edited"))
         await recorder.wait_count(2)

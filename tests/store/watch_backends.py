@@ -12,8 +12,9 @@ from watchfiles import Change
 from store.watcher import WatchFilter, default_watch
 
 
-async def deaf_watch(root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncGenerator[
-        set[tuple[Change, str]], None]:
+async def deaf_watch(
+    root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter
+) -> AsyncGenerator[set[tuple[Change, str]], None]:
     """A backend that never reports anything (a notify queue overflow, a filesystem without inotify)."""
     await stop_event.wait()
     return
@@ -28,8 +29,9 @@ class FlakyBackend:
         self.fail_at_start = fail_at_start
         self.runs = 0
 
-    async def __call__(self, root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter) -> AsyncGenerator[
-            set[tuple[Change, str]], None]:
+    async def __call__(
+        self, root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter
+    ) -> AsyncGenerator[set[tuple[Change, str]], None]:
         self.runs += 1
         run = self.runs
         if run <= self.fail_at_start:
@@ -39,4 +41,3 @@ class FlakyBackend:
                 yield batch
                 if run == self.fail_at_start + 1:
                     raise RuntimeError("watch thread died (injected)")
-

@@ -19,8 +19,13 @@ from store.watcher import ChapterWatcher
 def make_chapter(tag: str, paragraphs: int = 40) -> Chapter:
     """A chapter whose every paragraph carries ``tag`` (so two tags give different content of similar size)."""
     paras = tuple(
-        Paragraph(id=f"{i:08x}", text=f"段落 {i} — {tag} " + "テキスト" * 20, translations=(),
-                  selected_translation_id=None, reviewed=False)
+        Paragraph(
+            id=f"{i:08x}",
+            text=f"段落 {i} — {tag} " + "テキスト" * 20,
+            translations=(),
+            selected_translation_id=None,
+            reviewed=False,
+        )
         for i in range(paragraphs)
     )
     return Chapter(id="ch01", title=f"title {tag}", paragraphs=paras)
@@ -60,7 +65,7 @@ async def vim_swap_rename_save(path: Path, data: bytes) -> None:
         out.write(data[: len(data) // 2])
         out.flush()
         await asyncio.sleep(0.05)
-        out.write(data[len(data) // 2:])
+        out.write(data[len(data) // 2 :])
     os.rename(temp, path)
     swap.write_bytes(b"swap2" * 100)
     swap.unlink()
@@ -74,7 +79,7 @@ async def vim_backup_rename_save(path: Path, data: bytes, pause: float) -> None:
         out.write(data[: len(data) // 3])
         out.flush()
         await asyncio.sleep(pause)
-        out.write(data[len(data) // 3:])
+        out.write(data[len(data) // 3 :])
     backup.unlink()
 
 
@@ -87,7 +92,7 @@ async def vscode_in_place_save(path: Path, data: bytes, between: Callable[[], Aw
         out.write(data[: len(data) // 2])
         out.flush()
         await between()
-        out.write(data[len(data) // 2:])
+        out.write(data[len(data) // 2 :])
 
 
 async def git_checkout(path: Path, data: bytes, gap: float = 0.05) -> None:
@@ -129,6 +134,7 @@ async def settled(watcher: ChapterWatcher, timeout: float = 15.0) -> None:
     ctime differ, a read still going on included, is poked and waited for again. After that only a new change on
     disk can give an event; a late notification of an old one re-reads the same bytes.
     """
+
     def busy() -> bool:
         return not watcher.idle()
 
@@ -144,6 +150,7 @@ async def settled(watcher: ChapterWatcher, timeout: float = 15.0) -> None:
 
 async def wait_until(condition: Callable[[], bool], failure: str, timeout: float = 10.0) -> None:
     """Poll ``condition`` until it holds; fail with ``failure`` if it does not within ``timeout`` seconds."""
+
     async def until() -> None:
         while not condition():
             await asyncio.sleep(0.01)
@@ -173,6 +180,7 @@ class EventRecorder:
 
     async def wait_for(self, condition: Callable[[list[WatchEvent]], bool], timeout: float = 15.0) -> None:
         """Wait until ``condition(events)`` holds; fail with the events seen so far if it never does."""
+
         async def until() -> None:
             while not condition(self.events):
                 self._arrived.clear()

@@ -61,8 +61,17 @@ class Scripted:
 
     def with_split(self, split: int | tuple[int, ...] | None) -> Scripted:
         """The same response cut into ``split``-byte network pieces."""
-        return Scripted(self.status, dict(self.headers), self.body, split, self.framing, self.delay_s,
-                        self.piece_delay_s, self.hang_after, self.close_after)
+        return Scripted(
+            self.status,
+            dict(self.headers),
+            self.body,
+            split,
+            self.framing,
+            self.delay_s,
+            self.piece_delay_s,
+            self.hang_after,
+            self.close_after,
+        )
 
 
 @dataclass(frozen=True)
@@ -98,13 +107,24 @@ def sse(items: Iterable[dict[str, Any] | str], *, done: bool = True, eol: str = 
     return "".join(out).encode("utf-8")
 
 
-def chunk(delta: dict[str, Any] | None = None, finish_reason: str | None = None, *,
-          usage: dict[str, int] | None = None, choices: bool = True, **extra: Any) -> dict[str, Any]:
+def chunk(
+    delta: dict[str, Any] | None = None,
+    finish_reason: str | None = None,
+    *,
+    usage: dict[str, int] | None = None,
+    choices: bool = True,
+    **extra: Any,
+) -> dict[str, Any]:
     """One ``chat.completion.chunk`` with a single choice (or ``choices: []`` when ``choices`` is False)."""
-    body: dict[str, Any] = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": 1700000000,
-                            "model": "test-model"}
-    body["choices"] = [{"index": 0, "delta": delta or {}, "logprobs": None, "finish_reason": finish_reason}] \
-        if choices else []
+    body: dict[str, Any] = {
+        "id": "chatcmpl-test",
+        "object": "chat.completion.chunk",
+        "created": 1700000000,
+        "model": "test-model",
+    }
+    body["choices"] = (
+        [{"index": 0, "delta": delta or {}, "logprobs": None, "finish_reason": finish_reason}] if choices else []
+    )
     if usage is not None:
         body["usage"] = usage
     body.update(extra)
@@ -117,11 +137,17 @@ def usage_dict(prompt: int, completion: int) -> dict[str, int]:
 
 
 def _pieces(text: str, size: int) -> list[str]:
-    return [text[i:i + size] for i in range(0, len(text), size)] or [""]
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
 
 
-def text_chunks(text: str, *, piece: int = 16, finish: str = "stop", usage: tuple[int, int] | None = (10, 5),
-                reasoning: str | None = None) -> list[dict[str, Any]]:
+def text_chunks(
+    text: str,
+    *,
+    piece: int = 16,
+    finish: str = "stop",
+    usage: tuple[int, int] | None = (10, 5),
+    reasoning: str | None = None,
+) -> list[dict[str, Any]]:
     """The OpenAI stream of a text answer: role chunk, content pieces, finish chunk, usage chunk."""
     chunks = [chunk({"role": "assistant", "content": ""})]
     if reasoning:
@@ -136,8 +162,15 @@ def text_chunks(text: str, *, piece: int = 16, finish: str = "stop", usage: tupl
 ToolSpec = tuple[str, dict[str, Any] | str]
 
 
-def tool_chunks(calls: Sequence[ToolSpec], *, text: str | None = None, piece: int = 8, finish: str = "tool_calls",
-                usage: tuple[int, int] | None = (10, 5), ids: Sequence[str] | None = None) -> list[dict[str, Any]]:
+def tool_chunks(
+    calls: Sequence[ToolSpec],
+    *,
+    text: str | None = None,
+    piece: int = 8,
+    finish: str = "tool_calls",
+    usage: tuple[int, int] | None = (10, 5),
+    ids: Sequence[str] | None = None,
+) -> list[dict[str, Any]]:
     """The OpenAI stream of tool calls: each call's id/name first, then its argument text in ``piece``-char parts.
 
     Arguments given as a dict are serialised compactly; given as a string they are sent as is (for broken JSON).
@@ -148,10 +181,20 @@ def tool_chunks(calls: Sequence[ToolSpec], *, text: str | None = None, piece: in
     for index, (name, arguments) in enumerate(calls):
         raw = arguments if isinstance(arguments, str) else json.dumps(arguments, ensure_ascii=False)
         call_id = ids[index] if ids else f"call_{index}"
-        chunks.append(chunk({"tool_calls": [{"index": index, "id": call_id, "type": "function",
-                                             "function": {"name": name, "arguments": ""}}]}))
-        chunks += [chunk({"tool_calls": [{"index": index, "function": {"arguments": part}}]})
-                   for part in _pieces(raw, piece) if part]
+        chunks.append(
+            chunk(
+                {
+                    "tool_calls": [
+                        {"index": index, "id": call_id, "type": "function", "function": {"name": name, "arguments": ""}}
+                    ]
+                }
+            )
+        )
+        chunks += [
+            chunk({"tool_calls": [{"index": index, "function": {"arguments": part}}]})
+            for part in _pieces(raw, piece)
+            if part
+        ]
     chunks.append(chunk({}, finish))
     if usage is not None:
         chunks.append(chunk(choices=False, usage=usage_dict(*usage)))
@@ -170,8 +213,14 @@ def tool_reply(calls: Sequence[ToolSpec], **kwargs: Any) -> Scripted:
     return Scripted(200, dict(SSE_HEADERS), sse(tool_chunks(calls, **kwargs)), split)
 
 
-def error_reply(status: int, message: str, *, code: str | None = None, error_type: str = "server_error",
-                headers: dict[str, str] | None = None) -> Scripted:
+def error_reply(
+    status: int,
+    message: str,
+    *,
+    code: str | None = None,
+    error_type: str = "server_error",
+    headers: dict[str, str] | None = None,
+) -> Scripted:
     """A non-2xx response with an OpenAI-style JSON error body."""
     body = json.dumps({"error": {"message": message, "type": error_type, "param": None, "code": code}})
     return Scripted(status, {"content-type": "application/json", **(headers or {})}, body.encode(), framing="length")
@@ -180,20 +229,32 @@ def error_reply(status: int, message: str, *, code: str | None = None, error_typ
 def from_description(item: dict[str, Any]) -> Scripted:
     """A ``Scripted`` from the JSON form used by the subprocess entry point."""
     if "error" in item:
-        return error_reply(int(item.get("status", 500)), item["error"], code=item.get("code"),
-                           headers=item.get("headers"))
+        return error_reply(
+            int(item.get("status", 500)), item["error"], code=item.get("code"), headers=item.get("headers")
+        )
     if "tool_calls" in item:
         calls = [(name, args) for name, args in item["tool_calls"]]
-        return tool_reply(calls, text=item.get("text"), usage=tuple(item.get("usage", (10, 5))),
-                          split=item.get("split"))
+        return tool_reply(
+            calls, text=item.get("text"), usage=tuple(item.get("usage", (10, 5))), split=item.get("split")
+        )
     if "text" in item:
-        return text_reply(item["text"], usage=tuple(item.get("usage", (10, 5))), reasoning=item.get("reasoning"),
-                          split=item.get("split"))
-    return Scripted(int(item.get("status", 200)), dict(item.get("headers", SSE_HEADERS)),
-                    str(item.get("body", "")).encode("utf-8"), item.get("split"), item.get("framing", "chunked"))
+        return text_reply(
+            item["text"],
+            usage=tuple(item.get("usage", (10, 5))),
+            reasoning=item.get("reasoning"),
+            split=item.get("split"),
+        )
+    return Scripted(
+        int(item.get("status", 200)),
+        dict(item.get("headers", SSE_HEADERS)),
+        str(item.get("body", "")).encode("utf-8"),
+        item.get("split"),
+        item.get("framing", "chunked"),
+    )
 
 
 # -- the server -------------------------------------------------------------------------------------------------------
+
 
 class ModelServer:
     """The scripted server. ``start()`` runs it in a daemon thread; ``stop()`` closes every connection."""
@@ -345,8 +406,8 @@ class ModelServer:
         size = scripted.split if isinstance(scripted.split, int) else len(body)
         sent = 0
         while sent < cut:
-            full = body[sent:sent + (sizes.pop(0) if sizes else max(size, 1))]
-            piece = full[:cut - sent]
+            full = body[sent : sent + (sizes.pop(0) if sizes else max(size, 1))]
+            piece = full[: cut - sent]
             if scripted.framing == "chunked":
                 # A cut piece keeps its full declared length, so the client sees an incomplete chunk.
                 tail = b"\r\n" if len(piece) == len(full) else b""
@@ -382,10 +443,22 @@ class ModelServer:
                 task.cancel()
 
 
-_REASONS = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 402: "Payment Required", 403: "Forbidden",
-            404: "Not Found", 408: "Request Timeout", 409: "Conflict", 422: "Unprocessable Entity",
-            429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable",
-            504: "Gateway Timeout"}
+_REASONS = {
+    200: "OK",
+    400: "Bad Request",
+    401: "Unauthorized",
+    402: "Payment Required",
+    403: "Forbidden",
+    404: "Not Found",
+    408: "Request Timeout",
+    409: "Conflict",
+    422: "Unprocessable Entity",
+    429: "Too Many Requests",
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
 
 
 async def _read_request(reader: asyncio.StreamReader) -> RecordedRequest | None:
@@ -452,9 +525,17 @@ def main(argv: list[str] | None = None) -> int:
                 if len(requests) > seen:
                     with open(args.record, "a", encoding="utf-8") as out:
                         for request in requests[seen:]:
-                            out.write(json.dumps({"method": request.method, "path": request.path,
-                                                  "headers": request.headers,
-                                                  "body": request.body.decode("utf-8", "replace")}) + "\n")
+                            out.write(
+                                json.dumps(
+                                    {
+                                        "method": request.method,
+                                        "path": request.path,
+                                        "headers": request.headers,
+                                        "body": request.body.decode("utf-8", "replace"),
+                                    }
+                                )
+                                + "\n"
+                            )
                     seen = len(requests)
     except KeyboardInterrupt:
         pass

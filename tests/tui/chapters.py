@@ -24,17 +24,29 @@ def review_chapter() -> Chapter:
         target_language="en",
         paragraphs=(
             Paragraph(id="p0000001", text="一つ目の段落です。"),
-            Paragraph(id="p0000002", text="二つ目の段落です。",
-                      translations=(version("v0000001", "This is the second paragraph."),
-                                    version("v0000002", "This is the 2nd paragraph, polished.", "polish")),
-                      selected_translation_id="v0000002"),
+            Paragraph(
+                id="p0000002",
+                text="二つ目の段落です。",
+                translations=(
+                    version("v0000001", "This is the second paragraph."),
+                    version("v0000002", "This is the 2nd paragraph, polished.", "polish"),
+                ),
+                selected_translation_id="v0000002",
+            ),
             Paragraph(id="p0000003", text=""),
-            Paragraph(id="p0000004", text="四つ目の段落です。",
-                      translations=(version("v0000003", "The fourth paragraph."),),
-                      selected_translation_id="v0000003", reviewed=True),
-            Paragraph(id="p0000005", text="五つ目の段落です。",
-                      translations=(version("v0000004", "The fifth paragraph."),),
-                      selected_translation_id="v0000004"),
+            Paragraph(
+                id="p0000004",
+                text="四つ目の段落です。",
+                translations=(version("v0000003", "The fourth paragraph."),),
+                selected_translation_id="v0000003",
+                reviewed=True,
+            ),
+            Paragraph(
+                id="p0000005",
+                text="五つ目の段落です。",
+                translations=(version("v0000004", "The fifth paragraph."),),
+                selected_translation_id="v0000004",
+            ),
             Paragraph(id="p0000006", text="六つ目。"),
         ),
     )
@@ -43,8 +55,13 @@ def review_chapter() -> Chapter:
 def small_chapter() -> Chapter:
     """Three short Japanese paragraphs and an empty one, none translated (a run's whole work set fits one chunk)."""
     sources = ("一つ目の文。", "", "二つ目の文。", "三つ目の文。")
-    return Chapter(id="small", title="Small", source_language="ja", target_language="en",
-                   paragraphs=tuple(Paragraph(id=f"a000000{i}", text=t) for i, t in enumerate(sources, 1)))
+    return Chapter(
+        id="small",
+        title="Small",
+        source_language="ja",
+        target_language="en",
+        paragraphs=tuple(Paragraph(id=f"a000000{i}", text=t) for i, t in enumerate(sources, 1)),
+    )
 
 
 def write(path: Path, chapter: Chapter) -> Path:
@@ -63,6 +80,7 @@ def showcase_chapter(sample: Chapter) -> Chapter:
         versions = (version(f"t{pos:07d}", text),)
         if pos == 3:
             versions = (*versions, version(f"u{pos:07d}", text + " (polished)", "polish"))
-        paragraphs[pos] = para.replace(translations=versions, selected_translation_id=versions[-1].id,
-                                       reviewed=pos in (0, 1))
+        paragraphs[pos] = para.replace(
+            translations=versions, selected_translation_id=versions[-1].id, reviewed=pos in (0, 1)
+        )
     return sample.replace(paragraphs=tuple(paragraphs))

@@ -107,8 +107,11 @@ async def palette_offers(pilot: Pilot, wanted: str, timeout: float = 10.0) -> No
             return False
         commands = palette.query_one(CommandList)
         index = commands.highlighted
-        return (commands.has_class("--visible") and index is not None
-                and wanted.lower() in str(commands.get_option_at_index(index).prompt).lower())
+        return (
+            commands.has_class("--visible")
+            and index is not None
+            and wanted.lower() in str(commands.get_option_at_index(index).prompt).lower()
+        )
 
     await wait_for(pilot, offered, timeout, what=f"the palette to offer {wanted!r}")
 
@@ -149,7 +152,15 @@ def screen_text(app: ProofdeskApp) -> str:
     from rich.console import Console
 
     width, height = app.size
-    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True, color_system=None,
-                      record=True, legacy_windows=False, safe_box=False)
+    console = Console(
+        width=width,
+        height=height,
+        file=io.StringIO(),
+        force_terminal=True,
+        color_system=None,
+        record=True,
+        legacy_windows=False,
+        safe_box=False,
+    )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text()

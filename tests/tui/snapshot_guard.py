@@ -23,6 +23,8 @@ def same_textual_version(request: pytest.FixtureRequest) -> None:
     recorded = VERSION_FILE.read_text(encoding="utf-8").strip() if VERSION_FILE.exists() else "(none recorded)"
     if recorded != installed:
         module = Path(str(request.node.fspath)).relative_to(Path(__file__).parents[2])
-        pytest.fail(f"The TUI snapshots were made with Textual {recorded}, but Textual {installed} is installed: "
-                    f"check the screens, then re-record them with `pytest {module} --snapshot-update`.",
-                    pytrace=False)
+        pytest.fail(
+            f"The TUI snapshots were made with Textual {recorded}, but Textual {installed} is installed: "
+            f"check the screens, then re-record them with `pytest {module} --snapshot-update`.",
+            pytrace=False,
+        )

@@ -45,19 +45,36 @@ def checks_chapter() -> Chapter:
     """Japanese into English, eight paragraphs: [1] lost its quotes (QUOTES_LOST), [2] has a number in kanji (no
     warning), [3] lost a full-width number (NUMBERS_DIFFER), [4] is reviewed but kept kana and kanji (KANA_LEFT,
     CJK_LEFT, each with its place), [5] is empty, [6] and [8] are clean, [7] is not translated."""
-    return Chapter(id="checks", title="Checks test", source_language="ja", target_language="en", paragraphs=(
-        _para("p0000001", "「おはよう」と彼は言った。", "Good morning, he said."),
-        _para("p0000002", "三人の男が門の下に来た。", "Three men came under the gate."),
-        _para("p0000003", "彼は１２時に家へ帰った。", "He went home at two o'clock."),
-        _para("p0000004", "下人は羅生門の下で雨やみを待っていた。",
-              "The servant waited under the 羅生門 for the rain to stop, まだ.", reviewed=True),
-        _para("p0000005", ""),
-        _para("p0000006", "雨は、羅生門をつつんで、遠くから、ざあっと云う音をあつめて来る。",
-              "The rain wrapped the Rashomon gate and gathered a roaring sound from far away."),
-        _para("p0000007", "「どこへ行く？」"),
-        _para("p0000008", "夕闇は次第に空を低くして行った。", "Little by little the dusk lowered the sky.",
-              reviewed=True),
-    ))
+    return Chapter(
+        id="checks",
+        title="Checks test",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(
+            _para("p0000001", "「おはよう」と彼は言った。", "Good morning, he said."),
+            _para("p0000002", "三人の男が門の下に来た。", "Three men came under the gate."),
+            _para("p0000003", "彼は１２時に家へ帰った。", "He went home at two o'clock."),
+            _para(
+                "p0000004",
+                "下人は羅生門の下で雨やみを待っていた。",
+                "The servant waited under the 羅生門 for the rain to stop, まだ.",
+                reviewed=True,
+            ),
+            _para("p0000005", ""),
+            _para(
+                "p0000006",
+                "雨は、羅生門をつつんで、遠くから、ざあっと云う音をあつめて来る。",
+                "The rain wrapped the Rashomon gate and gathered a roaring sound from far away.",
+            ),
+            _para("p0000007", "「どこへ行く？」"),
+            _para(
+                "p0000008",
+                "夕闇は次第に空を低くして行った。",
+                "Little by little the dusk lowered the sky.",
+                reviewed=True,
+            ),
+        ),
+    )
 
 
 @pytest.fixture
@@ -76,8 +93,9 @@ def chapter_screen(app: App[Any]) -> ChapterScreen:
 async def checked(pilot: Pilot) -> ChapterScreen:
     """The chapter view once the warnings of the chapter as it is now are shown."""
     screen = chapter_screen(pilot.app)
-    await wait_for(pilot, lambda: screen.warnings.chapter is screen.session.chapter is not None,
-                   what="the warnings of the chapter")
+    await wait_for(
+        pilot, lambda: screen.warnings.chapter is screen.session.chapter is not None, what="the warnings of the chapter"
+    )
     return screen
 
 
@@ -129,8 +147,10 @@ def test_warnings_are_check_chapters_and_reuse_the_findings_of_unchanged_texts()
     result = compute_warnings(chapter, FindingCache())
     assert result is not None
     para = chapter.paragraphs[3]
-    fixed = para.replace(translations=(version("v0000099", "The servant waited under the Rashomon gate."),),
-                         selected_translation_id="v0000099")
+    fixed = para.replace(
+        translations=(version("v0000099", "The servant waited under the Rashomon gate."),),
+        selected_translation_id="v0000099",
+    )
     edited = chapter.with_paragraphs({3: fixed})
     seen: list[tuple[str, str]] = []
     real = chapter_checks.findings
@@ -252,8 +272,7 @@ async def test_next_to_review_stops_at_a_reviewed_paragraph_with_warnings(checks
 
 
 @pytest.mark.parametrize("size", SIZES, ids=["80x24", "120x40"])
-async def test_detail_pane_lists_warnings_and_highlights_their_places(checks_path: Path,
-                                                                      size: tuple[int, int]) -> None:
+async def test_detail_pane_lists_warnings_and_highlights_their_places(checks_path: Path, size: tuple[int, int]) -> None:
     app = make_app(checks_path, watch=False)
     async with app.run_test(size=size) as pilot:
         screen = await checked(pilot)
@@ -265,10 +284,12 @@ async def test_detail_pane_lists_warnings_and_highlights_their_places(checks_pat
         assert "CJK_LEFT · error · Han characters left in the translation: “羅生門”" in plain
         translation = next(b.right for b in pane._blocks if isinstance(b, _Pair))
         style = pane.get_component_rich_style("detail-pane--warning-span")
-        marked = sorted(translation.plain[s.start:s.end] for s in translation.spans if s.style == style)
+        marked = sorted(translation.plain[s.start : s.end] for s in translation.spans if s.style == style)
         assert marked == ["まだ", "羅生門"]
-        assert plain.splitlines()[:2] == ["[4] p0000004 · rev✓ (marked reviewed) · 2 warnings (d dismisses)",
-                                          "KANA_LEFT · error · Japanese kana left in the translation: “まだ”"]
+        assert plain.splitlines()[:2] == [
+            "[4] p0000004 · rev✓ (marked reviewed) · 2 warnings (d dismisses)",
+            "KANA_LEFT · error · Japanese kana left in the translation: “まだ”",
+        ]
         assert "KANA_LEFT · error" in screen_text(app)  # seen in the pane without scrolling
         screen.table.move_to(0)  # the list follows the cursor
         await wait_for(pilot, lambda: "QUOTES_LOST · warning" in pane.plain, what="the warning of [1]")
@@ -280,11 +301,15 @@ async def test_d_dismisses_the_only_warning_at_once_and_it_stays_dismissed(check
     async with app.run_test(size=(80, 24), message_hook=messages) as pilot:
         screen = await checked(pilot)
         await pilot.press("d")  # [1]: QUOTES_LOST only
-        await wait_for(pilot, lambda: DISMISSED_KEY in (on_disk(checks_path, "p0000001").__pydantic_extra__ or {}),
-                       what="the dismissal on disk")
+        await wait_for(
+            pilot,
+            lambda: DISMISSED_KEY in (on_disk(checks_path, "p0000001").__pydantic_extra__ or {}),
+            what="the dismissal on disk",
+        )
         para = on_disk(checks_path, "p0000001")
-        assert para.__pydantic_extra__ == {DISMISSED_KEY: [
-            {"code": "QUOTES_LOST", "fingerprint": fingerprint(para.text, "Good morning, he said.")}]}
+        assert para.__pydantic_extra__ == {
+            DISMISSED_KEY: [{"code": "QUOTES_LOST", "fingerprint": fingerprint(para.text, "Good morning, he said.")}]
+        }
         await wait_for(pilot, lambda: "3 warnings: w" in status(screen), what="one warning fewer")
         assert "!" not in row_of(app, 1).split()[-1]
         assert "warning" not in screen.query_one(DetailPane).plain
@@ -308,21 +333,29 @@ async def test_d_asks_which_warning_when_there_are_several(checks_path: Path) ->
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the choice of warnings")
         choice = app.screen
         assert isinstance(choice, ChoiceScreen)
-        assert [c.split(" · ")[0] for c in choice.choices] == ["KANA_LEFT", "CJK_LEFT",
-                                                               "All 2 warnings of this paragraph"]
+        assert [c.split(" · ")[0] for c in choice.choices] == [
+            "KANA_LEFT",
+            "CJK_LEFT",
+            "All 2 warnings of this paragraph",
+        ]
         await pilot.press("escape")
         assert app.screen is screen
         assert "p0000004" in screen.warnings.by_id
 
         await pilot.press("d", "j", "enter")  # the second: CJK_LEFT
-        await wait_for(pilot, lambda: [w.code for w in screen.warnings.by_id.get("p0000004", ())] == ["KANA_LEFT"],
-                       what="CJK_LEFT dismissed")
+        await wait_for(
+            pilot,
+            lambda: [w.code for w in screen.warnings.by_id.get("p0000004", ())] == ["KANA_LEFT"],
+            what="CJK_LEFT dismissed",
+        )
         assert [e["code"] for e in on_disk(checks_path, "p0000004").__pydantic_extra__[DISMISSED_KEY]] == ["CJK_LEFT"]
         await pilot.press("d")  # one left: dismissed at once
         await wait_for(pilot, lambda: "p0000004" not in screen.warnings.by_id, what="KANA_LEFT dismissed")
         assert app.screen is screen
         assert [e["code"] for e in on_disk(checks_path, "p0000004").__pydantic_extra__[DISMISSED_KEY]] == [
-            "CJK_LEFT", "KANA_LEFT"]
+            "CJK_LEFT",
+            "KANA_LEFT",
+        ]
 
 
 async def test_a_burst_of_keys_after_d_goes_to_the_choice(checks_path: Path) -> None:
@@ -335,8 +368,11 @@ async def test_a_burst_of_keys_after_d_goes_to_the_choice(checks_path: Path) -> 
         row = screen.table.cursor
         for key in ("d", "j", "enter"):
             app.simulate_key(key)
-        await wait_for(pilot, lambda: [w.code for w in screen.warnings.by_id.get("p0000004", ())] == ["KANA_LEFT"],
-                       what="CJK_LEFT dismissed")
+        await wait_for(
+            pilot,
+            lambda: [w.code for w in screen.warnings.by_id.get("p0000004", ())] == ["KANA_LEFT"],
+            what="CJK_LEFT dismissed",
+        )
         assert app.screen is screen and screen.table.cursor == row
 
 
@@ -363,15 +399,19 @@ def test_a_dismissal_is_of_the_text_seen(checks_path: Path) -> None:
     chapter = load_chapter(checks_path)
     para = chapter.paragraphs[0]
     other = version("v0000077", "Good morning again, he said.", "manual", None)
-    write(checks_path, chapter.with_paragraphs({0: para.replace(
-        translations=(*para.translations, other), selected_translation_id=other.id)}))
+    write(
+        checks_path,
+        chapter.with_paragraphs(
+            {0: para.replace(translations=(*para.translations, other), selected_translation_id=other.id)}
+        ),
+    )
     session.dismiss_warning("p0000001", "QUOTES_LOST", seen)
     stored = on_disk(checks_path, "p0000001")
     assert stored.selected_text == other.text
-    assert stored.__pydantic_extra__ == {DISMISSED_KEY: [
-        {"code": "QUOTES_LOST", "fingerprint": fingerprint(para.text, seen)}]}
-    assert [w.code for w in check_chapter(load_chapter(checks_path)) if w.paragraph_id == "p0000001"] == [
-        "QUOTES_LOST"]
+    assert stored.__pydantic_extra__ == {
+        DISMISSED_KEY: [{"code": "QUOTES_LOST", "fingerprint": fingerprint(para.text, seen)}]
+    }
+    assert [w.code for w in check_chapter(load_chapter(checks_path)) if w.paragraph_id == "p0000001"] == ["QUOTES_LOST"]
 
 
 @pytest.mark.slow
@@ -385,9 +425,13 @@ async def test_o_filters_the_rows_by_code_and_o_again_shows_all(checks_path: Pat
         await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the choice of codes")
         choice = app.screen
         assert isinstance(choice, ChoiceScreen)
-        assert choice.choices == ("any warning (3 paragraphs)", "KANA_LEFT (1 paragraph) · error",
-                                  "CJK_LEFT (1 paragraph) · error", "QUOTES_LOST (1 paragraph) · warning",
-                                  "NUMBERS_DIFFER (1 paragraph) · warning")
+        assert choice.choices == (
+            "any warning (3 paragraphs)",
+            "KANA_LEFT (1 paragraph) · error",
+            "CJK_LEFT (1 paragraph) · error",
+            "QUOTES_LOST (1 paragraph) · warning",
+            "NUMBERS_DIFFER (1 paragraph) · warning",
+        )
         await pilot.press("enter")  # any warning
         await wait_for(pilot, lambda: table.only_ids is not None, what="the filter")
         assert [r for r in table._shown.rows if r >= 0] == [0, 2, 3]

@@ -27,16 +27,39 @@ def chapter_path(tmp_path: Path) -> Path:
     # the run appended v3 without taking the selection: a person had chosen v2
     kept = para.replace(translations=(*para.translations, version("v0000009", "The second, by the model.")))
     path = write(folder / "review.json", chapter.with_paragraphs({1: kept}))
-    write_conflicts(Workspace(folder), path, [
-        ConflictRecord(chapter_file=path.name, chapter_id="review", paragraph_id="p0000002", kind="selection_kept",
-                       base_source=para.text, current_source=para.text, our_text="The second, by the model.",
-                       our_version_id="v0000009", their_selected_id="v0000002",
-                       their_text="This is the 2nd paragraph, polished.", origin="translation", model="m",
-                       created_at=STAMP),
-        ConflictRecord(chapter_file=path.name, chapter_id="review", paragraph_id="p0000005", kind="stale_source",
-                       base_source="五つ目の古い段落。", current_source="五つ目の段落です。",
-                       our_text="The old fifth.", origin="translation", model="m", created_at=STAMP),
-    ])
+    write_conflicts(
+        Workspace(folder),
+        path,
+        [
+            ConflictRecord(
+                chapter_file=path.name,
+                chapter_id="review",
+                paragraph_id="p0000002",
+                kind="selection_kept",
+                base_source=para.text,
+                current_source=para.text,
+                our_text="The second, by the model.",
+                our_version_id="v0000009",
+                their_selected_id="v0000002",
+                their_text="This is the 2nd paragraph, polished.",
+                origin="translation",
+                model="m",
+                created_at=STAMP,
+            ),
+            ConflictRecord(
+                chapter_file=path.name,
+                chapter_id="review",
+                paragraph_id="p0000005",
+                kind="stale_source",
+                base_source="五つ目の古い段落。",
+                current_source="五つ目の段落です。",
+                our_text="The old fifth.",
+                origin="translation",
+                model="m",
+                created_at=STAMP,
+            ),
+        ],
+    )
     return path
 
 
@@ -53,22 +76,39 @@ async def test_conflicts_are_listed_and_resolved_through_the_store(chapter_path:
         assert isinstance(app.screen, ConflictsScreen)
         await wait_for(pilot, lambda: "your selection was kept" in screen_text(app), what="the first record")
         await pilot.press("o")  # keep ours: select the run's version
-        await wait_for(pilot, lambda: load_chapter(chapter_path).paragraphs[1].selected_translation_id == "v0000009",
-                       what="our version selected on disk")
+        await wait_for(
+            pilot,
+            lambda: load_chapter(chapter_path).paragraphs[1].selected_translation_id == "v0000009",
+            what="our version selected on disk",
+        )
         await wait_for(pilot, lambda: "source text changed on disk" in screen_text(app), what="the second record")
         await pilot.press("e", "ctrl+u", *"The fifth, merged by hand.", "ctrl+s")
-        await wait_for(pilot, lambda: load_chapter(chapter_path).paragraphs[4].selected_text
-                       == "The fifth, merged by hand.", what="the edited resolution on disk")
-        await wait_for(pilot, lambda: not list_conflicts(Workspace(chapter_path.parent), chapter_path),
-                       what="both records resolved")
+        await wait_for(
+            pilot,
+            lambda: load_chapter(chapter_path).paragraphs[4].selected_text == "The fifth, merged by hand.",
+            what="the edited resolution on disk",
+        )
+        await wait_for(
+            pilot,
+            lambda: not list_conflicts(Workspace(chapter_path.parent), chapter_path),
+            what="both records resolved",
+        )
         await pilot.press("escape")
         assert app.screen is screen
         await wait_for(pilot, lambda: "conflict" not in screen_text(app), what="the statuses to clear")
         assert load_chapter(chapter_path).paragraphs[4].selected.origin == "manual"
 
 
-@pytest.mark.parametrize("theme", [*(pytest.param(name, marks=pytest.mark.slow)  # the default one in the quick loop
-                                      for name in ("ansi-dark", "ansi-light", "textual-light")), "proofdesk"])
+@pytest.mark.parametrize(
+    "theme",
+    [
+        *(
+            pytest.param(name, marks=pytest.mark.slow)  # the default one in the quick loop
+            for name in ("ansi-dark", "ansi-light", "textual-light")
+        ),
+        "proofdesk",
+    ],
+)
 async def test_every_theme_renders(tmp_path: Path, theme: str) -> None:
     path = tmp_path / "rashomon.json"
     path.write_bytes(sample_bytes())

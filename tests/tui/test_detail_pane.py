@@ -48,8 +48,10 @@ def pane_lines(pane: DetailPane) -> list[str]:
 def columns(lines: list[str]) -> tuple[list[str], list[str]] | None:
     """The left and right column of the side-by-side rows, or None when the pane is stacked."""
     separator = COLUMN_SEPARATOR.rstrip(" ")  # a row with an empty right column ends there
-    rows = [(left, right[len(COLUMN_SEPARATOR) - len(separator):])
-            for left, right in (line.split(separator, 1) for line in lines if separator in line)]
+    rows = [
+        (left, right[len(COLUMN_SEPARATOR) - len(separator) :])
+        for left, right in (line.split(separator, 1) for line in lines if separator in line)
+    ]
     if not rows:
         return None
 
@@ -78,8 +80,10 @@ def shown_texts(pane: DetailPane) -> tuple[list[str], list[str]]:
     found = columns(lines)
     if found is not None:
         return found
-    return (block(lines, "Source:", ("Translation v", "No translation yet.")),
-            block(lines, "Translation v", ("Diff v", "Versions (")))
+    return (
+        block(lines, "Source:", ("Translation v", "No translation yet.")),
+        block(lines, "Translation v", ("Diff v", "Versions (")),
+    )
 
 
 def read_back(lines: list[str], expected: str) -> None:
@@ -88,9 +92,10 @@ def read_back(lines: list[str], expected: str) -> None:
     pos = 0
     for number, line in enumerate(lines):
         assert expected.startswith(line, pos), (
-            f"line {number} {line!r} is not the text at {pos}: {expected[pos:pos + len(line) + 4]!r}")
+            f"line {number} {line!r} is not the text at {pos}: {expected[pos : pos + len(line) + 4]!r}"
+        )
         pos += len(line)
-        while expected[pos:pos + 1] == " ":
+        while expected[pos : pos + 1] == " ":
             pos += 1
     assert pos == len(expected), f"not shown: {expected[pos:]!r}"
 
@@ -137,10 +142,12 @@ async def test_every_source_of_the_sample_reads_back_whole(workspace_dir: Path, 
 
 def long_translations(sample: Chapter) -> Chapter:
     """Two paragraphs of the sample with long English translations (spaces, punctuation, a long word)."""
-    english = ("It was one evening at dusk. A servant was waiting under the Rashomon gate for the rain to stop. "
-               "Under the wide gate there was nobody but this man (a cricket sat on a great round pillar, "
-               "where the vermilion lacquer had peeled here and there) — and "
-               "supercalifragilisticexpialidociouslyunbreakablewordthatislongerthanacolumn, then more words.")
+    english = (
+        "It was one evening at dusk. A servant was waiting under the Rashomon gate for the rain to stop. "
+        "Under the wide gate there was nobody but this man (a cricket sat on a great round pillar, "
+        "where the vermilion lacquer had peeled here and there) — and "
+        "supercalifragilisticexpialidociouslyunbreakablewordthatislongerthanacolumn, then more words."
+    )
     paragraphs = list(sample.paragraphs[:8])
     for pos in (3, 7):
         para = paragraphs[pos]
@@ -173,8 +180,7 @@ async def test_the_source_label_and_the_text_share_a_line(workspace_dir: Path) -
 
 
 @pytest.mark.parametrize(("size", "least"), [((80, 24), 7), ((120, 40), 11), ((120, 60), 17)])
-async def test_the_detail_pane_grows_with_the_terminal(workspace_dir: Path, size: tuple[int, int],
-                                                       least: int) -> None:
+async def test_the_detail_pane_grows_with_the_terminal(workspace_dir: Path, size: tuple[int, int], least: int) -> None:
     app = make_app(workspace_dir / "rashomon.json", watch=False)
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -270,5 +276,7 @@ async def test_a_long_diff_computed_in_a_thread_takes_its_place_below_the_texts(
         lines = pane_lines(pane)
         diff = block(lines, "Diff v1 → v2: ", ("Versions (",))
         read_back(diff, "Diff v1 → v2: " + new)  # the words kept and the one inserted, in the text's order
-        assert lines[-2:] == ["  v1 · translation · 2026-11-21T10:00:00Z",
-                              "▶ v2 · polish · 2026-11-21T10:00:00Z (selected)"]
+        assert lines[-2:] == [
+            "  v1 · translation · 2026-11-21T10:00:00Z",
+            "▶ v2 · polish · 2026-11-21T10:00:00Z (selected)",
+        ]

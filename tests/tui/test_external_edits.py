@@ -38,8 +38,9 @@ async def test_external_edit_reloads_with_a_notice(review_path: Path) -> None:
         chapter = load_chapter(review_path)
         para, _ = append_version(chapter.paragraphs[0], "Edited elsewhere.", origin="manual", model=None)
         save_like_an_editor(review_path, chapter_bytes(chapter.with_paragraphs({0: para})))
-        await wait_for(pilot, lambda: any("changed on disk; reloaded" in n for n in notices(screen)),
-                       what="the reload notice")
+        await wait_for(
+            pilot, lambda: any("changed on disk; reloaded" in n for n in notices(screen)), what="the reload notice"
+        )
         await wait_for(pilot, lambda: "Edited elsewhere." in screen_text(app), what="the row to show the edit")
         assert screen.session.chapter is not None
         assert screen.session.chapter.paragraphs[0].selected_text == "Edited elsewhere."
@@ -54,8 +55,12 @@ async def test_invalid_file_is_reported_kept_and_never_written_over(review_path:
         await wait_for(pilot, lambda: not app.seeding, what="the watcher to start")
         broken = review_path.read_bytes()[:-40]  # truncated JSON
         save_like_an_editor(review_path, broken)
-        await wait_for(pilot, lambda: any("is not valid on disk" in n for n in notices(screen)), timeout=15,
-                       what="the invalid-file notice")
+        await wait_for(
+            pilot,
+            lambda: any("is not valid on disk" in n for n in notices(screen)),
+            timeout=15,
+            what="the invalid-file notice",
+        )
         assert "FILE INVALID ON DISK" in screen_text(app)
         assert "p0000001" in screen_text(app)  # the last good state stays on screen
         # Edits are refused: review, edit, select — the person's file is never overwritten.

@@ -20,8 +20,7 @@ from tui.widgets.detail_pane import DetailPane
 def seed(folder: Path) -> GlossaryStore:
     store = GlossaryStore(Workspace(folder))
     store.change(add_entry(GlossaryEntry(id="e1", source="段落", target="paragraph", note="the unit")))
-    store.change(add_entry(GlossaryEntry(id="e2", source="四つ目", target="fourth", status="proposed",
-                                         origin="model")))
+    store.change(add_entry(GlossaryEntry(id="e2", source="四つ目", target="fourth", status="proposed", origin="model")))
     return store
 
 
@@ -73,8 +72,11 @@ async def test_add_edit_approve_filter_remove_at_80x24(review_path: Path) -> Non
         before = store.path.read_bytes()
         await pilot.press("slash", "backspace", "enter")
         await pilot.press("a", *"段落", "enter", *"section", "enter")
-        await wait_for(pilot, lambda: any("already has '段落'" in str(n.message) for n in app._notifications),
-                       what="the conflict notice")
+        await wait_for(
+            pilot,
+            lambda: any("already has '段落'" in str(n.message) for n in app._notifications),
+            what="the conflict notice",
+        )
         assert store.path.read_bytes() == before
         await pilot.press("b")
         await wait_for(pilot, lambda: isinstance(app.screen, ChapterScreen), what="back to the chapter")
@@ -93,6 +95,5 @@ async def test_the_screen_follows_an_edit_made_outside(review_path: Path) -> Non
         store.path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
         await wait_for(pilot, lambda: [e.id for e in screen.shown] == ["e1", "e2", "x1"], what="the hand edit")
         store.path.write_text("{broken", encoding="utf-8")
-        await wait_for(pilot, lambda: "invalid JSON" in screen.status_text,
-                       what="the broken file named")
+        await wait_for(pilot, lambda: "invalid JSON" in screen.status_text, what="the broken file named")
         assert [e.id for e in screen.shown] == ["e1", "e2", "x1"]  # the last good glossary stays

@@ -76,8 +76,11 @@ async def test_palette_runs_any_action_by_name(review_path: Path) -> None:
         await pilot.press("ctrl+p", *"Chunk separators: off")
         await palette_offers(pilot, "Chunk separators: off")
         await pilot.press("enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, ChapterScreen) and app.screen.separator_task is None,
-                       what="the separators to turn off")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ChapterScreen) and app.screen.separator_task is None,
+            what="the separators to turn off",
+        )
 
 
 def test_open_refuses_a_missing_or_invalid_chapter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -90,8 +93,9 @@ def test_open_refuses_a_missing_or_invalid_chapter(tmp_path: Path, capsys: pytes
     assert err.count("\n") == 1 and "bad.json:1:" in err and "Traceback" not in err
 
 
-def test_open_refuses_an_unknown_keymap_id(review_path: Path, config_file: Path,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_open_refuses_an_unknown_keymap_id(
+    review_path: Path, config_file: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     config_file.write_text('[keymap]\n"chapter.no_such_thing" = "z"\n', encoding="utf-8")
     assert main([str(review_path)]) == 2
     err = capsys.readouterr().err
@@ -108,8 +112,7 @@ def test_trace_refuses_a_broken_trace(tmp_path: Path, capsys: pytest.CaptureFixt
 
 @pytest.mark.slow  # typing into the palette: a search per key
 async def test_palette_switches_model_profile_and_theme(review_path: Path, config_file: Path) -> None:
-    config_file.write_text('[profiles.local]\nmodel = "qwen3"\nbase_url = "http://127.0.0.1:9/v1"\n',
-                           encoding="utf-8")
+    config_file.write_text('[profiles.local]\nmodel = "qwen3"\nbase_url = "http://127.0.0.1:9/v1"\n', encoding="utf-8")
     app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         assert app.workspace is not None and app.workspace.settings.model == "demo"

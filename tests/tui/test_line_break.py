@@ -45,7 +45,18 @@ def test_no_line_starts_with_closing_punctuation_the_previous_character_goes_dow
 def test_no_line_starts_with_small_kana_or_the_prolonged_sound_mark() -> None:
     assert wrap("待っていたっ", 6) == ["待って", "いたっ"]
     assert wrap("コーヒーとケーキとチョコレートとジュース", 4) == [
-        "コー", "ヒー", "と", "ケー", "キと", "チョ", "コ", "レー", "トと", "ジュ", "ース"]
+        "コー",
+        "ヒー",
+        "と",
+        "ケー",
+        "キと",
+        "チョ",
+        "コ",
+        "レー",
+        "トと",
+        "ジュ",
+        "ース",
+    ]
 
 
 def test_no_line_ends_with_an_opening_bracket() -> None:
@@ -107,7 +118,9 @@ def check_lines(text: str, width: int) -> None:
         if line[0] in NO_START or previous.rstrip(" ")[-1:] in NO_END:
             # only when the previous line had no other place to break that keeps the rules
             assert all(after in NO_START or before in NO_END for before, after in boundaries_inside(previous)), (
-                previous, line)
+                previous,
+                line,
+            )
 
 
 CJK_MIX = "あいう漢字カナ一二三 abc XY、。，．」』）っゃーァ々「『（,.!?)(]\u3000"
@@ -122,8 +135,10 @@ def test_property_cjk_and_latin_keep_every_character_fit_and_follow_kinsoku(text
 
 @pytest.mark.slow
 @settings(max_examples=400, deadline=None)
-@given(text=st.text(alphabet=st.characters(exclude_characters="\n\t"), max_size=80),
-       width=st.integers(min_value=4, max_value=30))
+@given(
+    text=st.text(alphabet=st.characters(exclude_characters="\n\t"), max_size=80),
+    width=st.integers(min_value=4, max_value=30),
+)
 def test_property_any_text_keeps_every_character_and_fits(text: str, width: int) -> None:
     lines = wrap(text, width)
     assert "".join(lines) == text

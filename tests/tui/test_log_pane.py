@@ -116,8 +116,16 @@ async def test_tokens_fill_one_replaced_line_and_flushes_are_batched() -> None:
     app = Host()
     async with app.run_test(size=SIZE) as pilot:
         pane = app.query_one(LogPane)
-        pane.push(ChunkStarted(run_id=RUN, chunk=1, paragraph_ids=("a", "b"), first_paragraph_id="a",
-                               last_paragraph_id="b", chunk_count=1))
+        pane.push(
+            ChunkStarted(
+                run_id=RUN,
+                chunk=1,
+                paragraph_ids=("a", "b"),
+                first_paragraph_id="a",
+                last_paragraph_id="b",
+                chunk_count=1,
+            )
+        )
         pane.push(ModelRequest(run_id=RUN, chunk=1, turn=1, message_count=2, tool_names=("x",)))
         text = "I will look at the paragraphs before the chunk first. " * 20
         flushes = pane.flushes
@@ -128,10 +136,24 @@ async def test_tokens_fill_one_replaced_line_and_flushes_are_batched() -> None:
         assert pane.flushes - flushes == 1  # ~1000 events, one redraw
         assert [e.kind for e in pane.visible_entries] == ["chunk_started", "model_request"]  # no line per token
         assert pane.current_output == text
-        await wait_for(pilot, lambda: "▸ model: " in screen_text(app) and "the chunk first." in screen_text(app),
-                       what="the current line on screen")
-        pane.push(ModelResponse(run_id=RUN, chunk=1, turn=1, content=text, reasoning="", tool_calls=(),
-                                finish_reason="stop", usage=None, latency_ms=5.0))
+        await wait_for(
+            pilot,
+            lambda: "▸ model: " in screen_text(app) and "the chunk first." in screen_text(app),
+            what="the current line on screen",
+        )
+        pane.push(
+            ModelResponse(
+                run_id=RUN,
+                chunk=1,
+                turn=1,
+                content=text,
+                reasoning="",
+                tool_calls=(),
+                finish_reason="stop",
+                usage=None,
+                latency_ms=5.0,
+            )
+        )
         await wait_for(pilot, lambda: pane.current_output is None, what="the answer's flush")
         last = pane.visible_entries[-1]
         assert last.kind == "model_response" and last.text.startswith("model: I will look")
@@ -142,12 +164,32 @@ async def test_tool_lines_errors_filter_and_copy() -> None:
     app = Host()
     async with app.run_test(size=SIZE) as pilot:
         pane = app.query_one(LogPane)
-        pane.push(ToolCalled(run_id=RUN, chunk=1, turn=1, call_id="c1", name="get_next_paragraphs",
-                             arguments={"paragraph_id": "e58ed763", "count": 3}))
-        pane.push(ToolResult(run_id=RUN, chunk=1, turn=1, call_id="c1", name="get_next_paragraphs", success=False,
-                             error_code="CHUNK_BOUNDARY",
-                             result={"success": False, "error": "no more paragraphs in the current chunk",
-                                     "error_code": "CHUNK_BOUNDARY"}))
+        pane.push(
+            ToolCalled(
+                run_id=RUN,
+                chunk=1,
+                turn=1,
+                call_id="c1",
+                name="get_next_paragraphs",
+                arguments={"paragraph_id": "e58ed763", "count": 3},
+            )
+        )
+        pane.push(
+            ToolResult(
+                run_id=RUN,
+                chunk=1,
+                turn=1,
+                call_id="c1",
+                name="get_next_paragraphs",
+                success=False,
+                error_code="CHUNK_BOUNDARY",
+                result={
+                    "success": False,
+                    "error": "no more paragraphs in the current chunk",
+                    "error_code": "CHUNK_BOUNDARY",
+                },
+            )
+        )
         pane.push(Retry(run_id=RUN, chunk=1, attempt=1, reason="HTTP 429", delay=1.5))
         pane.push(BatchCommitted(run_id=RUN, chunk=1, paragraph_ids=("a", "b"), file="/x/ch01.json"))
         pane.add_notice("ch01.json is not valid on disk", error=True)
@@ -183,11 +225,30 @@ async def test_the_pane_keeps_only_the_last_entries() -> None:
 
 def level_events() -> list[object]:
     return [
-        ToolResult(run_id=RUN, chunk=1, turn=1, call_id="c1", name="get_next_paragraphs", success=False,
-                   error_code="CHUNK_BOUNDARY", result={"success": False, "error_code": "CHUNK_BOUNDARY",
-                                                        "error": "no more paragraphs in the current chunk"}),
-        ToolResult(run_id=RUN, chunk=1, turn=2, call_id="c2", name="add_translation_batch", success=True,
-                   error_code=None, result={"success": True, "accepted": ["a"], "unchanged": []}),
+        ToolResult(
+            run_id=RUN,
+            chunk=1,
+            turn=1,
+            call_id="c1",
+            name="get_next_paragraphs",
+            success=False,
+            error_code="CHUNK_BOUNDARY",
+            result={
+                "success": False,
+                "error_code": "CHUNK_BOUNDARY",
+                "error": "no more paragraphs in the current chunk",
+            },
+        ),
+        ToolResult(
+            run_id=RUN,
+            chunk=1,
+            turn=2,
+            call_id="c2",
+            name="add_translation_batch",
+            success=True,
+            error_code=None,
+            result={"success": True, "accepted": ["a"], "unchanged": []},
+        ),
         BatchCommitted(run_id=RUN, chunk=1, paragraph_ids=("a",), file="/x/ch01.json"),
         Retry(run_id=RUN, chunk=1, attempt=1, reason="HTTP 429 rate limited", delay=1.5),
     ]
@@ -227,22 +288,73 @@ async def test_counts_and_unchanged_batches_are_worded_honestly() -> None:
     app = Host(tall=True)
     async with app.run_test(size=(120, 40)) as pilot:
         pane = app.query_one(LogPane)
-        pane.push(RunStarted(run_id=RUN, chapter_path="/x/ch01.json", chapter_id="ch01", task="translate",
-                             model="m", base_url="http://127.0.0.1:1/v1", chunk_count=1, paragraph_count=1))
-        pane.push(ChunkStarted(run_id=RUN, chunk=1, paragraph_ids=("a",), first_paragraph_id="a",
-                               last_paragraph_id="a", chunk_count=1))
-        pane.push(ToolCalled(run_id=RUN, chunk=1, turn=1, call_id="c1", name="add_translation_batch",
-                             arguments={"paragraphs": [{"paragraph_id": "a", "translated_text": "A."}]}))
-        pane.push(ToolResult(run_id=RUN, chunk=1, turn=1, call_id="c1", name="add_translation_batch", success=True,
-                             error_code=None, result={"success": True, "accepted": [], "unchanged": ["a", "b", "c"],
-                                                      "note": "Nothing was written"}))
-        pane.push(ToolResult(run_id=RUN, chunk=1, turn=2, call_id="c2", name="add_translation_batch", success=True,
-                             error_code=None, result={"success": True, "accepted": ["a"], "unchanged": ["b"]}))
+        pane.push(
+            RunStarted(
+                run_id=RUN,
+                chapter_path="/x/ch01.json",
+                chapter_id="ch01",
+                task="translate",
+                model="m",
+                base_url="http://127.0.0.1:1/v1",
+                chunk_count=1,
+                paragraph_count=1,
+            )
+        )
+        pane.push(
+            ChunkStarted(
+                run_id=RUN, chunk=1, paragraph_ids=("a",), first_paragraph_id="a", last_paragraph_id="a", chunk_count=1
+            )
+        )
+        pane.push(
+            ToolCalled(
+                run_id=RUN,
+                chunk=1,
+                turn=1,
+                call_id="c1",
+                name="add_translation_batch",
+                arguments={"paragraphs": [{"paragraph_id": "a", "translated_text": "A."}]},
+            )
+        )
+        pane.push(
+            ToolResult(
+                run_id=RUN,
+                chunk=1,
+                turn=1,
+                call_id="c1",
+                name="add_translation_batch",
+                success=True,
+                error_code=None,
+                result={"success": True, "accepted": [], "unchanged": ["a", "b", "c"], "note": "Nothing was written"},
+            )
+        )
+        pane.push(
+            ToolResult(
+                run_id=RUN,
+                chunk=1,
+                turn=2,
+                call_id="c2",
+                name="add_translation_batch",
+                success=True,
+                error_code=None,
+                result={"success": True, "accepted": ["a"], "unchanged": ["b"]},
+            )
+        )
         pane.push(BatchCommitted(run_id=RUN, chunk=1, paragraph_ids=("a",), file="/x/ch01.json", unchanged=("b",)))
         pane.push(BatchCommitted(run_id=RUN, chunk=1, paragraph_ids=(), file="/x/ch01.json", unchanged=("b", "c")))
         pane.push(Reminder(run_id=RUN, chunk=1, turn=2, missing=("d",), number=1))
-        pane.push(ChunkFinished(run_id=RUN, chunk=1, status="complete", missing=(), turns=1, tool_calls=1,
-                                tool_errors={}, usage={}, wall_ms=5.0))
+        pane.push(
+            ChunkFinished(
+                run_id=RUN,
+                chunk=1,
+                status="complete",
+                missing=(),
+                turns=1,
+                tool_calls=1,
+                tool_errors={},
+                usage={},
+                wall_ms=5.0,
+            )
+        )
         await flushed(pilot, pane, 9)
         shown = pane_text(app)
         for wanted in [
@@ -260,10 +372,11 @@ async def test_counts_and_unchanged_batches_are_worded_honestly() -> None:
         assert not any("(s)" in row or "committed 0" in row or "0 accepted" in row for row in shown), shown
 
 
-LONG_ERROR = ("the request goes beyond the current chunk: paragraph e58ed763 is the first one of it, so there is "
-              "nothing before it to read; ask for the paragraphs between 061915f3 and 655d8700 instead "
-              "(羅生門の下で雨やみを待っていた。) and then "
-              + "averyveryverylongtokenwithoutanyspaces" * 4 + " end-of-message")
+LONG_ERROR = (
+    "the request goes beyond the current chunk: paragraph e58ed763 is the first one of it, so there is "
+    "nothing before it to read; ask for the paragraphs between 061915f3 and 655d8700 instead "
+    "(羅生門の下で雨やみを待っていた。) and then " + "averyveryverylongtokenwithoutanyspaces" * 4 + " end-of-message"
+)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -271,10 +384,24 @@ async def test_the_entry_under_the_cursor_expands_in_place(size: tuple[int, int]
     app = Host(tall=True)
     async with app.run_test(size=size) as pilot:
         pane = app.query_one(LogPane)
-        pane.push(ToolResult(run_id=RUN, chunk=1, turn=1, call_id="c1", name="get_previous_paragraphs",
-                             success=False, error_code="CHUNK_BOUNDARY", ts=TS,
-                             result={"success": False, "error_code": "CHUNK_BOUNDARY", "error": LONG_ERROR,
-                                     "hint": "Stay inside the chunk."}))
+        pane.push(
+            ToolResult(
+                run_id=RUN,
+                chunk=1,
+                turn=1,
+                call_id="c1",
+                name="get_previous_paragraphs",
+                success=False,
+                error_code="CHUNK_BOUNDARY",
+                ts=TS,
+                result={
+                    "success": False,
+                    "error_code": "CHUNK_BOUNDARY",
+                    "error": LONG_ERROR,
+                    "hint": "Stay inside the chunk.",
+                },
+            )
+        )
         pane.push(Retry(run_id=RUN, chunk=1, attempt=1, reason="HTTP 429", delay=1.5, ts=TS + 1))
         await flushed(pilot, pane, 2)
         collapsed = pane_text(app)
@@ -319,8 +446,19 @@ async def test_an_expanded_entry_from_the_model_is_never_markup_nor_control_code
     app = Host(tall=True)
     async with app.run_test(size=SIZE) as pilot:
         pane = app.query_one(LogPane)
-        pane.push(ModelResponse(run_id=RUN, chunk=1, turn=1, content=content, reasoning="", tool_calls=(),
-                                finish_reason="stop", usage=None, latency_ms=5.0))
+        pane.push(
+            ModelResponse(
+                run_id=RUN,
+                chunk=1,
+                turn=1,
+                content=content,
+                reasoning="",
+                tool_calls=(),
+                finish_reason="stop",
+                usage=None,
+                latency_ms=5.0,
+            )
+        )
         await flushed(pilot, pane, 1)
         pane.focus()
         await pilot.press("enter")
@@ -337,13 +475,30 @@ async def test_an_expanded_entry_from_the_model_is_never_markup_nor_control_code
 
 
 def test_the_trace_inspector_words_commits_like_the_log() -> None:
-    steps = build_steps([
-        {"kind": "batch_committed", "run_id": RUN, "chunk": 1, "ts": TS, "paragraph_ids": ["a"], "unchanged": []},
-        {"kind": "batch_committed", "run_id": RUN, "chunk": 1, "ts": TS, "paragraph_ids": ["a", "b"],
-         "unchanged": ["c"]},
-        # a trace from an engine that still reported batches that wrote nothing
-        {"kind": "batch_committed", "run_id": RUN, "chunk": 1, "ts": TS, "paragraph_ids": [],
-         "unchanged": ["a", "b", "c"]},
-    ])
-    assert [s.title for s in steps] == ["committed 1 paragraph", "committed 2 paragraphs · 1 already had this text",
-                                        "batch unchanged: 3 paragraphs already had this text"]
+    steps = build_steps(
+        [
+            {"kind": "batch_committed", "run_id": RUN, "chunk": 1, "ts": TS, "paragraph_ids": ["a"], "unchanged": []},
+            {
+                "kind": "batch_committed",
+                "run_id": RUN,
+                "chunk": 1,
+                "ts": TS,
+                "paragraph_ids": ["a", "b"],
+                "unchanged": ["c"],
+            },
+            # a trace from an engine that still reported batches that wrote nothing
+            {
+                "kind": "batch_committed",
+                "run_id": RUN,
+                "chunk": 1,
+                "ts": TS,
+                "paragraph_ids": [],
+                "unchanged": ["a", "b", "c"],
+            },
+        ]
+    )
+    assert [s.title for s in steps] == [
+        "committed 1 paragraph",
+        "committed 2 paragraphs · 1 already had this text",
+        "batch unchanged: 3 paragraphs already had this text",
+    ]

@@ -23,8 +23,16 @@ WAITING = "waiting for the model…"
 
 
 def run_started(run: str = RUN) -> RunStarted:
-    return RunStarted(run_id=run, chapter_path="/x/ch01.json", chapter_id="ch01", task="translate", model="m",
-                      base_url="http://127.0.0.1:1/v1", chunk_count=1, paragraph_count=2)
+    return RunStarted(
+        run_id=run,
+        chapter_path="/x/ch01.json",
+        chapter_id="ch01",
+        task="translate",
+        model="m",
+        base_url="http://127.0.0.1:1/v1",
+        chunk_count=1,
+        paragraph_count=2,
+    )
 
 
 @pytest.mark.parametrize("key", ["end", "F"])
@@ -141,13 +149,19 @@ async def test_the_waiting_line_goes_when_the_run_stops_without_finishing() -> N
 def chapter_path(tmp_path: Path) -> Path:
     folder = tmp_path / "ws"
     folder.mkdir()
-    chapter = Chapter(id="small", title="Small", source_language="ja", target_language="en",
-                      paragraphs=(Paragraph(id="a0000001", text="一つ目の文。"), Paragraph(id="a0000002", text="二。")))
+    chapter = Chapter(
+        id="small",
+        title="Small",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(Paragraph(id="a0000001", text="一つ目の文。"), Paragraph(id="a0000002", text="二。")),
+    )
     return write(folder / "small.json", chapter)
 
 
 async def test_a_run_in_the_chapter_view_follows_and_its_cancel_leaves_no_waiting_line(
-        chapter_path: Path, model_server: ModelServer) -> None:
+    chapter_path: Path, model_server: ModelServer
+) -> None:
     # A stream that starts and then hangs: the run waits on the model until it is cancelled.
     body = sse(tool_chunks([("add_translation_batch", {"paragraphs": []})]))
     model_server.add(Scripted(200, {"content-type": "text/event-stream"}, body, split=20, hang_after=0))

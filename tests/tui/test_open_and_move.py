@@ -22,8 +22,11 @@ async def test_workspace_folder_lists_chapters_and_opens_one(workspace_dir: Path
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, ChapterListScreen)
         await wait_for(pilot, lambda: not app.seeding, what="the first scan")
-        await wait_for(pilot, lambda: "b-second.json" in screen_text(app) and "0/39" in screen_text(app),
-                       what="the rows of the first scan")
+        await wait_for(
+            pilot,
+            lambda: "b-second.json" in screen_text(app) and "0/39" in screen_text(app),
+            what="the rows of the first scan",
+        )
         text = screen_text(app)
         assert "b-second.json" in text and "rashomon.json" in text and "notes.txt" not in text
         assert "0/39" in text  # translated / non-empty paragraphs

@@ -42,16 +42,20 @@ async def test_versions_diff_select_edit_and_review(review_path: Path) -> None:
         assert screen.viewed_version == 0
         assert "▶ v1 · translation" in screen_text(app)
         await pilot.press("enter")
-        await wait_for(pilot, lambda: on_disk(review_path, "p0000002").selected_translation_id == "v0000001",
-                       what="the selection on disk")
+        await wait_for(
+            pilot,
+            lambda: on_disk(review_path, "p0000002").selected_translation_id == "v0000001",
+            what="the selection on disk",
+        )
         assert len(on_disk(review_path, "p0000002").translations) == 2  # selecting adds no version
 
         # e edits in place: a manual version, appended and selected
         await pilot.press("e")
         assert isinstance(app.screen, EditScreen)
         await pilot.press("ctrl+u", *"Second, by hand.", "ctrl+s")
-        await wait_for(pilot, lambda: len(on_disk(review_path, "p0000002").translations) == 3,
-                       what="the manual version on disk")
+        await wait_for(
+            pilot, lambda: len(on_disk(review_path, "p0000002").translations) == 3, what="the manual version on disk"
+        )
         para = on_disk(review_path, "p0000002")
         assert para.selected is not None and para.selected.origin == "manual"
         assert para.selected_text == "Second, by hand."
@@ -78,8 +82,7 @@ async def test_edit_can_be_cancelled_and_saved_without_ctrl_keys(review_path: Pa
         assert isinstance(app.screen, ChapterScreen)
         # tab to the Save button, enter: no ctrl key needed (tmux and some terminals swallow them)
         await pilot.press("e", "ctrl+u", *"First.", "tab", "enter")
-        await wait_for(pilot, lambda: on_disk(review_path, "p0000001").selected_text == "First.",
-                       what="the saved edit")
+        await wait_for(pilot, lambda: on_disk(review_path, "p0000001").selected_text == "First.", what="the saved edit")
         await app.workers.wait_for_complete()
         # the cancelled edit wrote nothing: the save made after it is the paragraph's only version
         assert [v.text for v in on_disk(review_path, "p0000001").translations] == ["First."]
@@ -103,8 +106,11 @@ async def test_next_to_review_and_refusals(review_path: Path) -> None:
         # nothing to review on an untranslated or empty paragraph: no commit
         before = review_path.read_bytes()
         await pilot.press("home", "m", "down", "down", "m")
-        await wait_for(pilot, lambda: messages.notifications().count(
-            "Nothing to review: this paragraph has no translation.") == 2, what="both refusals")
+        await wait_for(
+            pilot,
+            lambda: messages.notifications().count("Nothing to review: this paragraph has no translation.") == 2,
+            what="both refusals",
+        )
         await app.workers.wait_for_complete()
         assert review_path.read_bytes() == before
 
@@ -118,8 +124,11 @@ async def test_edit_in_external_editor(review_path: Path, tmp_path: Path, monkey
     app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("g", "5", "enter", "E")
-        await wait_for(pilot, lambda: on_disk(review_path, "p0000005").selected_text == "Fifth, from the editor.",
-                       what="the external edit on disk")
+        await wait_for(
+            pilot,
+            lambda: on_disk(review_path, "p0000005").selected_text == "Fifth, from the editor.",
+            what="the external edit on disk",
+        )
         para = on_disk(review_path, "p0000005")
         assert para.selected is not None and para.selected.origin == "manual"
     assert os.access(editor, os.X_OK)
@@ -148,12 +157,16 @@ async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(review_path:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a shell script as $EDITOR")
 async def test_external_editor_shows_the_source_and_a_failed_exit_saves_nothing(
-        review_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    review_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     seen = tmp_path / "seen.txt"
     editor = tmp_path / "edit.sh"
     # Keeps the note lines, edits the translation line, and exits with the status in $EDIT_STATUS.
-    editor.write_text(f'#!/bin/sh\ncp "$1" {seen}\nsed -i "s/The fifth paragraph./Fifth, edited./" "$1"\n'
-                      'exit "${EDIT_STATUS:-0}"\n', encoding="utf-8")
+    editor.write_text(
+        f'#!/bin/sh\ncp "$1" {seen}\nsed -i "s/The fifth paragraph./Fifth, edited./" "$1"\n'
+        'exit "${EDIT_STATUS:-0}"\n',
+        encoding="utf-8",
+    )
     editor.chmod(editor.stat().st_mode | stat.S_IXUSR)
     monkeypatch.setenv("VISUAL", str(editor))
     monkeypatch.setenv("EDIT_STATUS", "1")  # as vim's :cq
@@ -162,12 +175,18 @@ async def test_external_editor_shows_the_source_and_a_failed_exit_saves_nothing(
     messages = Messages()
     async with app.run_test(size=SIZE, message_hook=messages) as pilot:
         await pilot.press("g", "5", "enter", "E")
-        await wait_for(pilot, lambda: any("exited with status 1; nothing was saved" in n
-                                          for n in messages.notifications()), what="the refusal")
+        await wait_for(
+            pilot,
+            lambda: any("exited with status 1; nothing was saved" in n for n in messages.notifications()),
+            what="the refusal",
+        )
         assert review_path.read_bytes() == before
         shown = seen.read_text(encoding="utf-8").splitlines()
         assert shown[1:3] == ["#| Source:", "#| 五つ目の段落です。"] and shown[-1] == "The fifth paragraph."
         monkeypatch.setenv("EDIT_STATUS", "0")
         await pilot.press("E")
-        await wait_for(pilot, lambda: on_disk(review_path, "p0000005").selected_text == "Fifth, edited.",
-                       what="the edit without the note lines")
+        await wait_for(
+            pilot,
+            lambda: on_disk(review_path, "p0000005").selected_text == "Fifth, edited.",
+            what="the edit without the note lines",
+        )

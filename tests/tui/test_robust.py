@@ -58,8 +58,9 @@ def errors(messages: Messages) -> list[str]:
 # -- one handler for every worker's failure ---------------------------------------------------------------------
 
 
-async def test_a_failing_worker_is_reported_and_the_app_stays_up(workspace_dir: Path, log_file: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_worker_is_reported_and_the_app_stays_up(
+    workspace_dir: Path, log_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     state = workspace_dir / ".proofdesk"
     state.mkdir()
     (state / "conflicts").write_text("a file where the conflicts folder belongs\n", encoding="utf-8")
@@ -88,8 +89,9 @@ async def test_a_failing_worker_is_reported_and_the_app_stays_up(workspace_dir: 
     assert "Traceback (most recent call last)" in logged and "NotADirectoryError" in logged
 
 
-async def test_a_worker_failure_is_shown_as_text_and_a_cancelled_worker_is_not_a_failure(review_path: Path,
-                                                                                        log_file: Path) -> None:
+async def test_a_worker_failure_is_shown_as_text_and_a_cancelled_worker_is_not_a_failure(
+    review_path: Path, log_file: Path
+) -> None:
     messages = Messages()
     app = make_app(review_path, watch=False)
 
@@ -120,8 +122,12 @@ async def test_a_worker_failure_is_shown_as_text_and_a_cancelled_worker_is_not_a
 @pytest.mark.slow
 async def test_brackets_from_data_and_labels_are_shown_as_they_are(tmp_path: Path) -> None:
     chapter = review_chapter()
-    para = Paragraph(id="[bold]x[/bold]", text="[i]原文[/i]", translations=(version("v0000009", "[b]t[/b]"),),
-                     selected_translation_id="v0000009")
+    para = Paragraph(
+        id="[bold]x[/bold]",
+        text="[i]原文[/i]",
+        translations=(version("v0000009", "[b]t[/b]"),),
+        selected_translation_id="v0000009",
+    )
     chapter = chapter.replace(title="[bold]Title[/bold]", paragraphs=(para, *chapter.paragraphs[1:]))
     path = write(tmp_path / "brackets.json", chapter)
     app = make_app(path, watch=False)
@@ -153,12 +159,16 @@ async def test_keys_pressed_right_after_g_go_to_the_prompt(review_path: Path) ->
         assert messages.notifications() == ["No paragraph [12b] and no ID starting with '12b'."]
 
 
-@pytest.mark.parametrize(("opener", "keys", "answer"), [
-    ("g", ["1", "2", "b", "enter"], "No paragraph [12b] and no ID starting with '12b'."),
-    ("slash", ["q", "b", "x", "enter"], "No paragraph contains 'qbx'"),
-])
-async def test_a_burst_of_keys_after_the_opening_key_goes_to_the_prompt(review_path: Path, opener: str,
-                                                                        keys: list[str], answer: str) -> None:
+@pytest.mark.parametrize(
+    ("opener", "keys", "answer"),
+    [
+        ("g", ["1", "2", "b", "enter"], "No paragraph [12b] and no ID starting with '12b'."),
+        ("slash", ["q", "b", "x", "enter"], "No paragraph contains 'qbx'"),
+    ],
+)
+async def test_a_burst_of_keys_after_the_opening_key_goes_to_the_prompt(
+    review_path: Path, opener: str, keys: list[str], answer: str
+) -> None:
     """As a terminal delivers keys typed (or pasted) quickly: all at once, before the first one is handled."""
     messages = Messages()
     app = make_app(review_path, watch=False)
@@ -178,8 +188,11 @@ async def test_a_burst_of_keys_after_e_is_typed_into_the_editor(review_path: Pat
         await pilot.press("down")
         for key in ("e", "a", "b", "c"):
             app.simulate_key(key)
-        await wait_for(pilot, lambda: isinstance(app.screen, EditScreen)
-                       and app.screen.query_one("#edit-area").text.endswith("abc"), what="abc in the editor")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, EditScreen) and app.screen.query_one("#edit-area").text.endswith("abc"),
+            what="abc in the editor",
+        )
 
 
 # -- the palette, the theme ------------------------------------------------------------------------------------------
@@ -196,8 +209,11 @@ async def test_the_palette_keeps_textuals_commands_and_lists_only_ours(review_pa
     app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p")
-        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette) and len(palette_prompts(app)) > 10,
-                       what="the palette's commands")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, CommandPalette) and len(palette_prompts(app)) > 10,
+            what="the palette's commands",
+        )
         prompts = palette_prompts(app)
         for system in ("Keys", "Screenshot", "Maximize", "Theme", "Quit"):
             assert any(p.startswith(system) for p in prompts), system
@@ -248,8 +264,11 @@ async def test_the_focused_pane_has_a_border_in_the_accent_colour(review_path: P
     app = make_app(review_path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
-        panes: list[Widget] = [screen.query_one(ParagraphTable), screen.query_one(DetailPane),
-                               screen.query_one(LogPane)]
+        panes: list[Widget] = [
+            screen.query_one(ParagraphTable),
+            screen.query_one(DetailPane),
+            screen.query_one(LogPane),
+        ]
         accent = Color.parse(app.get_css_variables()["accent"])
         for pane in panes:
             pane.focus()

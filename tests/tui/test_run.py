@@ -24,11 +24,24 @@ def lines(pane: LogPane) -> list[str]:
 async def test_translate_run_probes_the_boundary_then_commits(small_path: Path, model_server: ModelServer) -> None:
     # Turn 1: reach before the chunk's first paragraph -> CHUNK_BOUNDARY. Turn 2: submit all three.
     model_server.add_tools([("get_previous_paragraphs", {"paragraph_id": "a0000001", "count": 2})])
-    model_server.add_tools([("add_translation_batch", {"paragraphs": [
-        {"paragraph_id": "a0000001", "translated_text": "The first sentence.", "original_text_prefix": "一つ目"},
-        {"paragraph_id": "a0000003", "translated_text": "The second sentence."},
-        {"paragraph_id": "a0000004", "translated_text": "The third sentence."},
-    ]})])
+    model_server.add_tools(
+        [
+            (
+                "add_translation_batch",
+                {
+                    "paragraphs": [
+                        {
+                            "paragraph_id": "a0000001",
+                            "translated_text": "The first sentence.",
+                            "original_text_prefix": "一つ目",
+                        },
+                        {"paragraph_id": "a0000003", "translated_text": "The second sentence."},
+                        {"paragraph_id": "a0000004", "translated_text": "The third sentence."},
+                    ]
+                },
+            )
+        ]
+    )
     app = make_app(small_path, base_url=model_server.base_url, model="test-model")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -51,7 +64,11 @@ async def test_translate_run_probes_the_boundary_then_commits(small_path: Path, 
         # the file on disk has the texts, as translation versions
         on_disk = load_chapter(small_path)
         assert [p.selected_text for p in on_disk.paragraphs] == [
-            "The first sentence.", None, "The second sentence.", "The third sentence."]
+            "The first sentence.",
+            None,
+            "The second sentence.",
+            "The third sentence.",
+        ]
         assert all(p.selected.origin == "translation" for p in on_disk.paragraphs if p.selected)
 
         # f filters the log to errors
@@ -105,8 +122,9 @@ async def test_cancel_stops_the_run_and_writes_nothing(small_path: Path, model_s
     assert small_path.read_bytes() == before
 
 
-async def test_chunk_key_runs_only_the_chunk_under_the_cursor(small_path: Path, model_server: ModelServer,
-                                                             tmp_path: Path) -> None:
+async def test_chunk_key_runs_only_the_chunk_under_the_cursor(
+    small_path: Path, model_server: ModelServer, tmp_path: Path
+) -> None:
     config_file = Path(tmp_path / "_home" / "config" / "proofdesk" / "config.toml")
     config_file.parent.mkdir(parents=True, exist_ok=True)
     config_file.write_text("[run]\nchunk_chars = 200\n", encoding="utf-8")
@@ -114,8 +132,14 @@ async def test_chunk_key_runs_only_the_chunk_under_the_cursor(small_path: Path, 
     chapter = load_chapter(small_path)
     long = chapter.replace(paragraphs=tuple(p.replace(text=p.text * 20) if p.text else p for p in chapter.paragraphs))
     write(small_path, long)
-    model_server.add_tools([("add_translation_batch", {"paragraphs": [
-        {"paragraph_id": "a0000003", "translated_text": "Only the second."}]})])
+    model_server.add_tools(
+        [
+            (
+                "add_translation_batch",
+                {"paragraphs": [{"paragraph_id": "a0000003", "translated_text": "Only the second."}]},
+            )
+        ]
+    )
     app = make_app(small_path, base_url=model_server.base_url, model="test-model")
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen

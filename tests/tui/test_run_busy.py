@@ -35,8 +35,11 @@ async def test_a_busy_chapter_asks_before_running_anyway(small_path: Path) -> No
             await pilot.press("t")
             await wait_for(pilot, lambda: isinstance(app.screen, ChoiceScreen), what="the question again")
             await pilot.press("enter")  # "Run anyway"
-            await wait_for(pilot, lambda: screen.run_label is not None and screen.run_label.startswith(
-                "last run: complete"), what="the forced run")
+            await wait_for(
+                pilot,
+                lambda: screen.run_label is not None and screen.run_label.startswith("last run: complete"),
+                what="the forced run",
+            )
             texts = [p.selected_text for p in screen.session.chapter.paragraphs if p.text.strip()]
             assert texts and all(texts)
     finally:

@@ -35,17 +35,27 @@ async def test_mark_and_next_in_one_key(review_path: Path) -> None:
         assert table.current_paragraph is not None and table.current_paragraph.id == "p0000002"
         await pilot.press("a")  # p2 marked, the cursor on the next one to review (p4 is reviewed: skipped)
         assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
-        await wait_for(pilot, lambda: load_chapter(review_path).paragraph("p0000002").reviewed,  # type: ignore[union-attr]
-                       what="p2 marked on disk")
+        await wait_for(
+            pilot,
+            lambda: load_chapter(review_path).paragraph("p0000002").reviewed,  # type: ignore[union-attr]
+            what="p2 marked on disk",
+        )
         await pilot.press("a")
-        await wait_for(pilot, lambda: load_chapter(review_path).paragraph("p0000005").reviewed,  # type: ignore[union-attr]
-                       what="p5 marked on disk")
+        await wait_for(
+            pilot,
+            lambda: load_chapter(review_path).paragraph("p0000005").reviewed,  # type: ignore[union-attr]
+            what="p5 marked on disk",
+        )
 
 
 async def test_a_run_with_nothing_to_do_says_so_and_changes_nothing(review_path: Path) -> None:
     chapter = review_chapter()
-    done = chapter.with_paragraphs({0: chapter.paragraphs[1].replace(id="p0000001", text="一つ目の段落です。"),
-                                    5: chapter.paragraphs[3].replace(id="p0000006", text="六つ目。")})
+    done = chapter.with_paragraphs(
+        {
+            0: chapter.paragraphs[1].replace(id="p0000001", text="一つ目の段落です。"),
+            5: chapter.paragraphs[3].replace(id="p0000006", text="六つ目。"),
+        }
+    )
     write(review_path, done)
     before = review_path.read_bytes()
     app = make_app(review_path, watch=False)
@@ -54,8 +64,9 @@ async def test_a_run_with_nothing_to_do_says_so_and_changes_nothing(review_path:
         screen = chapter_screen(app)
         screen.session.run_changed.add("p0000002")  # the markers of an earlier run
         await pilot.press("t")
-        await wait_for(pilot, lambda: any("Nothing to translate" in n for n in messages.notifications()),
-                       what="the refusal")
+        await wait_for(
+            pilot, lambda: any("Nothing to translate" in n for n in messages.notifications()), what="the refusal"
+        )
         assert not screen.run_in_progress and screen.run_label is None
         assert screen.session.run_changed == {"p0000002"}  # the last run's markers stay
     assert review_path.read_bytes() == before
@@ -73,14 +84,29 @@ async def test_retranslate_the_chapter_and_the_chunk_at_the_cursor(review_path: 
         assert texts["p0000004"] == "[demo en] 四つ目の段落です。"
         assert len(after.paragraph("p0000002").translations) == 3  # type: ignore[union-attr]
         await pilot.press("u")
-        await wait_for(pilot, lambda: screen.run_label.startswith("last run: complete") and not screen.run_in_progress,
-                       what="the chapter run")
+        await wait_for(
+            pilot,
+            lambda: screen.run_label.startswith("last run: complete") and not screen.run_in_progress,
+            what="the chapter run",
+        )
 
 
 @pytest.mark.slow
 async def test_ask_the_model_about_one_translated_paragraph(review_path: Path, model_server: ModelServer) -> None:
-    model_server.add(tool_reply([("add_translation_batch", {"paragraphs": [
-        {"paragraph_id": "p0000004", "translated_text": "This is, formally, the fourth paragraph."}]})]))
+    model_server.add(
+        tool_reply(
+            [
+                (
+                    "add_translation_batch",
+                    {
+                        "paragraphs": [
+                            {"paragraph_id": "p0000004", "translated_text": "This is, formally, the fourth paragraph."}
+                        ]
+                    },
+                )
+            ]
+        )
+    )
     model_server.add(text_reply("Done."))
     app = make_app(review_path, watch=False, base_url=model_server.base_url, model="test-model")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -113,8 +139,11 @@ async def test_leaving_a_chapter_keeps_its_run_log_and_progress(small_path: Path
         screen = chapter_screen(app)
         await pilot.press("t")
         await wait_for(pilot, lambda: bool(model_server.requests), what="the request")
-        await wait_for(pilot, lambda: (screen.run_label or "").startswith("running translate · chunk 1/1"),
-                       what="the progress in the status line")
+        await wait_for(
+            pilot,
+            lambda: (screen.run_label or "").startswith("running translate · chunk 1/1"),
+            what="the progress in the status line",
+        )
         pane = screen.query_one(LogPane)
         await wait_for(pilot, lambda: bool(pane.visible_entries), what="the log")
         logged = [e.text for e in pane.visible_entries]
@@ -122,16 +151,20 @@ async def test_leaving_a_chapter_keeps_its_run_log_and_progress(small_path: Path
         assert app.screen is not screen and screen.run_in_progress
         await pilot.press("enter")
         assert app.screen is screen and screen.run_in_progress
-        assert [e.text for e in pane.visible_entries][:len(logged)] == logged  # the log survived
+        assert [e.text for e in pane.visible_entries][: len(logged)] == logged  # the log survived
         await pilot.press("x")
         await wait_for(pilot, lambda: not screen.run_in_progress, what="the run to stop")
 
 
-async def test_the_separators_show_the_runs_own_chunks_while_it_goes(small_path: Path,
-                                                                     model_server: ModelServer) -> None:
+async def test_the_separators_show_the_runs_own_chunks_while_it_goes(
+    small_path: Path, model_server: ModelServer
+) -> None:
     # The first batch commits a0000001; the run's chunk still holds it (the work set would not any more).
-    model_server.add(tool_reply([("add_translation_batch", {"paragraphs": [
-        {"paragraph_id": "a0000001", "translated_text": "One."}]})]))
+    model_server.add(
+        tool_reply(
+            [("add_translation_batch", {"paragraphs": [{"paragraph_id": "a0000001", "translated_text": "One."}]})]
+        )
+    )
     body = sse(tool_chunks([("add_translation_batch", {"paragraphs": []})]))
     model_server.add(Scripted(200, {"content-type": "text/event-stream"}, body, split=20, hang_after=40))
     app = make_app(small_path, watch=False, base_url=model_server.base_url, model="test-model")
@@ -152,10 +185,29 @@ def test_run_status_wording() -> None:
     assert status.text() is None
     status.start("translate")
     assert status.text() == "running translate"
-    status.update(RunStarted(run_id="r", chapter_path="c.json", chapter_id="c", task="translate", model="m",
-                             base_url="http://x", chunk_count=3, paragraph_count=1))
-    status.update(ChunkStarted(run_id="r", chunk=2, paragraph_ids=("a",), first_paragraph_id="a",
-                               last_paragraph_id="a", chunk_count=3, part="2.1"))
+    status.update(
+        RunStarted(
+            run_id="r",
+            chapter_path="c.json",
+            chapter_id="c",
+            task="translate",
+            model="m",
+            base_url="http://x",
+            chunk_count=3,
+            paragraph_count=1,
+        )
+    )
+    status.update(
+        ChunkStarted(
+            run_id="r",
+            chunk=2,
+            paragraph_ids=("a",),
+            first_paragraph_id="a",
+            last_paragraph_id="a",
+            chunk_count=3,
+            part="2.1",
+        )
+    )
     status.update(ModelRequest(run_id="r", chunk=2, turn=2, message_count=3, tool_names=()))
     status.update(BatchCommitted(run_id="r", chunk=2, file="c.json", paragraph_ids=("a",)))
     assert status.text() == "running translate · chunk 2.1/3 · turn 2 · 1/1 paragraph"
@@ -208,22 +260,66 @@ async def test_idle_chapter_views_are_kept_up_to_a_limit(workspace_dir: Path) ->
 def test_the_status_line_shows_tokens_cache_share_and_cost_as_they_come() -> None:
     status = RunStatus()
     status.start("translate")
-    status.update(RunStarted(run_id="r", chapter_path="c.json", chapter_id="c", task="translate", model="m",
-                             base_url="http://x", chunk_count=1, paragraph_count=2,
-                             prices={"input": 2.5, "cached_input": 1.25, "output": 10.0, "currency": "USD"}))
+    status.update(
+        RunStarted(
+            run_id="r",
+            chapter_path="c.json",
+            chapter_id="c",
+            task="translate",
+            model="m",
+            base_url="http://x",
+            chunk_count=1,
+            paragraph_count=2,
+            prices={"input": 2.5, "cached_input": 1.25, "output": 10.0, "currency": "USD"},
+        )
+    )
     assert status.text() == "running translate · 0/2 paragraphs"  # nothing spent yet: nothing said
     for prompt, completion, cached in ((800_000, 120_000, 0), (950_000, 3_000, 760_000)):
-        status.update(ModelResponse(run_id="r", chunk=1, turn=1, content="", reasoning="", tool_calls=(),
-                                    finish_reason="tool_calls", latency_ms=1.0,
-                                    usage={"prompt_tokens": prompt, "completion_tokens": completion,
-                                           "total_tokens": prompt + completion, "cached_tokens": cached}))
+        status.update(
+            ModelResponse(
+                run_id="r",
+                chunk=1,
+                turn=1,
+                content="",
+                reasoning="",
+                tool_calls=(),
+                finish_reason="tool_calls",
+                latency_ms=1.0,
+                usage={
+                    "prompt_tokens": prompt,
+                    "completion_tokens": completion,
+                    "total_tokens": prompt + completion,
+                    "cached_tokens": cached,
+                },
+            )
+        )
     assert status.text() == "running translate · 0/2 paragraphs · 1.87M tok · 43% cached · $4.66"
     status.update(RunFinished(run_id="r", status="complete", summary={}))
     assert status.text() == "last run: complete · 1.87M tok · 43% cached · $4.66"
     status.start("polish")  # a new run starts from nothing
-    status.update(RunStarted(run_id="s", chapter_path="c.json", chapter_id="c", task="polish", model="demo",
-                             base_url="demo://offline", chunk_count=1, paragraph_count=1))
-    status.update(ModelResponse(run_id="s", chunk=1, turn=1, content="", reasoning="", tool_calls=(),
-                                finish_reason="stop", latency_ms=1.0,
-                                usage={"prompt_tokens": 900, "completion_tokens": 100, "total_tokens": 1000}))
+    status.update(
+        RunStarted(
+            run_id="s",
+            chapter_path="c.json",
+            chapter_id="c",
+            task="polish",
+            model="demo",
+            base_url="demo://offline",
+            chunk_count=1,
+            paragraph_count=1,
+        )
+    )
+    status.update(
+        ModelResponse(
+            run_id="s",
+            chunk=1,
+            turn=1,
+            content="",
+            reasoning="",
+            tool_calls=(),
+            finish_reason="stop",
+            latency_ms=1.0,
+            usage={"prompt_tokens": 900, "completion_tokens": 100, "total_tokens": 1000},
+        )
+    )
     assert status.text() == "running polish · 0/1 paragraph · 1.0k tok"  # no prices, no cache report: tokens only

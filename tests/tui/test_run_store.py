@@ -14,8 +14,9 @@ from tests.tui.conftest import SIZE, make_app, wait_for
 from tui.screens.chapter import ChapterScreen
 
 
-async def test_a_run_shows_its_commits_without_parsing_the_file_again(workspace_dir: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_run_shows_its_commits_without_parsing_the_file_again(
+    workspace_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = workspace_dir / "rashomon.json"
     parsed: list[str] = []
 

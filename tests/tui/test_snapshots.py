@@ -49,10 +49,24 @@ def showcase(tmp_path: Path, isolated_dirs: Path) -> Path:
     sample = parse_chapter(sample_bytes(), "rashomon.json")
     path = write(folder / "rashomon.json", showcase_chapter(sample))
     para = sample.paragraphs[5]  # [6], in view at 80x24
-    write_conflicts(Workspace(folder), path, [ConflictRecord(
-        chapter_file=path.name, chapter_id=sample.id, paragraph_id=para.id, kind="stale_source",
-        base_source=para.text + "（旧）", current_source=para.text, our_text="[en] an older source",
-        origin="translation", model="test-model", created_at=STAMP)])
+    write_conflicts(
+        Workspace(folder),
+        path,
+        [
+            ConflictRecord(
+                chapter_file=path.name,
+                chapter_id=sample.id,
+                paragraph_id=para.id,
+                kind="stale_source",
+                base_source=para.text + "（旧）",
+                current_source=para.text,
+                our_text="[en] an older source",
+                origin="translation",
+                model="test-model",
+                created_at=STAMP,
+            )
+        ],
+    )
     return path
 
 
@@ -85,32 +99,97 @@ def test_log_pane_with_an_error(snap_compare: Callable[..., bool], showcase: Pat
         assert isinstance(screen, ChapterScreen)
         run, ids = "r1", ("061915f3", "655d8700")
         events = [
-            RunStarted(run_id=run, chapter_path=str(showcase), chapter_id="rashomon", task="translate",
-                       model="test-model", base_url="http://127.0.0.1:1/v1", chunk_count=3, paragraph_count=7),
-            ChunkStarted(run_id=run, chunk=2, paragraph_ids=ids, first_paragraph_id=ids[0],
-                         last_paragraph_id=ids[1], chunk_count=3),
+            RunStarted(
+                run_id=run,
+                chapter_path=str(showcase),
+                chapter_id="rashomon",
+                task="translate",
+                model="test-model",
+                base_url="http://127.0.0.1:1/v1",
+                chunk_count=3,
+                paragraph_count=7,
+            ),
+            ChunkStarted(
+                run_id=run,
+                chunk=2,
+                paragraph_ids=ids,
+                first_paragraph_id=ids[0],
+                last_paragraph_id=ids[1],
+                chunk_count=3,
+            ),
             ModelRequest(run_id=run, chunk=2, turn=1, message_count=2, tool_names=("get_previous_paragraphs",)),
-            ModelResponse(run_id=run, chunk=2, turn=1, content="Let me read what comes before.", reasoning="",
-                          tool_calls=(), finish_reason="tool_calls", usage=None, latency_ms=80.0),
-            ToolCalled(run_id=run, chunk=2, turn=1, call_id="c1", name="get_previous_paragraphs",
-                       arguments={"paragraph_id": ids[0], "count": 3}),
-            ToolResult(run_id=run, chunk=2, turn=1, call_id="c1", name="get_previous_paragraphs", success=False,
-                       error_code="CHUNK_BOUNDARY", result={
-                           "success": False, "error_code": "CHUNK_BOUNDARY",
-                           "error": "the request goes beyond the current chunk (061915f3 … 655d8700)"}),
-            ToolCalled(run_id=run, chunk=2, turn=2, call_id="c2", name="add_translation_batch",
-                       arguments={"paragraphs": [{"paragraph_id": i, "translated_text": "…"} for i in ids]}),
-            ToolResult(run_id=run, chunk=2, turn=2, call_id="c2", name="add_translation_batch", success=True,
-                       error_code=None, result={"success": True, "accepted": list(ids)}),
+            ModelResponse(
+                run_id=run,
+                chunk=2,
+                turn=1,
+                content="Let me read what comes before.",
+                reasoning="",
+                tool_calls=(),
+                finish_reason="tool_calls",
+                usage=None,
+                latency_ms=80.0,
+            ),
+            ToolCalled(
+                run_id=run,
+                chunk=2,
+                turn=1,
+                call_id="c1",
+                name="get_previous_paragraphs",
+                arguments={"paragraph_id": ids[0], "count": 3},
+            ),
+            ToolResult(
+                run_id=run,
+                chunk=2,
+                turn=1,
+                call_id="c1",
+                name="get_previous_paragraphs",
+                success=False,
+                error_code="CHUNK_BOUNDARY",
+                result={
+                    "success": False,
+                    "error_code": "CHUNK_BOUNDARY",
+                    "error": "the request goes beyond the current chunk (061915f3 … 655d8700)",
+                },
+            ),
+            ToolCalled(
+                run_id=run,
+                chunk=2,
+                turn=2,
+                call_id="c2",
+                name="add_translation_batch",
+                arguments={"paragraphs": [{"paragraph_id": i, "translated_text": "…"} for i in ids]},
+            ),
+            ToolResult(
+                run_id=run,
+                chunk=2,
+                turn=2,
+                call_id="c2",
+                name="add_translation_batch",
+                success=True,
+                error_code=None,
+                result={"success": True, "accepted": list(ids)},
+            ),
             BatchCommitted(run_id=run, chunk=2, paragraph_ids=ids, file=str(showcase)),
-            ChunkFinished(run_id=run, chunk=2, status="complete", missing=(), turns=2, tool_calls=2,
-                          tool_errors={"CHUNK_BOUNDARY": 1}, usage={}, wall_ms=10.0),
+            ChunkFinished(
+                run_id=run,
+                chunk=2,
+                status="complete",
+                missing=(),
+                turns=2,
+                tool_calls=2,
+                tool_errors={"CHUNK_BOUNDARY": 1},
+                usage={},
+                wall_ms=10.0,
+            ),
         ]
         for event in events:
             screen.post_message(EngineEventReceived(event, showcase))
         pane = screen.query_one(LogPane)
-        await wait_for(pilot, lambda: [e.kind for e in pane.visible_entries][-1:] == ["chunk_finished"],
-                       what="every event in the log pane")
+        await wait_for(
+            pilot,
+            lambda: [e.kind for e in pane.visible_entries][-1:] == ["chunk_finished"],
+            what="every event in the log pane",
+        )
         await workers_done(pilot)  # the reload after the commit
 
     assert snap_compare(chapter_app(showcase), run_before=before)
@@ -120,28 +199,103 @@ def test_trace_inspector_on_an_error(snap_compare: Callable[..., bool], tmp_path
     trace = tmp_path / "20261121T100000.000000Z-translate.jsonl"
     ids = ["061915f3", "655d8700"]
     events = [
-        {"kind": "run_started", "run_id": "r1", "chunk": None, "ts": 0, "chapter_path": "rashomon.json",
-         "chapter_id": "rashomon", "task": "translate", "model": "test-model", "base_url": "http://127.0.0.1:1/v1",
-         "chunk_count": 1, "paragraph_count": 2},
-        {"kind": "chunk_started", "run_id": "r1", "chunk": 1, "ts": 0, "paragraph_ids": ids,
-         "first_paragraph_id": ids[0], "last_paragraph_id": ids[1], "chunk_count": 1},
-        {"kind": "model_request", "run_id": "r1", "chunk": 1, "ts": 0, "turn": 1, "message_count": 2,
-         "tool_names": ["get_previous_paragraphs"], "messages": [
-             {"role": "system", "content": "You translate Japanese into English."},
-             {"role": "user", "content": f"This is part 1 of 1.\n[10] [ID: {ids[0]}] …\n\n[11] [ID: {ids[1]}] …"}]},
-        {"kind": "model_response", "run_id": "r1", "chunk": 1, "ts": 0, "turn": 1, "content": "", "reasoning": "",
-         "tool_calls": [{"id": "c1", "name": "get_previous_paragraphs",
-                         "arguments": json.dumps({"paragraph_id": ids[0], "count": 3})}],
-         "finish_reason": "tool_calls", "usage": {"total_tokens": 42}, "latency_ms": 120.0, "error": None},
-        {"kind": "tool_called", "run_id": "r1", "chunk": 1, "ts": 0, "turn": 1, "call_id": "c1",
-         "name": "get_previous_paragraphs", "arguments": {"paragraph_id": ids[0], "count": 3}},
-        {"kind": "tool_result", "run_id": "r1", "chunk": 1, "ts": 0, "turn": 1, "call_id": "c1",
-         "name": "get_previous_paragraphs", "success": False, "error_code": "CHUNK_BOUNDARY",
-         "result": {"success": False, "error_code": "CHUNK_BOUNDARY", "available_count": 0,
-                    "error": "the request goes beyond the current chunk",
-                    "chunk_range": {"first_paragraph_id": ids[0], "last_paragraph_id": ids[1]}}},
-        {"kind": "chunk_finished", "run_id": "r1", "chunk": 1, "ts": 0, "status": "complete", "missing": [],
-         "turns": 2, "tool_calls": 2, "tool_errors": {"CHUNK_BOUNDARY": 1}, "usage": {}, "wall_ms": 10.0},
+        {
+            "kind": "run_started",
+            "run_id": "r1",
+            "chunk": None,
+            "ts": 0,
+            "chapter_path": "rashomon.json",
+            "chapter_id": "rashomon",
+            "task": "translate",
+            "model": "test-model",
+            "base_url": "http://127.0.0.1:1/v1",
+            "chunk_count": 1,
+            "paragraph_count": 2,
+        },
+        {
+            "kind": "chunk_started",
+            "run_id": "r1",
+            "chunk": 1,
+            "ts": 0,
+            "paragraph_ids": ids,
+            "first_paragraph_id": ids[0],
+            "last_paragraph_id": ids[1],
+            "chunk_count": 1,
+        },
+        {
+            "kind": "model_request",
+            "run_id": "r1",
+            "chunk": 1,
+            "ts": 0,
+            "turn": 1,
+            "message_count": 2,
+            "tool_names": ["get_previous_paragraphs"],
+            "messages": [
+                {"role": "system", "content": "You translate Japanese into English."},
+                {"role": "user", "content": f"This is part 1 of 1.\n[10] [ID: {ids[0]}] …\n\n[11] [ID: {ids[1]}] …"},
+            ],
+        },
+        {
+            "kind": "model_response",
+            "run_id": "r1",
+            "chunk": 1,
+            "ts": 0,
+            "turn": 1,
+            "content": "",
+            "reasoning": "",
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "name": "get_previous_paragraphs",
+                    "arguments": json.dumps({"paragraph_id": ids[0], "count": 3}),
+                }
+            ],
+            "finish_reason": "tool_calls",
+            "usage": {"total_tokens": 42},
+            "latency_ms": 120.0,
+            "error": None,
+        },
+        {
+            "kind": "tool_called",
+            "run_id": "r1",
+            "chunk": 1,
+            "ts": 0,
+            "turn": 1,
+            "call_id": "c1",
+            "name": "get_previous_paragraphs",
+            "arguments": {"paragraph_id": ids[0], "count": 3},
+        },
+        {
+            "kind": "tool_result",
+            "run_id": "r1",
+            "chunk": 1,
+            "ts": 0,
+            "turn": 1,
+            "call_id": "c1",
+            "name": "get_previous_paragraphs",
+            "success": False,
+            "error_code": "CHUNK_BOUNDARY",
+            "result": {
+                "success": False,
+                "error_code": "CHUNK_BOUNDARY",
+                "available_count": 0,
+                "error": "the request goes beyond the current chunk",
+                "chunk_range": {"first_paragraph_id": ids[0], "last_paragraph_id": ids[1]},
+            },
+        },
+        {
+            "kind": "chunk_finished",
+            "run_id": "r1",
+            "chunk": 1,
+            "ts": 0,
+            "status": "complete",
+            "missing": [],
+            "turns": 2,
+            "tool_calls": 2,
+            "tool_errors": {"CHUNK_BOUNDARY": 1},
+            "usage": {},
+            "wall_ms": 10.0,
+        },
         {"kind": "run_finished", "run_id": "r1", "chunk": None, "ts": 0, "status": "complete", "summary": {}},
     ]
     trace.write_text("".join(json.dumps(e, ensure_ascii=False) + "\n" for e in events), encoding="utf-8")

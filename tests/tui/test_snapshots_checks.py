@@ -41,8 +41,9 @@ async def checked(pilot: Pilot) -> ChapterScreen:
     """The chapter view once its warnings are shown and every worker is done."""
     screen = pilot.app.screen
     assert isinstance(screen, ChapterScreen)
-    await wait_for(pilot, lambda: screen.warnings.chapter is screen.session.chapter is not None,
-                   what="the warnings of the chapter")
+    await wait_for(
+        pilot, lambda: screen.warnings.chapter is screen.session.chapter is not None, what="the warnings of the chapter"
+    )
     await workers_done(pilot)
     return screen
 

@@ -77,7 +77,7 @@ def assert_screen_safe(app: App[object]) -> str:
         assert sequence not in raw, f"{sequence!r} reached the terminal"
     text = screen_output(app)
     found = RAW_CONTROL.search(text)
-    assert found is None, f"raw {found.group()!r} on screen: {text[max(found.start() - 60, 0):found.end() + 60]!r}"
+    assert found is None, f"raw {found.group()!r} on screen: {text[max(found.start() - 60, 0) : found.end() + 60]!r}"
     return text
 
 
@@ -91,6 +91,7 @@ def widget_lines(widget: Widget) -> str:
 
 def hostile_chapter(translated: bool = True) -> Chapter:
     """Three paragraphs whose title, IDs, texts and versions carry every hostile sequence."""
+
     def para(pid: str, text: str, n: int) -> Paragraph:
         if not translated:
             return Paragraph(id=pid, text=text)
@@ -98,9 +99,13 @@ def hostile_chapter(translated: bool = True) -> Chapter:
         new = version(f"v{n}b", f"EN{n} new {PAYLOAD}", "polish", model=f"m{C1_CSI}")
         return Paragraph(id=pid, text=text, translations=(old, new), selected_translation_id=new.id)
 
-    return Chapter(id="ch", title=f"T {PAYLOAD}", source_language="ja", target_language="en",
-                   paragraphs=(para(ID1, f"一 {PAYLOAD}", 1), para(ID2, f"二 {PAYLOAD}", 2),
-                               para(ID3, f"三 {PAYLOAD}", 3)))
+    return Chapter(
+        id="ch",
+        title=f"T {PAYLOAD}",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(para(ID1, f"一 {PAYLOAD}", 1), para(ID2, f"二 {PAYLOAD}", 2), para(ID3, f"三 {PAYLOAD}", 3)),
+    )
 
 
 @pytest.fixture
@@ -116,8 +121,11 @@ async def test_chapter_list_shows_file_names_and_titles_escaped(folder: Path) ->
     app = make_app(folder)
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, ChapterListScreen)
-        await wait_for(pilot, lambda: "PWNED" in screen_output(app) and "✗" in screen_output(app),
-                       what="both files listed after the first scan")
+        await wait_for(
+            pilot,
+            lambda: "PWNED" in screen_output(app) and "✗" in screen_output(app),
+            what="both files listed after the first scan",
+        )
         text = assert_screen_safe(app)
         assert "x\\x1b]0;PWNED" in text and "y\\x1b]52;c;SGVsbG8=" in text
         await pilot.press("down", "enter")  # the invalid file: its message as a notification
@@ -162,15 +170,30 @@ async def test_chapter_view_shows_title_ids_texts_and_versions_escaped(folder: P
 
 @pytest.mark.slow  # two runs, then every step of the trace inspector
 async def test_a_run_with_a_hostile_model_and_server(folder: Path, model_server: ModelServer) -> None:
-    chapter = Chapter(id="small", title="Small", source_language="ja", target_language="en",
-                      paragraphs=(Paragraph(id="p1", text="一つ目。"), Paragraph(id="p2", text="二つ目。")))
+    chapter = Chapter(
+        id="small",
+        title="Small",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(Paragraph(id="p1", text="一つ目。"), Paragraph(id="p2", text="二つ目。")),
+    )
     path = write(folder / "small.json", chapter)
     model_server.add(
         tool_reply([("get_paragraph_info", {"paragraph_id": f"x{OSC52}{RLO}"})], text=f"looking {PAYLOAD}"),
         text_reply(f"thinking aloud {PAYLOAD}", reasoning=f"hmm {PAYLOAD}"),
-        tool_reply([("add_translation_batch", {"paragraphs": [
-            {"paragraph_id": "p1", "translated_text": f"One {PAYLOAD}"},
-            {"paragraph_id": "p2", "translated_text": f"Two {PAYLOAD}"}]})]),
+        tool_reply(
+            [
+                (
+                    "add_translation_batch",
+                    {
+                        "paragraphs": [
+                            {"paragraph_id": "p1", "translated_text": f"One {PAYLOAD}"},
+                            {"paragraph_id": "p2", "translated_text": f"Two {PAYLOAD}"},
+                        ]
+                    },
+                )
+            ]
+        ),
         error_reply(400, f"bad request {PAYLOAD} end"),
     )
     app = make_app(path, base_url=model_server.base_url, model="test-model", watch=False)
@@ -179,7 +202,7 @@ async def test_a_run_with_a_hostile_model_and_server(folder: Path, model_server:
     def check(place: str, text: str) -> str:
         found = RAW_CONTROL.search(text)
         if found is not None:
-            leaks.setdefault(place, repr(text[max(found.start() - 40, 0):found.end() + 40]))
+            leaks.setdefault(place, repr(text[max(found.start() - 40, 0) : found.end() + 40]))
         return text
 
     async with app.run_test(size=SIZE) as pilot:
@@ -225,8 +248,9 @@ async def test_a_run_with_a_hostile_model_and_server(folder: Path, model_server:
             check("trace step list", rendered(steps))
             check("trace inspector", screen_output(app))
             await pilot.press("j")
-        prompts = check("trace step titles",
-                        "\n".join(str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count)))
+        prompts = check(
+            "trace step titles", "\n".join(str(steps.get_option_at_index(i).prompt) for i in range(steps.option_count))
+        )
         described = check("trace step details", "\n".join(trace.describe(step).plain for step in trace.steps))
 
         assert not leaks, "control characters reached the terminal: " + "; ".join(f"{k}: {v}" for k, v in leaks.items())
@@ -242,11 +266,24 @@ async def test_a_run_with_a_hostile_model_and_server(folder: Path, model_server:
 
 async def test_conflicts_screen_shows_records_escaped(folder: Path) -> None:
     path = write(folder / FILE_NAME, hostile_chapter())
-    write_conflicts(Workspace(folder), path, [
-        ConflictRecord(chapter_file=path.name, chapter_id="ch", paragraph_id=ID2, kind="stale_source",
-                       base_source=f"old {PAYLOAD}", current_source=f"now {PAYLOAD}", our_text=f"ours {PAYLOAD}",
-                       origin="translation", model=f"m{OSC52}", created_at=STAMP),
-    ])
+    write_conflicts(
+        Workspace(folder),
+        path,
+        [
+            ConflictRecord(
+                chapter_file=path.name,
+                chapter_id="ch",
+                paragraph_id=ID2,
+                kind="stale_source",
+                base_source=f"old {PAYLOAD}",
+                current_source=f"now {PAYLOAD}",
+                our_text=f"ours {PAYLOAD}",
+                origin="translation",
+                model=f"m{OSC52}",
+                created_at=STAMP,
+            ),
+        ],
+    )
     app = make_app(path, watch=False)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
@@ -280,8 +317,7 @@ async def test_the_current_output_line_shows_streamed_text_escaped(channel: str)
         pane.push(ModelRequest(run_id="r", chunk=1, turn=1, message_count=2, tool_names=()))
         for part in ("streamed ", OSC52, TITLE_ST, CLEAR, C1_CSI, RLO, " tail"):
             pane.push(ModelDelta(run_id="r", chunk=1, turn=1, channel=channel, text=part))
-        pane.push(ModelDelta(run_id="r", chunk=1, turn=1, channel="tool_arguments", tool_name=f"t{TITLE_ST}",
-                             chars=3))
+        pane.push(ModelDelta(run_id="r", chunk=1, turn=1, channel="tool_arguments", tool_name=f"t{TITLE_ST}", chars=3))
         await flushed(pilot, pane)
         lines = widget_lines(pane)
         assert "t\\x1b]0;PWNED" in lines

@@ -16,9 +16,12 @@ CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 CONTROL_BUT_LINES = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 # Mostly the characters that matter, plus ordinary text (CJK, backslashes, brackets).
-interesting = st.text(alphabet=st.one_of(
-    st.sampled_from("\x00\x07\x08\t\n\r\x1b\x7f\x85\x9b\x9c\u200e\u2028\u202a\u202e\u2066\u2069\\[]abc羅生門"),
-    st.characters(codec="utf-8")))
+interesting = st.text(
+    alphabet=st.one_of(
+        st.sampled_from("\x00\x07\x08\t\n\r\x1b\x7f\x85\x9b\x9c\u200e\u2028\u202a\u202e\u2066\u2069\\[]abc羅生門"),
+        st.characters(codec="utf-8"),
+    )
+)
 
 
 def test_hostile_sequences_become_visible_escapes() -> None:
@@ -76,9 +79,13 @@ def test_json_text_escapes_what_json_dumps_leaves_raw() -> None:
     assert json_text({"p": object()}, default=lambda _: "x") == '{"p": "x"}'
 
 
-@given(st.recursive(st.none() | st.booleans() | st.integers() | interesting,
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(interesting, inner, max_size=3),
-                    max_leaves=8))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | interesting,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(interesting, inner, max_size=3),
+        max_leaves=8,
+    )
+)
 def test_json_text_round_trips_and_has_no_control_character(value: object) -> None:
     dumped = json_text(value, indent=2)
     assert json.loads(dumped) == value

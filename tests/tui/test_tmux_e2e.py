@@ -19,8 +19,10 @@ from store.loader import load_chapter
 TMUX = shutil.which("tmux")
 BINARY = Path(sys.executable).parent / "proofdesk"
 
-pytestmark = [pytest.mark.slow,
-              pytest.mark.skipif(TMUX is None or not BINARY.exists(), reason="needs tmux and the installed binary")]
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(TMUX is None or not BINARY.exists(), reason="needs tmux and the installed binary"),
+]
 
 
 class Terminal:
@@ -30,8 +32,9 @@ class Terminal:
         self.socket = socket
 
     def tmux(self, *args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([TMUX or "tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                              timeout=10, check=False)
+        return subprocess.run(
+            [TMUX or "tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=10, check=False
+        )
 
     def start(self, command: str) -> None:
         done = self.tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "e2e", command)
@@ -64,8 +67,10 @@ def terminal() -> Iterator[Terminal]:
 
 
 def test_installed_binary_in_tmux(terminal: Terminal, isolated_dirs: Path) -> None:
-    env = {k: os.environ[k] for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
-                                      "PROOFDESK_CONFIG")}
+    env = {
+        k: os.environ[k]
+        for k in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "PROOFDESK_CONFIG")
+    }
     env.update(TERM="xterm-256color", LANG="C.UTF-8", LC_ALL="C.UTF-8")
     exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
     terminal.start(f"env {exports} {shlex.quote(str(BINARY))} demo; echo EXIT=$?; sleep 30")
@@ -87,8 +92,11 @@ def test_installed_binary_in_tmux(terminal: Terminal, isolated_dirs: Path) -> No
     terminal.keys("j", "A")  # ask the model about [5]
     terminal.wait_for(lambda s: "Ask the model about [5]" in s, "the ask form")
     terminal.keys("more formal", "Enter")  # the task offered for a translated paragraph: polish
-    terminal.wait_for(lambda s: "✔ committed 1 paragraph to rashomon.json" in s and "[5] cdb3e1b6 ·" in s,
-                      "the one-paragraph run's commit, the cursor on [5]", 60)
+    terminal.wait_for(
+        lambda s: "✔ committed 1 paragraph to rashomon.json" in s and "[5] cdb3e1b6 ·" in s,
+        "the one-paragraph run's commit, the cursor on [5]",
+        60,
+    )
     asked = load_chapter(chapter).paragraphs[4]
     assert asked.selected_text is not None and asked.selected_text.endswith("[demo polished]")
     assert [v.origin for v in asked.translations] == ["translation", "polish"]

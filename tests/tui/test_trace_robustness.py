@@ -30,12 +30,14 @@ WRONG: list[Any] = [None, 0, -1, 2.5, True, "x", "", [], {}, [1, "a", None], {"a
 async def _real_trace(tmp_path: Path, server: ModelServer) -> list[dict[str, Any]]:
     """A scripted run with a refused call, a commit, a reminder and a text answer."""
     path = write_chapter(tmp_path)
-    server.add(tool_reply([("get_paragraph_info", {"paragraph_id": "nope"})]),
-               tool_reply([("add_translation_batch", {"paragraphs": [{"paragraph_id": IDS[0],
-                                                                       "translated_text": "One"}]})]),
-               text_reply("Done."), text_reply("Done."), text_reply("Done."))
-    events = await collect(RunRequest(path, "translate", settings_for(server.base_url), chunk_chars=300,
-                                      max_turns=4))
+    server.add(
+        tool_reply([("get_paragraph_info", {"paragraph_id": "nope"})]),
+        tool_reply([("add_translation_batch", {"paragraphs": [{"paragraph_id": IDS[0], "translated_text": "One"}]})]),
+        text_reply("Done."),
+        text_reply("Done."),
+        text_reply("Done."),
+    )
+    events = await collect(RunRequest(path, "translate", settings_for(server.base_url), chunk_chars=300, max_turns=4))
     return list(read_trace(Path(events[-1].summary["trace"])))
 
 
@@ -66,12 +68,18 @@ def _mutate(events: list[dict[str, Any]], index: int, key: str, wrong: Any) -> l
 
 
 @pytest.mark.slow  # thousands of mutated traces through the inspector
-async def test_every_single_field_mutation_of_a_real_trace_is_shown(tmp_path: Path,
-                                                                     model_server: ModelServer) -> None:
+async def test_every_single_field_mutation_of_a_real_trace_is_shown(tmp_path: Path, model_server: ModelServer) -> None:
     events = await _real_trace(tmp_path, model_server)
     kinds = {e["kind"] for e in events}
-    assert {"model_request", "model_response", "tool_called", "tool_result", "batch_committed", "chunk_finished",
-            "run_finished"} <= kinds
+    assert {
+        "model_request",
+        "model_response",
+        "tool_called",
+        "tool_result",
+        "batch_committed",
+        "chunk_finished",
+        "run_finished",
+    } <= kinds
     trace = tmp_path / "t.jsonl"
     trace.write_text("\n".join(json.dumps(e) for e in events) + "\n")
     app = ProofdeskApp(None, trace=trace)
@@ -89,16 +97,60 @@ async def test_every_single_field_mutation_of_a_real_trace_is_shown(tmp_path: Pa
 
 
 @pytest.mark.slow  # hypothesis
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow,
-                                                                  HealthCheck.function_scoped_fixture])
-@given(st.lists(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
-                             lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-                                 st.sampled_from(["kind", "turn", "tool_calls", "messages", "usage", "summary",
-                                                  "paragraph_ids", "name", "arguments", "result", "latency_ms",
-                                                  "content", "function", "role", "chunk", "error_code"]),
-                                 inner, max_size=5), max_leaves=25), max_size=12),
-       st.sampled_from(["model_request", "model_response", "tool_called", "tool_result", "chunk_started",
-                        "batch_committed", "chunk_finished", "run_finished", "error", "retry", "reminder"]))
+@settings(
+    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+            lambda inner: (
+                st.lists(inner, max_size=3)
+                | st.dictionaries(
+                    st.sampled_from(
+                        [
+                            "kind",
+                            "turn",
+                            "tool_calls",
+                            "messages",
+                            "usage",
+                            "summary",
+                            "paragraph_ids",
+                            "name",
+                            "arguments",
+                            "result",
+                            "latency_ms",
+                            "content",
+                            "function",
+                            "role",
+                            "chunk",
+                            "error_code",
+                        ]
+                    ),
+                    inner,
+                    max_size=5,
+                )
+            ),
+            max_leaves=25,
+        ),
+        max_size=12,
+    ),
+    st.sampled_from(
+        [
+            "model_request",
+            "model_response",
+            "tool_called",
+            "tool_result",
+            "chunk_started",
+            "batch_committed",
+            "chunk_finished",
+            "run_finished",
+            "error",
+            "retry",
+            "reminder",
+        ]
+    ),
+)
 def test_random_events_never_break_the_steps(tmp_path: Path, values: list[Any], kind: str) -> None:
     events = [v | {"kind": kind} if isinstance(v, dict) else {"kind": kind, "junk": v} for v in values]
     trace = tmp_path / "random.jsonl"
@@ -109,12 +161,15 @@ def test_random_events_never_break_the_steps(tmp_path: Path, values: list[Any], 
 
 
 @pytest.mark.slow  # the installed binary
-@pytest.mark.parametrize(("content", "said"), [
-    (b'{"kind": "x", "a": ' + b"[" * 5000 + b"]" * 5000 + b"}\n", "nested more than 64 levels"),
-    (b'{"kind": "run_started"}\n\xff\xfe garbage\n', ":2: not UTF-8 text"),
-    (b'{"kind": "run_started"}\n{"kind": broken}\n', ":2:10: invalid JSON line"),
-    (b"[1, 2]\n", ':1: expected an event object with a "kind"'),
-])
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b'{"kind": "x", "a": ' + b"[" * 5000 + b"]" * 5000 + b"}\n", "nested more than 64 levels"),
+        (b'{"kind": "run_started"}\n\xff\xfe garbage\n', ":2: not UTF-8 text"),
+        (b'{"kind": "run_started"}\n{"kind": broken}\n', ":2:10: invalid JSON line"),
+        (b"[1, 2]\n", ':1: expected an event object with a "kind"'),
+    ],
+)
 def test_proofdesk_trace_refuses_a_broken_file_in_one_line(tmp_path: Path, content: bytes, said: str) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_bytes(content)
@@ -123,5 +178,3 @@ def test_proofdesk_trace_refuses_a_broken_file_in_one_line(tmp_path: Path, conte
     assert said in done.stderr and len(done.stderr.strip().splitlines()) == 1
     with pytest.raises(TraceReadError):
         list(read_trace(path))
-
-

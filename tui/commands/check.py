@@ -41,8 +41,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="print a JSON list of warnings, each with its 'file'")
     p.add_argument("--codes", metavar="A,B", help=f"only these codes ({', '.join(CODES)})")
     p.add_argument("--all", action="store_true", dest="include_dismissed", help="also the dismissed warnings")
-    p.add_argument("--dismiss", nargs=2, metavar=("PARAGRAPH_ID", "CODE"),
-                   help="dismiss CODE on the paragraph PARAGRAPH_ID of CHAPTER")
+    p.add_argument(
+        "--dismiss",
+        nargs=2,
+        metavar=("PARAGRAPH_ID", "CODE"),
+        help="dismiss CODE on the paragraph PARAGRAPH_ID of CHAPTER",
+    )
     p.set_defaults(handler=run)
 
 
@@ -102,8 +106,9 @@ def run(args: argparse.Namespace) -> int:
     files = chapter_files(args.paths)
     chapters = [load_chapter(f) for f in files]  # a file that is not a chapter: one line, exit 2
     names = [str(f) for f in files]
-    results = check_workspace(chapters, _glossary_terms(files), names=names,
-                              include_dismissed=args.include_dismissed, codes=codes)
+    results = check_workspace(
+        chapters, _glossary_terms(files), names=names, include_dismissed=args.include_dismissed, codes=codes
+    )
     remaining = 0
     records: list[dict[str, Any]] = []
     lines: list[str] = []
@@ -160,15 +165,30 @@ def dismiss_one(path: Path, paragraph_id: str, code: str, *, as_json: bool) -> i
             print(visible(f"proofdesk: {path}: the dismissal was not saved: {exc}", newlines=False), file=sys.stderr)
             return EXIT_FAILED
     index = chapter.positions[paragraph_id] + 1
-    fires = code == "INCONSISTENT" or any(w.code == code for w in check_paragraph(
-        para.text, seen, chapter.source_language, chapter.target_language))
+    fires = code == "INCONSISTENT" or any(
+        w.code == code for w in check_paragraph(para.text, seen, chapter.source_language, chapter.target_language)
+    )
     if as_json:
-        sys.stdout.write(json_text({"file": str(path), "paragraph_id": paragraph_id, "paragraph_index": index,
-                                    "code": code, "dismissed": True, "already": already}, indent=2) + "\n")
+        sys.stdout.write(
+            json_text(
+                {
+                    "file": str(path),
+                    "paragraph_id": paragraph_id,
+                    "paragraph_index": index,
+                    "code": code,
+                    "dismissed": True,
+                    "already": already,
+                },
+                indent=2,
+            )
+            + "\n"
+        )
     else:
         state = "was already dismissed" if already else "dismissed"
         print(visible(f"{path}:[{index}] {paragraph_id} {code} {state}", newlines=False))
     if not fires:
-        print(visible(f"proofdesk: note: {code} does not fire on paragraph {paragraph_id} as it is now",
-                      newlines=False), file=sys.stderr)
+        print(
+            visible(f"proofdesk: note: {code} does not fire on paragraph {paragraph_id} as it is now", newlines=False),
+            file=sys.stderr,
+        )
     return EXIT_OK

@@ -23,9 +23,11 @@ from tui.terminal_text import json_text, visible
 
 PROBE_ID = "e58ed763"
 MESSAGES = [
-    {"role": "system", "content": "You are checking that tool calling works. Answer only with the tool call asked "
-                                  "for."},
-    {"role": "user", "content": f"Call get_paragraph_info with paragraph_id \"{PROBE_ID}\". Do not write any text."},
+    {
+        "role": "system",
+        "content": "You are checking that tool calling works. Answer only with the tool call asked for.",
+    },
+    {"role": "user", "content": f'Call get_paragraph_info with paragraph_id "{PROBE_ID}". Do not write any text.'},
 ]
 
 
@@ -47,8 +49,13 @@ def _call_json(call: ToolCall) -> dict[str, Any]:
     """One tool call as the contract shows it: the strict parse, the raw text, whether it may run, and the safe
     repair only when the strict parse failed and the repair gives an object."""
     strict = parse_arguments(call.arguments_raw, allow_repair=False)
-    entry: dict[str, Any] = {"id": call.id, "name": call.name, "arguments": strict.arguments,
-                             "raw_arguments": call.arguments_raw, "executable": call.executable}
+    entry: dict[str, Any] = {
+        "id": call.id,
+        "name": call.name,
+        "arguments": strict.arguments,
+        "raw_arguments": call.arguments_raw,
+        "executable": call.executable,
+    }
     if strict.arguments is None:
         repaired = parse_arguments(call.arguments_raw)
         if repaired.arguments is not None:
@@ -59,18 +66,29 @@ def _call_json(call: ToolCall) -> dict[str, Any]:
     return entry
 
 
-def _report(response: AssembledResponse | None, retries: list[dict[str, Any]],
-            failure: ModelFailure | None, latency_ms: float) -> dict[str, Any]:
+def _report(
+    response: AssembledResponse | None, retries: list[dict[str, Any]], failure: ModelFailure | None, latency_ms: float
+) -> dict[str, Any]:
     """The ``--json`` object of the contract; a request that failed before any response has ``error``."""
     if response is None:
-        return {"content": "", "reasoning_content": None, "tool_calls": [], "finish_reason": "error",
-                "finish_reason_raw": None, "usage": None,
-                "error": None if failure is None else failure.to_json(), "retries": retries,
-                "first_byte_ms": None, "latency_ms": round(latency_ms, 1)}
+        return {
+            "content": "",
+            "reasoning_content": None,
+            "tool_calls": [],
+            "finish_reason": "error",
+            "finish_reason_raw": None,
+            "usage": None,
+            "error": None if failure is None else failure.to_json(),
+            "retries": retries,
+            "first_byte_ms": None,
+            "latency_ms": round(latency_ms, 1),
+        }
     report: dict[str, Any] = {
-        "content": response.content, "reasoning_content": response.reasoning or None,
+        "content": response.content,
+        "reasoning_content": response.reasoning or None,
         "tool_calls": [_call_json(c) for c in response.calls_as_made],
-        "finish_reason": response.finish_reason, "finish_reason_raw": response.finish_reason_raw,
+        "finish_reason": response.finish_reason,
+        "finish_reason_raw": response.finish_reason_raw,
         "usage": None if response.usage is None else response.usage.to_json(),
         "error": None if response.failure is None else response.failure.to_json(),
         "retries": retries,
@@ -85,8 +103,12 @@ def _report(response: AssembledResponse | None, retries: list[dict[str, Any]],
 def well_formed(report: dict[str, Any]) -> bool:
     """Exit 0 only for a response that ended normally with tool calls whose arguments parsed strictly."""
     calls = report.get("expanded_tool_calls") or report["tool_calls"]
-    return report["error"] is None and report["finish_reason"] == "tool_calls" and bool(calls) and all(
-        c["executable"] and c["arguments"] is not None for c in calls)
+    return (
+        report["error"] is None
+        and report["finish_reason"] == "tool_calls"
+        and bool(calls)
+        and all(c["executable"] and c["arguments"] is not None for c in calls)
+    )
 
 
 async def _check(settings: ModelSettings) -> dict[str, Any]:
@@ -114,11 +136,13 @@ def _print_text(settings: ModelSettings, report: dict[str, Any]) -> None:
     out.write(f"model:         {say(settings.model)} at {say(public_url(settings.base_url))}\n")
     error = report["error"]
     if error:
-        out.write(f"error:         {say(error['message'])} ({error['type']}"
-                  + (", retryable" if error["retryable"] else ", not retryable") + ")\n")
+        out.write(
+            f"error:         {say(error['message'])} ({error['type']}"
+            + (", retryable" if error["retryable"] else ", not retryable")
+            + ")\n"
+        )
     for retry in report["retries"]:
-        out.write(f"retry:         attempt {retry['attempt']} after {retry['delay_s']:.1f} s: "
-                  f"{say(retry['reason'])}\n")
+        out.write(f"retry:         attempt {retry['attempt']} after {retry['delay_s']:.1f} s: {say(retry['reason'])}\n")
     if report["reasoning_content"]:
         out.write(f"reasoning:     {say(report['reasoning_content'][:500])}\n")
     if report["content"]:
@@ -134,17 +158,24 @@ def _print_text(settings: ModelSettings, report: dict[str, Any]) -> None:
             elif call.get("problem"):
                 out.write(f"  problem:     {say(call['problem'])}\n")
     raw = report["finish_reason_raw"]
-    out.write(f"finish:        {report['finish_reason']}"
-              + (f" (sent as {say(repr(raw))})" if raw and raw != report["finish_reason"] else "") + "\n")
+    out.write(
+        f"finish:        {report['finish_reason']}"
+        + (f" (sent as {say(repr(raw))})" if raw and raw != report["finish_reason"] else "")
+        + "\n"
+    )
     if report["usage"]:
         u = report["usage"]
         cached = f" ({u['cached_tokens']} cached)" if u.get("cached_tokens") is not None else ""
         out.write(f"usage:         {u['prompt_tokens']} prompt{cached} + {u['completion_tokens']} completion tokens\n")
     first = report["first_byte_ms"]
-    out.write("latency:       " + (f"first byte {first:.0f} ms, " if first is not None else "")
-              + f"total {report['latency_ms']:.0f} ms\n")
-    out.write("result:        " + ("a well-formed tool call" if well_formed(report) else "NO well-formed tool call")
-              + "\n")
+    out.write(
+        "latency:       "
+        + (f"first byte {first:.0f} ms, " if first is not None else "")
+        + f"total {report['latency_ms']:.0f} ms\n"
+    )
+    out.write(
+        "result:        " + ("a well-formed tool call" if well_formed(report) else "NO well-formed tool call") + "\n"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -153,9 +184,22 @@ def run(args: argparse.Namespace) -> int:
     if settings.is_demo:
         note = "The demo model is built in and offline; it needs no check."
         if args.json:
-            print(json_text({"content": note, "reasoning_content": None, "tool_calls": [], "finish_reason": "stop",
-                             "finish_reason_raw": None, "usage": None, "error": None, "retries": [],
-                             "first_byte_ms": None, "latency_ms": 0.0}))
+            print(
+                json_text(
+                    {
+                        "content": note,
+                        "reasoning_content": None,
+                        "tool_calls": [],
+                        "finish_reason": "stop",
+                        "finish_reason_raw": None,
+                        "usage": None,
+                        "error": None,
+                        "retries": [],
+                        "first_byte_ms": None,
+                        "latency_ms": 0.0,
+                    }
+                )
+            )
         else:
             print(note)
         return EXIT_OK

@@ -17,11 +17,16 @@ from tui.terminal_text import json_text, visible
 
 def add_chunk_flags(parser: argparse.ArgumentParser, *, task_required: bool) -> None:
     """``--task``, ``--chunk-chars`` and ``--all``, shared by ``chunks`` and ``tool``."""
-    parser.add_argument("--task", choices=TASKS, required=task_required,
-                        help="which work set the chunks are built from")
+    parser.add_argument(
+        "--task", choices=TASKS, required=task_required, help="which work set the chunks are built from"
+    )
     add_setting_flag(parser, CHUNK_CHARS, "chunk budget in characters")
-    parser.add_argument("--all", action="store_true", dest="include_all",
-                        help="translate: also paragraphs that already have a translation")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        dest="include_all",
+        help="translate: also paragraphs that already have a translation",
+    )
 
 
 def user_config() -> Config:

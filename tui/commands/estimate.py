@@ -31,8 +31,12 @@ def estimate_lines(estimate: dict[str, Any], name: str) -> list[str]:
     rows = [(f"chunk {c['chunk']}", c) for c in estimate["chunks"]]
     rows.append((f"total ({estimate['total']['chunks']} chunks)", estimate["total"]))
     for label, row in rows:
-        parts = [f"{row['paragraphs']} paragraphs", f"{_span(row['requests'])} requests",
-                 f"input {_span(row['input_tokens'])} tokens", f"output {_span(row['output_tokens'])} tokens"]
+        parts = [
+            f"{row['paragraphs']} paragraphs",
+            f"{_span(row['requests'])} requests",
+            f"input {_span(row['input_tokens'])} tokens",
+            f"output {_span(row['output_tokens'])} tokens",
+        ]
         if (cost := _cost(row["cost"], estimate["currency"])) is not None:
             parts.append(cost)
         lines.append(f"  {label}: " + " · ".join(parts))

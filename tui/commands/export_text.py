@@ -27,16 +27,33 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "the like) becomes a space, so line n stays paragraph n for any reader.",
     )
     p.add_argument("chapter", metavar="CHAPTER", type=Path, help="the chapter file")
-    p.add_argument("-o", "--output", metavar="OUT", help="write to OUT instead of stdout: a file is "
-                   "replaced atomically; a device or a pipe (/dev/null, /dev/stdout) is written directly")
-    p.add_argument("--missing", choices=("blank", "source", "mark"), default="blank",
-                   help="for paragraphs without a translation: an empty line (default), the source text, or "
-                   "'[untranslated ID] source'")
-    p.add_argument("--format", choices=("text", "bilingual", "markdown"), default="text",
-                   help="text (default: one line per paragraph), bilingual (source, translation, blank line) or "
-                   "markdown; CHAPTER may be a workspace folder (every chapter in order; -o DIR/ for one file each)")
-    p.add_argument("--epub", metavar="OUT.epub", type=Path,
-                   help="CHAPTER is an imported book's workspace: write it back as an EPUB")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="OUT",
+        help="write to OUT instead of stdout: a file is "
+        "replaced atomically; a device or a pipe (/dev/null, /dev/stdout) is written directly",
+    )
+    p.add_argument(
+        "--missing",
+        choices=("blank", "source", "mark"),
+        default="blank",
+        help="for paragraphs without a translation: an empty line (default), the source text, or "
+        "'[untranslated ID] source'",
+    )
+    p.add_argument(
+        "--format",
+        choices=("text", "bilingual", "markdown"),
+        default="text",
+        help="text (default: one line per paragraph), bilingual (source, translation, blank line) or "
+        "markdown; CHAPTER may be a workspace folder (every chapter in order; -o DIR/ for one file each)",
+    )
+    p.add_argument(
+        "--epub",
+        metavar="OUT.epub",
+        type=Path,
+        help="CHAPTER is an imported book's workspace: write it back as an EPUB",
+    )
     p.add_argument("--bilingual", action="store_true", help="with --epub: each original block, then its translation")
     p.set_defaults(handler=run)
 

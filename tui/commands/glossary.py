@@ -122,10 +122,17 @@ def _list(store: GlossaryStore, args: argparse.Namespace) -> int:
 
 def _add(store: GlossaryStore, args: argparse.Namespace) -> int:
     try:
-        entry = GlossaryEntry.model_validate({"id": new_entry_id(), "source": args.source.strip(),
-                                              "target": args.target.strip(), "kind": args.kind, "note": args.note,
-                                              "aliases": [a for a in args.alias if a.strip()],
-                                              "gender": args.gender})
+        entry = GlossaryEntry.model_validate(
+            {
+                "id": new_entry_id(),
+                "source": args.source.strip(),
+                "target": args.target.strip(),
+                "kind": args.kind,
+                "note": args.note,
+                "aliases": [a for a in args.alias if a.strip()],
+                "gender": args.gender,
+            }
+        )
     except ValidationError as exc:
         raise UsageError(f"glossary add: {first_error(exc)}") from None
     before = store.load().by_source(entry.source)
@@ -160,8 +167,9 @@ def read_table(path: Path) -> list[GlossaryEntry]:
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     comma = path.suffix.lower() == ".csv"
-    rows = csv.reader(io.StringIO(text), delimiter="," if comma else "\t", quoting=csv.QUOTE_MINIMAL if comma
-                      else csv.QUOTE_NONE)
+    rows = csv.reader(
+        io.StringIO(text), delimiter="," if comma else "\t", quoting=csv.QUOTE_MINIMAL if comma else csv.QUOTE_NONE
+    )
     columns = ["source", "target", "note", "kind"]
     entries: list[GlossaryEntry] = []
     for number, row in enumerate(rows, 1):
@@ -177,8 +185,16 @@ def read_table(path: Path) -> list[GlossaryEntry]:
         kind = values.get("kind") or "term"
         if kind not in KINDS:
             raise UsageError(f"{path}:{number}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        entries.append(GlossaryEntry(id=new_entry_id(), source=values["source"], target=values["target"],
-                                     note=values.get("note", ""), kind=kind, origin="import"))  # type: ignore[arg-type]
+        entries.append(
+            GlossaryEntry(
+                id=new_entry_id(),
+                source=values["source"],
+                target=values["target"],
+                note=values.get("note", ""),
+                kind=kind,
+                origin="import",
+            )
+        )  # type: ignore[arg-type]
     return entries
 
 
@@ -186,8 +202,10 @@ def _import(store: GlossaryStore, args: argparse.Namespace) -> int:
     incoming = read_table(args.file)
     before = len(store.load().entries)
     after = len(store.change(add_entries(incoming)).entries)
-    _say(f"{store.path.name}: imported {after - before} of {len(incoming)} entries from {args.file.name} "
-         f"({len(incoming) - (after - before)} with a source already in the glossary were left as they are)")
+    _say(
+        f"{store.path.name}: imported {after - before} of {len(incoming)} entries from {args.file.name} "
+        f"({len(incoming) - (after - before)} with a source already in the glossary were left as they are)"
+    )
     return EXIT_OK
 
 
@@ -196,8 +214,7 @@ def export_text(glossary: Glossary, form: str) -> str:
     if form == "json":
         return glossary_bytes(glossary).decode("utf-8")
     out = io.StringIO()
-    writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n",
-                        quoting=csv.QUOTE_MINIMAL)
+    writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
     writer.writerow(["source", "target", "note", "kind"])
     for e in glossary.entries:
         writer.writerow([e.source, e.target, " ".join(e.note.split()), e.kind])
@@ -228,15 +245,35 @@ def _extract(store: GlossaryStore, args: argparse.Namespace) -> int:
     candidates = extract_candidates(texts, min_count=args.min_count)
     known = store.load()
     fresh = [c for c in candidates if known.by_source(c.source) is None]
-    store.change(add_entries(GlossaryEntry(id=new_entry_id(), source=c.source, target="", kind=c.kind,  # type: ignore[arg-type]
-                                           note=f"found {c.count} times", status="proposed", origin="extract")
-                             for c in fresh))
+    store.change(
+        add_entries(
+            GlossaryEntry(
+                id=new_entry_id(),
+                source=c.source,
+                target="",
+                kind=c.kind,  # type: ignore[arg-type]
+                note=f"found {c.count} times",
+                status="proposed",
+                origin="extract",
+            )
+            for c in fresh
+        )
+    )
     for c in fresh:
         _say(f"{c.count:6}  {c.kind:9}  {c.source}")
-    _say(f"{store.path.name}: {len(fresh)} candidates added as proposed (targets to fill in); "
-         f"{len(candidates) - len(fresh)} already in the glossary")
+    _say(
+        f"{store.path.name}: {len(fresh)} candidates added as proposed (targets to fill in); "
+        f"{len(candidates) - len(fresh)} already in the glossary"
+    )
     return EXIT_OK
 
 
-_ACTIONS = {"list": _list, "add": _add, "approve": _approve, "remove": _remove, "import": _import,
-            "export": _export, "extract": _extract}
+_ACTIONS = {
+    "list": _list,
+    "add": _add,
+    "approve": _approve,
+    "remove": _remove,
+    "import": _import,
+    "export": _export,
+    "extract": _extract,
+}

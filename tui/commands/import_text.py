@@ -25,21 +25,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "become empty paragraphs (they count in the [n] numbering); a final newline adds no paragraph.",
     )
     p.add_argument("file", metavar="FILE.txt", type=Path, help="the text file to import")
-    p.add_argument("-o", "--output", metavar="OUT", type=Path,
-                   help="chapter file to write (default: FILE.json beside it)")
+    p.add_argument(
+        "-o", "--output", metavar="OUT", type=Path, help="chapter file to write (default: FILE.json beside it)"
+    )
     p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
     p.add_argument("--id", dest="chapter_id", help="chapter id (default: the file name without extension)")
     p.add_argument("--title", help="chapter title (default: the first non-empty line)")
     p.add_argument("--source-language", metavar="LANG", help="source language code, e.g. ja")
     p.add_argument("--target-language", metavar="LANG", help="target language code, e.g. en")
-    p.add_argument("--encoding", help="the text's encoding (default: detected; UTF-8/16 BOM, UTF-8, Shift_JIS, "
-                   "EUC-JP, GB18030, Big5)")
-    p.add_argument("--split-chapters", action="store_true",
-                   help="cut a long novel into chapters at heading lines; -o DIR is the workspace to create")
-    p.add_argument("--chapter-pattern", metavar="REGEX", help="with --split-chapters: a line matching REGEX "
-                   "(at its start, spaces stripped) is a heading, instead of the built-in rule")
-    p.add_argument("--translation", metavar="TRANSLATED.txt", type=Path,
-                   help="line-aligned translation: line n becomes paragraph n's selected version (origin import)")
+    p.add_argument(
+        "--encoding",
+        help="the text's encoding (default: detected; UTF-8/16 BOM, UTF-8, Shift_JIS, EUC-JP, GB18030, Big5)",
+    )
+    p.add_argument(
+        "--split-chapters",
+        action="store_true",
+        help="cut a long novel into chapters at heading lines; -o DIR is the workspace to create",
+    )
+    p.add_argument(
+        "--chapter-pattern",
+        metavar="REGEX",
+        help="with --split-chapters: a line matching REGEX "
+        "(at its start, spaces stripped) is a heading, instead of the built-in rule",
+    )
+    p.add_argument(
+        "--translation",
+        metavar="TRANSLATED.txt",
+        type=Path,
+        help="line-aligned translation: line n becomes paragraph n's selected version (origin import)",
+    )
     p.set_defaults(handler=run)
     # FILE.epub -o DIR: a workspace of chapters, one per spine document with text
 
@@ -69,11 +83,17 @@ def _import_novel(args: argparse.Namespace, text: str) -> int:
         try:
             pattern = re.compile(args.chapter_pattern)
         except re.error as exc:
-            raise UsageError(f"--chapter-pattern {args.chapter_pattern!r}: not a valid regular expression: {exc}") \
-                from None
+            raise UsageError(
+                f"--chapter-pattern {args.chapter_pattern!r}: not a valid regular expression: {exc}"
+            ) from None
     try:
-        count = import_novel(text, args.output, pattern=pattern, source_language=args.source_language,
-                             target_language=args.target_language)
+        count = import_novel(
+            text,
+            args.output,
+            pattern=pattern,
+            source_language=args.source_language,
+            target_language=args.target_language,
+        )
     except StoreError as exc:
         raise UsageError(str(exc)) from None
     print(visible(f"{args.output}: {count} chapters", newlines=False), file=sys.stderr)
@@ -114,8 +134,13 @@ def run(args: argparse.Namespace) -> int:
     chapter_id = args.chapter_id or _default_id(src)
     if not chapter_id or re.search(r"\s", chapter_id):
         raise UsageError(f"--id {chapter_id!r}: an id must be non-empty and contain no whitespace")
-    chapter = chapter_from_text(text, chapter_id=chapter_id, title=args.title,
-                                source_language=args.source_language, target_language=args.target_language)
+    chapter = chapter_from_text(
+        text,
+        chapter_id=chapter_id,
+        title=args.title,
+        source_language=args.source_language,
+        target_language=args.target_language,
+    )
     if args.title is None:
         first = next((p.text.strip() for p in chapter.paragraphs if not p.is_empty), None)
         chapter = chapter.replace(title=first)

@@ -26,8 +26,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "a folder opens the chapter list of that workspace. Keys: ? lists them all, ctrl+p finds any action "
         "by name, ctrl+q quits.",
     )
-    p.add_argument("path", metavar="PATH", nargs="?", type=Path, default=Path("."),
-                   help="a chapter file or a folder of chapter files (default: the current folder)")
+    p.add_argument(
+        "path",
+        metavar="PATH",
+        nargs="?",
+        type=Path,
+        default=Path("."),
+        help="a chapter file or a folder of chapter files (default: the current folder)",
+    )
     add_model_flags(p)
     p.set_defaults(handler=run)
 
@@ -68,8 +74,9 @@ def launch(path: Path, config: Config, settings: ModelSettings, *, demo_delay: f
         except ChapterLoadError:
             if is_plain_text(path):
                 command = f"proofdesk import {shlex.quote(str(path))}"
-                raise UsageError(f"{path}: this is a plain-text file, not a chapter: run `{command}` first to make "
-                                 "a chapter from it") from None
+                raise UsageError(
+                    f"{path}: this is a plain-text file, not a chapter: run `{command}` first to make a chapter from it"
+                ) from None
             raise
     log_to_file()
     app = ProofdeskApp(workspace, chapter=chapter, demo_delay=demo_delay if settings.is_demo else 0.0)

@@ -41,20 +41,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_setting_flag(p, settings.CHUNK_CHARS, "chunk budget in characters")
     add_setting_flag(p, settings.MAX_BATCH, "most items per add_translation_batch")
     add_setting_flag(p, settings.MAX_TURNS, "most model turns per chunk")
-    p.add_argument("--all", action="store_true", dest="include_all",
-                   help="translate: also paragraphs that already have a translation")
-    p.add_argument("--paragraph", metavar="ID", help="run one chunk of just this paragraph (one chapter only), "
-                   "translated or not")
-    p.add_argument("--instruction", metavar="TEXT", help="an instruction for the model added to every chunk "
-                   "message, such as 'more formal'")
-    p.add_argument("--trace", type=Path, metavar="PATH", help="write the trace here (one chapter only): a new "
-                   "file, or an earlier trace to append to")
-    p.add_argument("--force", action="store_true", help="run even while another run is working on the chapter, "
-                   "and write a read-only chapter")
+    p.add_argument(
+        "--all",
+        action="store_true",
+        dest="include_all",
+        help="translate: also paragraphs that already have a translation",
+    )
+    p.add_argument(
+        "--paragraph", metavar="ID", help="run one chunk of just this paragraph (one chapter only), translated or not"
+    )
+    p.add_argument(
+        "--instruction",
+        metavar="TEXT",
+        help="an instruction for the model added to every chunk message, such as 'more formal'",
+    )
+    p.add_argument(
+        "--trace",
+        type=Path,
+        metavar="PATH",
+        help="write the trace here (one chapter only): a new file, or an earlier trace to append to",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="run even while another run is working on the chapter, and write a read-only chapter",
+    )
     add_setting_flag(p, settings.JOBS, "chapters run at once")
     p.add_argument("--json", action="store_true", help="print the events as JSON Lines on stdout")
-    p.add_argument("--estimate", action="store_true", help="send nothing: print the requests, tokens and cost the "
-                   "run would take, per chunk and in total (an estimate)")
+    p.add_argument(
+        "--estimate",
+        action="store_true",
+        help="send nothing: print the requests, tokens and cost the "
+        "run would take, per chunk and in total (an estimate)",
+    )
     p.set_defaults(handler=run)
 
 
@@ -65,8 +84,9 @@ def check_trace_path(path: Path, chapters: Sequence[Path]) -> None:
     ``engine.trace.TraceWriter`` writes). A new file, an empty one and a character device (``/dev/null``) pass.
     """
     if any(path.resolve() == Path(c).resolve() for c in chapters):
-        raise UsageError(f"{path}: --trace names the chapter being run, and a trace appended to it would corrupt "
-                         "it; name a new file")
+        raise UsageError(
+            f"{path}: --trace names the chapter being run, and a trace appended to it would corrupt it; name a new file"
+        )
     try:
         st = os.stat(path)
     except FileNotFoundError:
@@ -86,8 +106,10 @@ def check_trace_path(path: Path, chapters: Sequence[Path]) -> None:
     except (OSError, ValueError, RecursionError):
         first = None
     if not (isinstance(first, dict) and isinstance(first.get("kind"), str) and isinstance(first.get("run_id"), str)):
-        raise UsageError(f"{path}: refusing to append the trace to it: it is not a proofdesk trace (a file of JSON "
-                         "lines starting with a run's first event); name a new file or an earlier trace")
+        raise UsageError(
+            f"{path}: refusing to append the trace to it: it is not a proofdesk trace (a file of JSON "
+            "lines starting with a run's first event); name a new file or an earlier trace"
+        )
 
 
 def _json_line(event: EngineEvent) -> str | None:
@@ -98,8 +120,9 @@ def _json_line(event: EngineEvent) -> str | None:
     return json_text(data, default=str)  # C1 and bidi controls escaped too: stdout may be a terminal
 
 
-async def _consume(requests: list[RunRequest], jobs: int, view: ProgressView,
-                   as_json: bool) -> tuple[list[dict[str, Any]], bool]:
+async def _consume(
+    requests: list[RunRequest], jobs: int, view: ProgressView, as_json: bool
+) -> tuple[list[dict[str, Any]], bool]:
     """Show the events as they come; Ctrl+C stops the runs, which still report how they ended.
 
     The first Ctrl+C asks the runs to stop (within a second) and the events go on until every run has emitted
@@ -146,12 +169,23 @@ def run(args: argparse.Namespace) -> int:
         if path.resolve() in seen:
             raise UsageError(f"{path}: given twice")
         seen.add(path.resolve())
-    requests = [RunRequest.configured(path, args.task, model, config.run, chunk_chars=args.chunk_chars,
-                                      max_batch=args.max_batch, max_turns=args.max_turns,
-                                      include_all=args.include_all, trace_path=args.trace,
-                                      only_paragraph=args.paragraph, instruction=args.instruction,
-                                      force=args.force)
-                for path in args.chapters]
+    requests = [
+        RunRequest.configured(
+            path,
+            args.task,
+            model,
+            config.run,
+            chunk_chars=args.chunk_chars,
+            max_batch=args.max_batch,
+            max_turns=args.max_turns,
+            include_all=args.include_all,
+            trace_path=args.trace,
+            only_paragraph=args.paragraph,
+            instruction=args.instruction,
+            force=args.force,
+        )
+        for path in args.chapters
+    ]
     if args.estimate:
         if args.trace:
             raise UsageError("--estimate sends nothing and writes no trace; leave out --trace")

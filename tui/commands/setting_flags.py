@@ -23,11 +23,15 @@ def setting_type(setting: Setting) -> Callable[[str], Any]:
     return parse
 
 
-def add_setting_flag(parser: argparse.ArgumentParser | Any, setting: Setting, help_text: str,
-                     *, metavar: str = "N") -> None:
+def add_setting_flag(
+    parser: argparse.ArgumentParser | Any, setting: Setting, help_text: str, *, metavar: str = "N"
+) -> None:
     """Add ``setting``'s flag; its default is None, so the config file's value applies when it is left out."""
     if setting.flag is None:
         raise ValueError(f"{setting.key} has no flag")
-    parser.add_argument(setting.flag, type=setting_type(setting), metavar=metavar,
-                        help=f"{help_text} ({setting.describe()}; default: the config file's, else "
-                        f"{setting.default:g})")  # defaults are small: :g never turns them into 1e+06
+    parser.add_argument(
+        setting.flag,
+        type=setting_type(setting),
+        metavar=metavar,
+        help=f"{help_text} ({setting.describe()}; default: the config file's, else {setting.default:g})",
+    )  # defaults are small: :g never turns them into 1e+06

@@ -41,13 +41,26 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("chapter", metavar="CHAPTER", type=Path, help="the chapter file")
     p.add_argument("name", metavar="NAME", help="the tool's name")
-    p.add_argument("arguments", metavar="ARGS", nargs="?", default="{}",
-                   help="the arguments as one JSON object (default {}); '-' reads them from stdin")
-    p.add_argument("--chunk", type=setting_type(CHUNK_NUMBER), metavar="K",
-                   help="apply chunk K's boundaries (1-based; needs --task)")
+    p.add_argument(
+        "arguments",
+        metavar="ARGS",
+        nargs="?",
+        default="{}",
+        help="the arguments as one JSON object (default {}); '-' reads them from stdin",
+    )
+    p.add_argument(
+        "--chunk",
+        type=setting_type(CHUNK_NUMBER),
+        metavar="K",
+        help="apply chunk K's boundaries (1-based; needs --task)",
+    )
     add_chunk_flags(p, task_required=False)
-    p.add_argument("--origin", choices=ORIGINS, default="manual",
-                   help="origin of versions add_translation_batch creates (default manual)")
+    p.add_argument(
+        "--origin",
+        choices=ORIGINS,
+        default="manual",
+        help="origin of versions add_translation_batch creates (default manual)",
+    )
     add_setting_flag(p, MAX_BATCH, "most items per add_translation_batch")
     p.add_argument("--force", action="store_true", help="let add_translation_batch write a read-only chapter")
     p.set_defaults(handler=run)
@@ -69,8 +82,9 @@ def run(args: argparse.Namespace) -> int:
         chunks = chunks_for(args.chapter, args.task, args.chunk_chars, args.include_all)
         if not 1 <= args.chunk <= len(chunks):
             have = f"has {len(chunks)} chunk{'s' if len(chunks) != 1 else ''}" if chunks else "has no chunks"
-            raise UsageError(f"--chunk {args.chunk} is out of range: the {args.task} work set of {args.chapter} "
-                             f"{have} now")
+            raise UsageError(
+                f"--chunk {args.chunk} is out of range: the {args.task} work set of {args.chapter} {have} now"
+            )
         chunk = chunks[args.chunk - 1]
         paragraph_ids = chunk.paragraph_ids
         submissions = SubmissionTracker.for_chunk(chunk)
@@ -80,8 +94,18 @@ def run(args: argparse.Namespace) -> int:
     except GlossaryLoadError as exc:
         raise UsageError(exc.line) from None
     registry = with_glossary(default_registry(), glossary)
-    result = asyncio.run(registry.handle_tool_call(
-        args.name, raw, source=store, task=args.task, paragraph_ids=paragraph_ids, submissions=submissions,
-        origin=args.origin, model=None, max_batch=max_batch))
+    result = asyncio.run(
+        registry.handle_tool_call(
+            args.name,
+            raw,
+            source=store,
+            task=args.task,
+            paragraph_ids=paragraph_ids,
+            submissions=submissions,
+            origin=args.origin,
+            model=None,
+            max_batch=max_batch,
+        )
+    )
     sys.stdout.write(json_text(result, indent=2) + "\n")
     return EXIT_OK if result.get("success") is True else EXIT_FAILED

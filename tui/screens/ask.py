@@ -39,10 +39,10 @@ class AskScreen(ModalScreen[Question | None]):
         with Vertical(id="ask-box", classes="modal-box"):
             yield Label(visible(self.title_text, newlines=False), classes="modal-title", markup=False)
             yield Select([(task, task) for task in self.tasks], value=self.chosen, allow_blank=False, id="ask-task")
-            yield SafeInput(placeholder="instruction for the model (optional), e.g. more formal",
-                            id="ask-instruction")
-            yield Label("shift+tab: the task (enter, ↑↓, enter) · enter: run · esc: cancel", classes="modal-hint",
-                        markup=False)
+            yield SafeInput(placeholder="instruction for the model (optional), e.g. more formal", id="ask-instruction")
+            yield Label(
+                "shift+tab: the task (enter, ↑↓, enter) · enter: run · esc: cancel", classes="modal-hint", markup=False
+            )
 
     def on_mount(self) -> None:
         self.query_one("#ask-instruction", Input).focus()

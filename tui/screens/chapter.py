@@ -83,7 +83,8 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         self.session = session
         chapter = session.chapter
         has_todo = chapter is not None and any(
-            not p.is_empty and p.selected_translation_id is None for p in chapter.paragraphs)
+            not p.is_empty and p.selected_translation_id is None for p in chapter.paragraphs
+        )
         self.separator_task: TaskType | None = "translate" if has_todo or chapter is None else "polish"
         self.viewed_version: int | None = None
         self.last_query = ""
@@ -115,8 +116,9 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         self.refresh_view()
         self.run_worker(self.load_conflicts(), group="conflicts", exclusive=True)
         if self.session.invalid:
-            self.log_pane.add_notice(f"{self.session.path.name} is not valid on disk: {self.session.invalid}",
-                                     error=True)
+            self.log_pane.add_notice(
+                f"{self.session.path.name} is not valid on disk: {self.session.invalid}", error=True
+            )
 
     # -- showing -----------------------------------------------------------------------------------------
 
@@ -157,8 +159,10 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         # Big chapter: chunking every paragraph takes a while. Show the rows now (with the previous
         # separators while the paragraphs are the same ones), and the new separators once computed.
         current = self.table.model
-        self.table.show(chapter, current if current.fits(chapter) and current.task == task
-                        else RowModel.build(chapter, None, chunk_chars))
+        self.table.show(
+            chapter,
+            current if current.fits(chapter) and current.task == task else RowModel.build(chapter, None, chunk_chars),
+        )
         self._separators_later(chapter, task, chunk_chars)
 
     @work(thread=True, exclusive=True, group="rows", description="chunk separators", exit_on_error=False)
@@ -258,13 +262,23 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
 
         def save(text: str | None) -> None:
             if text is not None and text.strip() and text != para.selected_text:
-                self._commit(self.session.edit_translation, para.id, text,
-                             done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version")
+                self._commit(
+                    self.session.edit_translation,
+                    para.id,
+                    text,
+                    done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version",
+                )
 
         from tui.screens.edit import EditScreen  # the editor widget loads with the first edit, not at start-up
 
-        self.app.push_screen(EditScreen(f"Edit the translation of [{self.table.cursor + 1}] {para.id}",
-                                        para.selected_text or "", source=para.text), save)
+        self.app.push_screen(
+            EditScreen(
+                f"Edit the translation of [{self.table.cursor + 1}] {para.id}",
+                para.selected_text or "",
+                source=para.text,
+            ),
+            save,
+        )
 
     def action_edit_external(self) -> None:
         para = self._current()
@@ -278,8 +292,12 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
             self.notify(visible(str(exc)), severity="error", markup=False)
             return
         if text.strip() and text != para.selected_text:
-            self._commit(self.session.edit_translation, para.id, text,
-                         done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version from {editor}")
+            self._commit(
+                self.session.edit_translation,
+                para.id,
+                text,
+                done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version from {editor}",
+            )
 
     def action_version(self, step: int) -> None:
         para = self._current()
@@ -288,8 +306,9 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         count = len(para.translations)
         current = self.viewed_version
         if current is None:
-            current = next((i for i, v in enumerate(para.translations) if v.id == para.selected_translation_id),
-                           count - 1)
+            current = next(
+                (i for i, v in enumerate(para.translations) if v.id == para.selected_translation_id), count - 1
+            )
         self.viewed_version = min(max(current + step, 0), count - 1)
         self._update_detail()
 
@@ -303,8 +322,12 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
             self.notify("That version is already selected.")
             return
         self.viewed_version = None
-        self._commit(self.session.select_version, para.id, version.id,
-                     done=f"[{self.table.cursor + 1}] {para.id}: selected v{number} ({version.origin})")
+        self._commit(
+            self.session.select_version,
+            para.id,
+            version.id,
+            done=f"[{self.table.cursor + 1}] {para.id}: selected v{number} ({version.origin})",
+        )
 
     def _reviewable(self) -> Paragraph | None:
         """The paragraph under the cursor if it has a translation to review (else says so)."""
@@ -327,8 +350,11 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
             self._commit(self.session.set_reviewed, para.id, True)
         if warnings := self.warnings.of(para):
             # Marking reviewed does not settle warnings: the paragraph still needs review until they go.
-            self.notify(f"[{self.table.cursor + 1}] still has {counted(len(warnings), 'warning')}: d dismisses, "
-                        "e edits.", timeout=3, markup=False)
+            self.notify(
+                f"[{self.table.cursor + 1}] still has {counted(len(warnings), 'warning')}: d dismisses, e edits.",
+                timeout=3,
+                markup=False,
+            )
         self.action_next_review(1)
 
     def action_next_review(self, step: int) -> None:
@@ -358,10 +384,14 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
                 return
             self.action_search_step(1)
 
-        self.app.push_screen(PromptScreen(
-            "Search source and translations (src: or tr: in front: only one of them)", value=self.last_query,
-            hint="enter: first match after the cursor, then ; next · , previous · empty: clear · esc: cancel"),
-            found)
+        self.app.push_screen(
+            PromptScreen(
+                "Search source and translations (src: or tr: in front: only one of them)",
+                value=self.last_query,
+                hint="enter: first match after the cursor, then ; next · , previous · empty: clear · esc: cancel",
+            ),
+            found,
+        )
 
     def action_search_step(self, direction: int) -> None:
         chapter = self.session.chapter
@@ -370,8 +400,11 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
             return
         pos = self.search.step(chapter, self.table.cursor, direction)
         if pos is None:
-            self.notify(visible(f"No paragraph contains {self.search.needle!r} in its "
-                                f"{SCOPE_WORDS[self.search.scope]}."), severity="warning", markup=False)
+            self.notify(
+                visible(f"No paragraph contains {self.search.needle!r} in its {SCOPE_WORDS[self.search.scope]}."),
+                severity="warning",
+                markup=False,
+            )
         else:
             self.table.move_to(pos)
         self.refresh_view()
@@ -383,8 +416,11 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
                 return
             pos = find_target(chapter, target)
             if pos is None:
-                self.notify(visible(f"No paragraph [{target}] and no ID starting with {target!r}."),
-                            severity="warning", markup=False)
+                self.notify(
+                    visible(f"No paragraph [{target}] and no ID starting with {target!r}."),
+                    severity="warning",
+                    markup=False,
+                )
             else:
                 self.table.move_to(pos)
 

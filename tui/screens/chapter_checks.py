@@ -96,8 +96,13 @@ class ChapterWarnings:
 NO_WARNINGS = ChapterWarnings()
 
 
-def compute_warnings(chapter: Chapter, cache: FindingCache, glossary: Sequence[GlossaryTerm] = (), *,
-                     stop: Callable[[], bool] = lambda: False) -> tuple[ChapterWarnings, FindingCache] | None:
+def compute_warnings(
+    chapter: Chapter,
+    cache: FindingCache,
+    glossary: Sequence[GlossaryTerm] = (),
+    *,
+    stop: Callable[[], bool] = lambda: False,
+) -> tuple[ChapterWarnings, FindingCache] | None:
     """The chapter's undismissed warnings, the same as ``check_chapter``'s, and the findings to reuse next time
     (``cache``: those of an earlier state). None when ``stop()`` said the result is no longer wanted."""
     pair = (chapter.source_language, chapter.target_language)
@@ -137,8 +142,7 @@ def compute_warnings(chapter: Chapter, cache: FindingCache, glossary: Sequence[G
         texts[para.id] = (para.text, para.selected_text or "")
         positions.append(pos)
         count += len(kept)
-    return (ChapterWarnings(chapter, by_id, texts, tuple(positions), count),
-            FindingCache(pair, found, glossary))
+    return (ChapterWarnings(chapter, by_id, texts, tuple(positions), count), FindingCache(pair, found, glossary))
 
 
 def _paragraphs(n: int) -> str:
@@ -250,8 +254,9 @@ class ChapterChecks(DOMNode):
         warnings = self.warnings.of(para)
         if not warnings:
             busy = self._checks_wanted is not view.session.chapter or self.warnings.chapter is not self._checks_wanted
-            view.notify("The checks are still running." if busy else "No warning on this paragraph.",
-                        severity="warning")
+            view.notify(
+                "The checks are still running." if busy else "No warning on this paragraph.", severity="warning"
+            )
             return
         seen = para.selected_text
         position = view.table.cursor
@@ -267,13 +272,24 @@ class ChapterChecks(DOMNode):
 
         choices = [f"{w.code} · {w.severity} · {w.message}" for w in warnings]
         choices.append(f"All {len(warnings)} warnings of this paragraph")
-        self.app.push_screen(ChoiceScreen(f"Dismiss a warning of [{position + 1}] {para.id}", choices,
-                                          hint="↑↓ or j k: move · enter: dismiss · esc: cancel"), chosen)
+        self.app.push_screen(
+            ChoiceScreen(
+                f"Dismiss a warning of [{position + 1}] {para.id}",
+                choices,
+                hint="↑↓ or j k: move · enter: dismiss · esc: cancel",
+            ),
+            chosen,
+        )
 
     def _dismiss(self, para: Paragraph, position: int, codes: list[str], seen: str | None) -> None:
         view = self._view
-        view._commit(view.session.dismiss_warnings, para.id, codes, seen,
-                    done=f"[{position + 1}] {para.id}: dismissed {', '.join(codes)} (until either text changes)")
+        view._commit(
+            view.session.dismiss_warnings,
+            para.id,
+            codes,
+            seen,
+            done=f"[{position + 1}] {para.id}: dismissed {', '.join(codes)} (until either text changes)",
+        )
 
     # -- filtering -------------------------------------------------------------------------------------------------
 
@@ -295,9 +311,14 @@ class ChapterChecks(DOMNode):
             if index is not None:
                 self._set_filter(True, None if index == 0 else codes[index - 1])
 
-        self.app.push_screen(ChoiceScreen("Show only the paragraphs with warnings of", choices,
-                                          hint="↑↓ or j k: move · enter: filter · esc: cancel · o again: all"),
-                             chosen)
+        self.app.push_screen(
+            ChoiceScreen(
+                "Show only the paragraphs with warnings of",
+                choices,
+                hint="↑↓ or j k: move · enter: filter · esc: cancel · o again: all",
+            ),
+            chosen,
+        )
 
     def _set_filter(self, on: bool, code: str | None) -> None:
         self.filter_on, self.filter_code = on, code

@@ -54,8 +54,9 @@ class ChapterListScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static(visible(f"Workspace {self.workspace.workspace.root}", newlines=False), id="list-title",
-                     markup=False)
+        yield Static(
+            visible(f"Workspace {self.workspace.workspace.root}", newlines=False), id="list-title", markup=False
+        )
         table: DataTable[str | Text] = DataTable(id="chapters", cursor_type="row", zebra_stripes=True)
         yield table
         yield Static("", id="list-problem", markup=False)
@@ -87,15 +88,23 @@ class ChapterListScreen(Screen[None]):
                 percent = round(100 * s.translated / s.non_empty) if s.non_empty else 100
                 progress, reviewed = f"{s.translated}/{s.non_empty} {percent:>3}%", f"{s.reviewed}"
             # Text cells, never str: a str cell is parsed as markup, and names and titles come from files.
-            table.add_row(marks(s), Text(visible(s.path.name, newlines=False), no_wrap=True),
-                          Text(visible(s.title or "", newlines=False), overflow="ellipsis", no_wrap=True),
-                          progress, reviewed, key=str(s.path))
+            table.add_row(
+                marks(s),
+                Text(visible(s.path.name, newlines=False), no_wrap=True),
+                Text(visible(s.title or "", newlines=False), overflow="ellipsis", no_wrap=True),
+                progress,
+                reviewed,
+                key=str(s.path),
+            )
         if summaries:
             table.move_cursor(row=min(keep, len(summaries) - 1))
         problem = self.query_one("#list-problem", Static)
         current = summaries[table.cursor_row] if summaries and table.cursor_row < len(summaries) else None
-        problem.update(visible(current.invalid or "", newlines=False) if current else
-                       ("No chapter files (*.json) in this folder." if not self.proofdesk.seeding else ""))
+        problem.update(
+            visible(current.invalid or "", newlines=False)
+            if current
+            else ("No chapter files (*.json) in this folder." if not self.proofdesk.seeding else "")
+        )
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
@@ -133,7 +142,11 @@ class ChapterListScreen(Screen[None]):
         summary = summaries[table.cursor_row]
         session = self.workspace.session(summary.path)
         if session.chapter is None:
-            self.notify(visible(summary.invalid or "This chapter is still being read."), severity="error", timeout=8,
-                        markup=False)
+            self.notify(
+                visible(summary.invalid or "This chapter is still being read."),
+                severity="error",
+                timeout=8,
+                markup=False,
+            )
             return
         self.proofdesk.open_chapter(session)

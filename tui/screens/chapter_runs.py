@@ -36,15 +36,19 @@ class ChapterRuns(DOMNode):
         Binding("t", "run('translate')", "Translate", id="chapter.translate"),
         Binding("p", "run('polish')", "Polish", id="chapter.polish"),
         Binding("r", "run('proofread')", "Proofread", id="chapter.proofread"),
-        Binding("T", "run_chunk('translate')", "Translate chunk at cursor", show=False,
-                id="chapter.translate_chunk"),
+        Binding("T", "run_chunk('translate')", "Translate chunk at cursor", show=False, id="chapter.translate_chunk"),
         Binding("P", "run_chunk('polish')", "Polish chunk at cursor", show=False, id="chapter.polish_chunk"),
-        Binding("R", "run_chunk('proofread')", "Proofread chunk at cursor", show=False,
-                id="chapter.proofread_chunk"),
-        Binding("u", "retranslate(False)", "Retranslate the chapter (all paragraphs)", show=False,
-                id="chapter.retranslate"),
-        Binding("U", "retranslate(True)", "Retranslate the chunk at cursor (all its paragraphs)", show=False,
-                id="chapter.retranslate_chunk"),
+        Binding("R", "run_chunk('proofread')", "Proofread chunk at cursor", show=False, id="chapter.proofread_chunk"),
+        Binding(
+            "u", "retranslate(False)", "Retranslate the chapter (all paragraphs)", show=False, id="chapter.retranslate"
+        ),
+        Binding(
+            "U",
+            "retranslate(True)",
+            "Retranslate the chunk at cursor (all its paragraphs)",
+            show=False,
+            id="chapter.retranslate_chunk",
+        ),
         Binding("A", "ask_model", "Ask the model about this paragraph", show=False, id="chapter.ask"),
         Binding("x", "cancel_run", "Cancel", id="chapter.cancel"),
     ]
@@ -65,8 +69,9 @@ class ChapterRuns(DOMNode):
     @property
     def run_in_progress(self) -> bool:
         """Whether a run worker is active on this screen."""
-        return any(w.group == "run" and w.state in (WorkerState.PENDING, WorkerState.RUNNING)
-                   for w in self._screen.workers)
+        return any(
+            w.group == "run" and w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in self._screen.workers
+        )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # "x Cancel" is offered (in the footer too) only while a run goes on.
@@ -82,8 +87,11 @@ class ChapterRuns(DOMNode):
         if chunk is not None:
             self._start_run(task, only_chunk=chunk)
         elif task == "translate":
-            self._screen.notify("The paragraph under the cursor is already translated: U retranslates its chunk, "
-                                "A asks the model about this paragraph.", severity="warning")
+            self._screen.notify(
+                "The paragraph under the cursor is already translated: U retranslates its chunk, "
+                "A asks the model about this paragraph.",
+                severity="warning",
+            )
         else:
             self._screen.notify(f"The paragraph under the cursor has no translation to {task}.", severity="warning")
 
@@ -93,8 +101,7 @@ class ChapterRuns(DOMNode):
             return
         chunk = self._chunk_at_cursor("translate", include_all=True)
         if chunk is None:
-            self._screen.notify("The paragraph under the cursor is empty: it is never translated.",
-                                severity="warning")
+            self._screen.notify("The paragraph under the cursor is empty: it is never translated.", severity="warning")
             return
         self._start_run("translate", only_chunk=chunk, include_all=True)
 
@@ -104,10 +111,13 @@ class ChapterRuns(DOMNode):
         if chapter is None or not chapter.paragraphs:
             return None
         shown = screen.table.model
-        fresh = (not include_all and shown.task == task and shown.built_for == id(chapter)
-                 and screen.table.chapter is chapter)
-        model = shown if fresh else RowModel.build(chapter, task, screen.workspace.chunk_chars,
-                                                   include_all=include_all)
+        fresh = (
+            not include_all
+            and shown.task == task
+            and shown.built_for == id(chapter)
+            and screen.table.chapter is chapter
+        )
+        model = shown if fresh else RowModel.build(chapter, task, screen.workspace.chunk_chars, include_all=include_all)
         chunk = model.chunk_of(screen.table.cursor)
         return None if chunk is None else chunk.index
 
@@ -136,17 +146,33 @@ class ChapterRuns(DOMNode):
         def asked(question: Question | None) -> None:
             if question is not None:
                 self._asked = para.id
-                self._start_run(question.task, only_paragraph=para.id, instruction=question.instruction,
-                                what=f"{question.task} [{index}] {para.id}")
+                self._start_run(
+                    question.task,
+                    only_paragraph=para.id,
+                    instruction=question.instruction,
+                    what=f"{question.task} [{index}] {para.id}",
+                )
 
         from tui.screens.ask import AskScreen  # the form loads when first asked for
 
-        screen.app.push_screen(AskScreen(f"Ask the model about [{index}] {para.id}", tasks=tasks,
-                                         task="polish" if translated else "translate"), asked)
+        screen.app.push_screen(
+            AskScreen(
+                f"Ask the model about [{index}] {para.id}", tasks=tasks, task="polish" if translated else "translate"
+            ),
+            asked,
+        )
 
-    def _start_run(self, task: TaskType, *, only_chunk: int | None = None, include_all: bool = False,
-                   only_paragraph: str | None = None, instruction: str | None = None, what: str = "",
-                   force: bool = False) -> None:
+    def _start_run(
+        self,
+        task: TaskType,
+        *,
+        only_chunk: int | None = None,
+        include_all: bool = False,
+        only_paragraph: str | None = None,
+        instruction: str | None = None,
+        what: str = "",
+        force: bool = False,
+    ) -> None:
         screen = self._screen
         session = screen.session
         if self.run_in_progress:
@@ -162,30 +188,50 @@ class ChapterRuns(DOMNode):
             screen.notify(f"Nothing to {task}: no paragraph is in the {task} work set{hint}.", severity="warning")
             return
         if screen.demo_on_real_chapter:
-            screen.notify(f"The model is the offline demo: it writes placeholder text ([demo …]) into "
-                          f"{session.path.name}. Set a model in the config file (see the README) to translate "
-                          "for real.", severity="warning", timeout=8, markup=False)
+            screen.notify(
+                f"The model is the offline demo: it writes placeholder text ([demo …]) into "
+                f"{session.path.name}. Set a model in the config file (see the README) to translate "
+                "for real.",
+                severity="warning",
+                timeout=8,
+                markup=False,
+            )
         session.run_changed.clear()
         if only_paragraph is None:
             self._freeze_rows(task, include_all)
-        self.run_status.start(what or (f"{task} chunk {only_chunk}" if only_chunk else task)
-                              + (" (all)" if include_all else ""))
+        self.run_status.start(
+            what or (f"{task} chunk {only_chunk}" if only_chunk else task) + (" (all)" if include_all else "")
+        )
         screen.refresh_view()
-        self._asked_run = dict(task=task, only_chunk=only_chunk, include_all=include_all,
-                               only_paragraph=only_paragraph, instruction=instruction, what=what)
+        self._asked_run = dict(
+            task=task,
+            only_chunk=only_chunk,
+            include_all=include_all,
+            only_paragraph=only_paragraph,
+            instruction=instruction,
+            what=what,
+        )
         self._busy = None
-        self._run(task, dict(only_chunk=only_chunk, include_all=include_all, only_paragraph=only_paragraph,
-                             instruction=instruction, force=force))
+        self._run(
+            task,
+            dict(
+                only_chunk=only_chunk,
+                include_all=include_all,
+                only_paragraph=only_paragraph,
+                instruction=instruction,
+                force=force,
+            ),
+        )
 
     @work(exclusive=True, group="run", exit_on_error=False)
     async def _run(self, task: TaskType, options: dict[str, Any]) -> None:
         from engine.run import run_chapter
 
         screen = self._screen
-        request = screen.workspace.run_request(screen.session, task, demo_delay=screen.proofdesk.demo_delay,
-                                               **options)
-        self._run_events = events = run_chapter(request, workspace=screen.workspace.workspace,
-                                                store=screen.session.store)
+        request = screen.workspace.run_request(screen.session, task, demo_delay=screen.proofdesk.demo_delay, **options)
+        self._run_events = events = run_chapter(
+            request, workspace=screen.workspace.workspace, store=screen.session.store
+        )
         try:
             async for event in events:
                 screen.post_message(EngineEventReceived(event, screen.session.path))
@@ -233,9 +279,13 @@ class ChapterRuns(DOMNode):
             if index == 0:
                 self._start_run(**asked, force=True)
 
-        self._screen.app.push_screen(ChoiceScreen(
-            f"{said[0].upper()}{said[1:]}.",
-            ["Run anyway (both runs are billed; every commit merges onto the file)", "Do not run"]), chosen)
+        self._screen.app.push_screen(
+            ChoiceScreen(
+                f"{said[0].upper()}{said[1:]}.",
+                ["Run anyway (both runs are billed; every commit merges onto the file)", "Do not run"],
+            ),
+            chosen,
+        )
 
     def _show_answer(self, paragraph_id: str) -> None:
         """After a one-paragraph run: the cursor on that paragraph, its new version and diff in the detail pane."""

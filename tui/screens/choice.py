@@ -35,8 +35,10 @@ class ChoiceScreen(ModalScreen[int | None]):
         with Vertical(id="choice-box", classes="modal-box"):
             # Choices quote warnings, which quote the chapter's texts: never markup.
             yield Label(visible(self.title_text, newlines=False), classes="modal-title", markup=False)
-            yield OptionList(*(Option(Text(visible(c, newlines=False), no_wrap=True, overflow="ellipsis"))
-                               for c in self.choices), id="choice-list")
+            yield OptionList(
+                *(Option(Text(visible(c, newlines=False), no_wrap=True, overflow="ellipsis")) for c in self.choices),
+                id="choice-list",
+            )
             yield Label(visible(self.hint, newlines=False), classes="modal-hint", markup=False)
 
     def on_mount(self) -> None:

@@ -47,13 +47,15 @@ class ConflictsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="conflicts-box", classes="modal-box"):
-            yield Label(visible(f"Conflicts of {self.session.path.name}", newlines=False), classes="modal-title",
-                        markup=False)
+            yield Label(
+                visible(f"Conflicts of {self.session.path.name}", newlines=False), classes="modal-title", markup=False
+            )
             yield OptionList(id="conflicts-list")
             with VerticalScroll(id="conflicts-detail"):
                 yield Static("", id="conflicts-text", markup=False)
-            yield Label("t: keep theirs (the file) · o: keep ours (the run's text) · e: edit · esc: close",
-                        classes="modal-hint")
+            yield Label(
+                "t: keep theirs (the file) · o: keep ours (the run's text) · e: edit · esc: close", classes="modal-hint"
+            )
 
     async def on_mount(self) -> None:
         await asyncio.to_thread(self.session.refresh_conflicts)
@@ -92,8 +94,13 @@ class ConflictsScreen(ModalScreen[None]):
             body.update("No unresolved conflicts.")
             return
         r = conflict.record
-        lines = [KIND_TEXT.get(r.kind, r.kind), f"run: {r.origin} · {r.model or 'no model'}",
-                 "", "Source when the run read it:", r.base_source]
+        lines = [
+            KIND_TEXT.get(r.kind, r.kind),
+            f"run: {r.origin} · {r.model or 'no model'}",
+            "",
+            "Source when the run read it:",
+            r.base_source,
+        ]
         if r.kind == "stale_source":
             lines += ["", "Source on disk now:", r.current_source if r.current_source is not None else "(gone)"]
         lines += ["", "Ours (the run's text):", r.our_text]
@@ -110,8 +117,11 @@ class ConflictsScreen(ModalScreen[None]):
         except (EditRefused, StoreError, OSError) as exc:
             self.notify(visible(f"Not resolved: {exc}"), severity="error", timeout=6, markup=False)
             return
-        self.notify(visible(f"Resolved {conflict.record.paragraph_id}: {resolution.replace('_', ' ')}."), timeout=3,
-                    markup=False)
+        self.notify(
+            visible(f"Resolved {conflict.record.paragraph_id}: {resolution.replace('_', ' ')}."),
+            timeout=3,
+            markup=False,
+        )
         self._fill()
 
     def action_edit(self) -> None:
@@ -123,8 +133,14 @@ class ConflictsScreen(ModalScreen[None]):
             if text is not None and text.strip():
                 await self.action_resolve("edited", text)
 
-        self.app.push_screen(EditScreen(f"Edit {conflict.record.paragraph_id}", conflict.record.our_text,
-                                        source=conflict.record.current_source or conflict.record.base_source), save)
+        self.app.push_screen(
+            EditScreen(
+                f"Edit {conflict.record.paragraph_id}",
+                conflict.record.our_text,
+                source=conflict.record.current_source or conflict.record.base_source,
+            ),
+            save,
+        )
 
     def action_close(self) -> None:
         self.dismiss(None)

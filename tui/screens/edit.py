@@ -79,8 +79,11 @@ def editor_file_text(text: str, source: str | None, label: str) -> str:
     """The temporary file's content: the source as note lines, then the translation to edit."""
     if source is None:
         return text
-    notes = [f"{NOTE_PREFIX}{label}: edit the translation under these lines; lines starting with "
-             f"{NOTE_PREFIX.strip()!r} are ignored.", f"{NOTE_PREFIX}Source:"]
+    notes = [
+        f"{NOTE_PREFIX}{label}: edit the translation under these lines; lines starting with "
+        f"{NOTE_PREFIX.strip()!r} are ignored.",
+        f"{NOTE_PREFIX}Source:",
+    ]
     notes += [f"{NOTE_PREFIX}{line}" for line in source.splitlines() or [""]]
     return "\n".join(notes) + "\n" + text
 
@@ -102,8 +105,9 @@ def edit_in_editor(app: App[object], text: str, *, hint: str = "text", source: s
     """
     editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
     safe = "".join(ch if ch.isalnum() else "_" for ch in hint)[:40]
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", prefix=f"proofdesk-{safe}-", encoding="utf-8",
-                                     delete=False) as handle:
+    with tempfile.NamedTemporaryFile(
+        "w", suffix=".txt", prefix=f"proofdesk-{safe}-", encoding="utf-8", delete=False
+    ) as handle:
         handle.write(editor_file_text(text, source, hint))
         temp = Path(handle.name)
     command = [*shlex.split(editor), str(temp)]

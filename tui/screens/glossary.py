@@ -75,13 +75,18 @@ class GlossaryScreen(Screen[None]):
             return
         self._glossary, self._problem = glossary, self.view.problem
         needle = self.filter_text.casefold()
-        self.shown = [e for e in glossary.entries if not needle or any(
-            needle in t.casefold() for t in (e.source, e.target, e.note, e.kind, e.status, *e.aliases))]
+        self.shown = [
+            e
+            for e in glossary.entries
+            if not needle
+            or any(needle in t.casefold() for t in (e.source, e.target, e.note, e.kind, e.status, *e.aliases))
+        ]
         options = self.query_one(OptionList)
         keep = options.highlighted
         options.clear_options()
-        options.add_options([Option(Text(entry_line(e), no_wrap=True, overflow="ellipsis"), id=e.id)
-                             for e in self.shown])
+        options.add_options(
+            [Option(Text(entry_line(e), no_wrap=True, overflow="ellipsis"), id=e.id) for e in self.shown]
+        )
         if self.shown:
             options.highlighted = min(keep or 0, len(self.shown) - 1)
         proposed = sum(e.status == "proposed" for e in glossary.entries)
@@ -115,8 +120,9 @@ class GlossaryScreen(Screen[None]):
     def action_add(self) -> None:
         def got_source(source: str | None) -> None:
             if source and source.strip():
-                self.app.push_screen(PromptScreen(f"Translation of {source.strip()}"),
-                                     lambda target: got_target(source.strip(), target))
+                self.app.push_screen(
+                    PromptScreen(f"Translation of {source.strip()}"), lambda target: got_target(source.strip(), target)
+                )
 
         def got_target(source: str, target: str | None) -> None:
             if target and target.strip():
@@ -154,8 +160,9 @@ class GlossaryScreen(Screen[None]):
             if index == 0:
                 self._commit(remove_entries([entry.id]), f"removed {entry.source}")
 
-        self.app.push_screen(ChoiceScreen(f"Remove {entry.source} → {entry.target or '…'}?",
-                                          ["Remove it", "Keep it"]), chosen)
+        self.app.push_screen(
+            ChoiceScreen(f"Remove {entry.source} → {entry.target or '…'}?", ["Remove it", "Keep it"]), chosen
+        )
 
     def action_filter(self) -> None:
         def apply(value: str | None) -> None:
@@ -163,8 +170,9 @@ class GlossaryScreen(Screen[None]):
                 self.filter_text = value.strip()
                 self.refresh_list(force=True)
 
-        self.app.push_screen(PromptScreen("Filter entries (source, target, note, kind, status)",
-                                          value=self.filter_text), apply)
+        self.app.push_screen(
+            PromptScreen("Filter entries (source, target, note, kind, status)", value=self.filter_text), apply
+        )
 
     def action_back(self) -> None:
         self.app.pop_screen()

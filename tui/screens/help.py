@@ -34,8 +34,9 @@ class HelpScreen(ModalScreen[None]):
             yield Label(f"Keys — {getattr(self.target, 'HELP_GROUP', None) or 'proofdesk'}", classes="modal-title")
             with VerticalScroll(id="help-scroll"):
                 yield Static(id="help-text")
-            yield Label("esc: close · ctrl+p: any action by name · [keymap] remaps by id",
-                        classes="modal-hint", markup=False)
+            yield Label(
+                "esc: close · ctrl+p: any action by name · [keymap] remaps by id", classes="modal-hint", markup=False
+            )
 
     def on_mount(self) -> None:
         self.query_one("#help-text", Static).update(self.render_help())

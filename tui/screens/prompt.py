@@ -84,8 +84,9 @@ class PromptScreen(TextModal[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="prompt-box", classes="modal-box"):
             # The question and the hint may quote text from the chapter: never markup.
-            yield Label(visible(self.question, newlines=False), id="prompt-question", classes="modal-title",
-                        markup=False)
+            yield Label(
+                visible(self.question, newlines=False), id="prompt-question", classes="modal-title", markup=False
+            )
             yield SafeInput(value=self.value, placeholder=self.placeholder, id="prompt-input", select_on_focus=True)
             yield Label(visible(self.hint, newlines=False), classes="modal-hint", markup=False)
 

@@ -111,9 +111,20 @@ class TraceScreen(Screen[None]):
         steps = self.query_one(TraceStepList)
         error = steps.get_component_rich_style("trace-steps--error", partial=True)
         steps.clear_options()
-        steps.add_options([Option(Text(visible(f"{s.number:>3} {s.title}", newlines=False),
-                                       style=error if s.is_error else Style(), no_wrap=True, overflow="ellipsis"),
-                                  id=str(s.number)) for s in self.shown])
+        steps.add_options(
+            [
+                Option(
+                    Text(
+                        visible(f"{s.number:>3} {s.title}", newlines=False),
+                        style=error if s.is_error else Style(),
+                        no_wrap=True,
+                        overflow="ellipsis",
+                    ),
+                    id=str(s.number),
+                )
+                for s in self.shown
+            ]
+        )
         if self.shown:
             steps.highlighted = 0
         self._update_status()
@@ -146,8 +157,11 @@ class TraceScreen(Screen[None]):
         step = self.current
         body = self.query_one("#trace-detail-text", Static)
         if step is None:
-            body.update(visible(self.problem) if self.problem else
-                        ("No step matches the filter." if self.steps else "This trace is empty."))
+            body.update(
+                visible(self.problem)
+                if self.problem
+                else ("No step matches the filter." if self.steps else "This trace is empty.")
+            )
             return
         body.update(self.describe(step))
         self.query_one("#trace-detail").scroll_home(animate=False)
@@ -171,8 +185,10 @@ class TraceScreen(Screen[None]):
             text.append(pretty(first.get("arguments")) + "\n")
             result = next((e for e in step.events if e.get("kind") == "tool_result"), None)
             text.append("Result\n", heading)
-            text.append(pretty(result.get("result")) + "\n" if result else "(no result recorded)\n",
-                        error if step.is_error else Style())
+            text.append(
+                pretty(result.get("result")) + "\n" if result else "(no result recorded)\n",
+                error if step.is_error else Style(),
+            )
         else:
             text.append("Event\n", heading)
             text.append(pretty(first) + "\n")
@@ -193,8 +209,9 @@ class TraceScreen(Screen[None]):
             text.append("(no answer recorded)\n")
             return
         if response.get("error"):
-            text.append(f"error: {response['error']}\n",
-                        self.get_component_rich_style("trace-screen--error", partial=True))
+            text.append(
+                f"error: {response['error']}\n", self.get_component_rich_style("trace-screen--error", partial=True)
+            )
         if response.get("reasoning"):
             text.append(f"reasoning: {response['reasoning']}\n")
         if response.get("content"):
@@ -234,8 +251,9 @@ class TraceScreen(Screen[None]):
                 self.filter_text = value.strip()
                 self._apply_filter()
 
-        self.app.push_screen(PromptScreen("Filter steps by tool name or error code (empty: all)",
-                                          value=self.filter_text), apply)
+        self.app.push_screen(
+            PromptScreen("Filter steps by tool name or error code (empty: all)", value=self.filter_text), apply
+        )
 
     def action_copy(self) -> None:
         step = self.current

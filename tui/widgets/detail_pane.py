@@ -201,8 +201,15 @@ class DetailPane(ScrollView, can_focus=True):
     def _style(self, name: str) -> Style:
         return self.get_component_rich_style(f"detail-pane--{name}")
 
-    def show(self, para: Paragraph | None, position: int, status: Status, viewed: int | None,
-             warnings: Sequence[CheckWarning] = (), terms: Sequence[GlossaryEntry] = ()) -> None:
+    def show(
+        self,
+        para: Paragraph | None,
+        position: int,
+        status: Status,
+        viewed: int | None,
+        warnings: Sequence[CheckWarning] = (),
+        terms: Sequence[GlossaryEntry] = (),
+    ) -> None:
         """Show ``para``; ``viewed`` is the 0-based index of the version being looked at (None: selected);
         ``warnings`` are the QA warnings of its selected translation; ``terms`` the glossary entries its source
         mentions."""
@@ -213,12 +220,16 @@ class DetailPane(ScrollView, can_focus=True):
             return
         versions = para.translations
         if viewed is None or not 0 <= viewed < len(versions):
-            viewed = next((i for i, v in enumerate(versions) if v.id == para.selected_translation_id),
-                          len(versions) - 1)
+            viewed = next(
+                (i for i, v in enumerate(versions) if v.id == para.selected_translation_id), len(versions) - 1
+            )
         heading, muted = self._style("heading"), self._style("muted")
         meaning = STATUS_MEANING.get(status, "empty paragraph")
-        title = Text(f"[{position + 1}] {visible(para.id, newlines=False)} · {STATUS_LABEL[status] or 'empty'} "
-                     f"({meaning})", heading, end="")
+        title = Text(
+            f"[{position + 1}] {visible(para.id, newlines=False)} · {STATUS_LABEL[status] or 'empty'} ({meaning})",
+            heading,
+            end="",
+        )
         source = Text(end="")
         source.append("Source: ", heading)
         source.append(visible(para.text) if para.text else "(empty)")
@@ -262,8 +273,12 @@ class DetailPane(ScrollView, can_focus=True):
         """``Glossary: 下人 → the servant · 老婆 → the old woman (proposed)`` (G opens the glossary)."""
         text = Text(end="")
         text.append("Glossary: ", self._style("heading"))
-        text.append(" · ".join(visible(f"{e.source} → {e.target}" + (" (proposed)" if e.status == "proposed" else ""),
-                                       newlines=False) for e in terms))
+        text.append(
+            " · ".join(
+                visible(f"{e.source} → {e.target}" + (" (proposed)" if e.status == "proposed" else ""), newlines=False)
+                for e in terms
+            )
+        )
         return text
 
     def _warnings(self, warnings: Sequence[CheckWarning]) -> Text:
@@ -282,8 +297,11 @@ class DetailPane(ScrollView, can_focus=True):
         for i, v in enumerate(para.translations):
             marker = "▶" if i == viewed else " "
             selected = v.id == para.selected_translation_id
-            style = self._style("viewed") if i == viewed else (
-                self._style("selected") if selected else self._style("muted"))
+            style = (
+                self._style("viewed")
+                if i == viewed
+                else (self._style("selected") if selected else self._style("muted"))
+            )
             text.append(f"\n{marker} {version_label(i + 1, v, selected)}", style)
         return text
 
@@ -338,8 +356,7 @@ class DetailPaneKeys(DOMNode):
 
     BINDINGS = [
         Binding("z", "zoom_detail", "Zoom the detail pane", show=False, id="chapter.zoom_detail"),
-        Binding("J,ctrl+down", "scroll_detail(1)", "Detail pane: scroll down", show=False,
-                id="chapter.detail_down"),
+        Binding("J,ctrl+down", "scroll_detail(1)", "Detail pane: scroll down", show=False, id="chapter.detail_down"),
         Binding("K,ctrl+up", "scroll_detail(-1)", "Detail pane: scroll up", show=False, id="chapter.detail_up"),
     ]
 

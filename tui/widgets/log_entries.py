@@ -149,33 +149,43 @@ def entry_for(event: EngineEvent) -> LogEntry | None:
     if described is None:
         return None
     level, line, detail, copy = described
-    return LogEntry(event.kind, level, visible(line, newlines=False), _json(event) if copy is None else copy,
-                    event.ts, detail)
+    return LogEntry(
+        event.kind, level, visible(line, newlines=False), _json(event) if copy is None else copy, event.ts, detail
+    )
 
 
 def _describe(event: EngineEvent) -> tuple[Level, str, str, str | None] | None:
     """(level, the one line, the whole text, the copy when it is not the event's JSON)."""
     if isinstance(event, RunStarted):
-        line = (f"▶ {event.task} {event.chapter_id} · model {event.model} · {counted(event.chunk_count, 'chunk')} · "
-                f"{counted(event.paragraph_count, 'paragraph')}")
+        line = (
+            f"▶ {event.task} {event.chapter_id} · model {event.model} · {counted(event.chunk_count, 'chunk')} · "
+            f"{counted(event.paragraph_count, 'paragraph')}"
+        )
         return "accent", line, f"{line}\nfile: {event.chapter_path}\nserver: {event.base_url}", None
     if isinstance(event, ChunkStarted):
-        line = (f"── chunk {event.part or event.chunk}/{event.chunk_count} · "
-                f"{counted(len(event.paragraph_ids), 'paragraph')} · "
-                f"{event.first_paragraph_id}…{event.last_paragraph_id}")
+        line = (
+            f"── chunk {event.part or event.chunk}/{event.chunk_count} · "
+            f"{counted(len(event.paragraph_ids), 'paragraph')} · "
+            f"{event.first_paragraph_id}…{event.last_paragraph_id}"
+        )
         return "accent", line, line + _ids("paragraphs", event.paragraph_ids), None
     if isinstance(event, ModelRequest):
         line = f"→ turn {event.turn} · {counted(event.message_count, 'message')}"
         return "muted", line, line + _ids("tools", event.tool_names), None
     if isinstance(event, ModelResponse):
         facts = f"\nfinish: {event.finish_reason} · {event.latency_ms:.0f} ms" + (
-            f" · {event.usage.get('total_tokens')} tokens" if event.usage and "total_tokens" in event.usage else "")
+            f" · {event.usage.get('total_tokens')} tokens" if event.usage and "total_tokens" in event.usage else ""
+        )
         if event.error:
             return "error", f"✗ model error: {_first_line(event.error)}", f"✗ model error: {event.error}{facts}", None
         if event.content.strip():
             thinking = f"\nthinking: {event.reasoning}" if event.reasoning.strip() else ""
-            return ("info", f"model: {_first_line(event.content)}", f"model: {event.content}{thinking}{facts}",
-                    event.content)
+            return (
+                "info",
+                f"model: {_first_line(event.content)}",
+                f"model: {event.content}{thinking}{facts}",
+                event.content,
+            )
         return None
     if isinstance(event, ToolCalled):
         line = f"⚙ {event.name}({short_arguments(event.name, event.arguments)})"
@@ -185,18 +195,27 @@ def _describe(event: EngineEvent) -> tuple[Level, str, str, str | None] | None:
         return _tool_result(event)
     if isinstance(event, BatchCommitted):
         if event.paragraph_ids:
-            line = (f"✔ committed {counted(len(event.paragraph_ids), 'paragraph')} to {event.file.rsplit('/', 1)[-1]}"
-                    + (f" · {len(event.unchanged)} already had this text" if event.unchanged else ""))
+            line = (
+                f"✔ committed {counted(len(event.paragraph_ids), 'paragraph')} to {event.file.rsplit('/', 1)[-1]}"
+                + (f" · {len(event.unchanged)} already had this text" if event.unchanged else "")
+            )
         else:  # nothing reached the file (older engines reported such batches too)
             line = "○ " + commit_summary((), event.unchanged)
         if event.kept_selection:
             line += f" · your selection kept for {len(event.kept_selection)}"
-        detail = (line + _ids("committed", event.paragraph_ids) + _ids("already had this text", event.unchanged)
-                  + _ids("your selection kept", event.kept_selection) + f"\nfile: {event.file}")
+        detail = (
+            line
+            + _ids("committed", event.paragraph_ids)
+            + _ids("already had this text", event.unchanged)
+            + _ids("your selection kept", event.kept_selection)
+            + f"\nfile: {event.file}"
+        )
         return ("ok" if event.paragraph_ids else "muted"), line, detail, None
     if isinstance(event, Reminder):
-        line = (f"! reminder {event.number}: {counted(len(event.missing), 'paragraph')} missing: "
-                f"{', '.join(event.missing[:4])}{' …' if len(event.missing) > 4 else ''}")
+        line = (
+            f"! reminder {event.number}: {counted(len(event.missing), 'paragraph')} missing: "
+            f"{', '.join(event.missing[:4])}{' …' if len(event.missing) > 4 else ''}"
+        )
         return "warning", line, line + _ids("missing", event.missing), None
     if isinstance(event, Retry):
         head = f"↻ retry {event.attempt} in {event.delay:.1f} s: "
@@ -222,20 +241,31 @@ def _tool_result(event: ToolResult) -> tuple[Level, str, str, str | None]:
     message = str(result.get("error", ""))
     head = f"  ✗ {event.error_code or 'ERROR'} {event.name}: "
     rest = {k: v for k, v in result.items() if k not in ("success", "error", "error_code", "hint")}
-    detail = (head.strip() + " " + message + (f"\nhint: {result['hint']}" if result.get("hint") else "")
-              + (f"\n{_pretty(rest)}" if rest else ""))
+    detail = (
+        head.strip()
+        + " "
+        + message
+        + (f"\nhint: {result['hint']}" if result.get("hint") else "")
+        + (f"\n{_pretty(rest)}" if rest else "")
+    )
     return "error", head + _first_line(message), detail, None
 
 
 def _chunk_finished(event: ChunkFinished) -> tuple[Level, str, str, str | None]:
     errors = ", ".join(f"{code}×{n}" for code, n in sorted(event.tool_errors.items()))
-    line = (f"■ chunk {event.part or event.chunk} {event.status} · {counted(event.turns, 'turn')} · "
-            f"{counted(event.tool_calls, 'tool call')}"
-            + (f" · errors {errors}" if errors else "")
-            + (f" · missing {len(event.missing)}" if event.missing else ""))
-    detail = (line + (f"\nwhy: {event.end_code}" if event.end_code else "")
-              + (f"\nerror: {event.error}" if event.error else "") + _ids("missing", event.missing)
-              + (f"\ntokens: {_pretty(event.usage)}" if event.usage else ""))
+    line = (
+        f"■ chunk {event.part or event.chunk} {event.status} · {counted(event.turns, 'turn')} · "
+        f"{counted(event.tool_calls, 'tool call')}"
+        + (f" · errors {errors}" if errors else "")
+        + (f" · missing {len(event.missing)}" if event.missing else "")
+    )
+    detail = (
+        line
+        + (f"\nwhy: {event.end_code}" if event.end_code else "")
+        + (f"\nerror: {event.error}" if event.error else "")
+        + _ids("missing", event.missing)
+        + (f"\ntokens: {_pretty(event.usage)}" if event.usage else "")
+    )
     return _END_LEVELS.get(event.status, "error"), line, detail, None
 
 

@@ -47,8 +47,7 @@ WARNING_MARK = "!"
 otherwise separates the translation from the state, so rows keep their layout)."""
 
 
-def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str],
-                     conflict_ids: frozenset[str]) -> Status:
+def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str], conflict_ids: frozenset[str]) -> Status:
     """The status shown for a paragraph (a conflict wins, then a fresh run result, then review)."""
     if para.is_empty:
         return "empty"
@@ -75,8 +74,7 @@ class RowModel:
     id_table: dict[str, int] | None = field(default=None, compare=False, repr=False)  # the chapter's positions
 
     @classmethod
-    def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int, *,
-              include_all: bool = False) -> RowModel:
+    def build(cls, chapter: Chapter, task: TaskType | None, chunk_chars: int, *, include_all: bool = False) -> RowModel:
         """Rows for ``chapter``; ``task`` None shows no separators; ``include_all`` as a run's ``--all``."""
         chunks = tuple(build_chunks(chapter, task, chunk_chars=chunk_chars, include_all=include_all)) if task else ()
         starts = {chunk.paragraph_indexes[0] - 1: number for number, chunk in enumerate(chunks)}
@@ -88,8 +86,15 @@ class RowModel:
                 rows.append(-number - 1)
             row_of.append(len(rows))
             rows.append(pos)
-        return cls(tuple(rows), tuple(row_of), chunks, tuple(p.id for p in chapter.paragraphs), task, id(chapter),
-                   id_table=chapter.positions)
+        return cls(
+            tuple(rows),
+            tuple(row_of),
+            chunks,
+            tuple(p.id for p in chapter.paragraphs),
+            task,
+            id(chapter),
+            id_table=chapter.positions,
+        )
 
     def only(self, positions: Iterable[int]) -> RowModel:
         """These rows for the paragraphs at ``positions`` only; a chunk's separator stays above its first
@@ -108,8 +113,9 @@ class RowModel:
                 row_of[ref] = len(rows)
                 rows.append(ref)
         shown = tuple(ref for ref in rows if ref >= 0)
-        return RowModel(tuple(rows), tuple(row_of), self.chunks, self.ids, self.task, self.built_for, shown,
-                        id_table=self.id_table)
+        return RowModel(
+            tuple(rows), tuple(row_of), self.chunks, self.ids, self.task, self.built_for, shown, id_table=self.id_table
+        )
 
     @property
     def positions(self) -> Sequence[int]:
@@ -212,13 +218,21 @@ class RowStyles:
 
 def header_text(cols: Columns, style: Style) -> Text:
     """The column heading line."""
-    line = " ".join((fit("[n]", cols.index), fit("id", ID_WIDTH), fit("source", cols.source),
-                     fit("translation", cols.translation), fit("state", STATUS_WIDTH)))
+    line = " ".join(
+        (
+            fit("[n]", cols.index),
+            fit("id", ID_WIDTH),
+            fit("source", cols.source),
+            fit("translation", cols.translation),
+            fit("state", STATUS_WIDTH),
+        )
+    )
     return Text(line, style=style, no_wrap=True, end="")
 
 
-def paragraph_text(para: Paragraph, position: int, status: Status, cols: Columns, styles: RowStyles, *,
-                   warned: bool = False) -> Text:
+def paragraph_text(
+    para: Paragraph, position: int, status: Status, cols: Columns, styles: RowStyles, *, warned: bool = False
+) -> Text:
     """One paragraph row; ``warned``: the paragraph has QA warnings (marked before the state)."""
     index = fit(f"[{position + 1}]".rjust(cols.index), cols.index)
     ident = fit(visible(para.id, newlines=False), ID_WIDTH)

@@ -107,8 +107,14 @@ class ParagraphTable(ScrollView, can_focus=True):
 
     # -- data --------------------------------------------------------------------------------------------
 
-    def show(self, chapter: Chapter, model: RowModel, *, run_changed: frozenset[str] = frozenset(),
-             conflict_ids: frozenset[str] = frozenset()) -> None:
+    def show(
+        self,
+        chapter: Chapter,
+        model: RowModel,
+        *,
+        run_changed: frozenset[str] = frozenset(),
+        conflict_ids: frozenset[str] = frozenset(),
+    ) -> None:
         """Show a (new) state of the chapter; the cursor stays on the same paragraph ID where it can."""
         previous = self.current_paragraph
         self.chapter = chapter
@@ -347,8 +353,9 @@ class ParagraphTable(ScrollView, can_focus=True):
             para = chapter.paragraphs[ref]
             text = paragraph_text(para, ref, self.status_of(para), cols, styles, warned=para.id in self.warned)
             if self.highlight:
-                text.highlight_words([self.highlight], self.get_component_rich_style("paragraph-table--match"),
-                                     case_sensitive=False)
+                text.highlight_words(
+                    [self.highlight], self.get_component_rich_style("paragraph-table--match"), case_sensitive=False
+                )
             if is_cursor:
                 text.stylize(self.get_component_rich_style("paragraph-table--cursor"))
         strip = self._strip(text, base, width)

@@ -35,15 +35,44 @@ class Step:
 # The type each known field must have for the inspector to read it; a field of another type (a damaged or
 # hand-edited trace) is dropped, so the inspector shows "?" instead of failing. Lists keep only fitting items.
 _FIELD_TYPES: dict[str, type | tuple[type, ...]] = {
-    "kind": str, "name": str, "call_id": str, "task": str, "model": str, "status": str, "finish_reason": str,
-    "error_code": str, "first_paragraph_id": str, "last_paragraph_id": str, "reason": str, "code": str,
-    "turn": (int, str), "chunk": (int, str), "chunk_count": (int, str), "number": (int, str), "attempt": (int, str),
-    "message_count": int, "first_message": int, "latency_ms": (int, float), "delay": (int, float), "success": bool,
-    "usage": dict, "summary": dict, "cost": dict, "paragraph_ids": list, "missing": list, "unchanged": list,
-    "messages": list, "tool_calls": list,
+    "kind": str,
+    "name": str,
+    "call_id": str,
+    "task": str,
+    "model": str,
+    "status": str,
+    "finish_reason": str,
+    "error_code": str,
+    "first_paragraph_id": str,
+    "last_paragraph_id": str,
+    "reason": str,
+    "code": str,
+    "turn": (int, str),
+    "chunk": (int, str),
+    "chunk_count": (int, str),
+    "number": (int, str),
+    "attempt": (int, str),
+    "message_count": int,
+    "first_message": int,
+    "latency_ms": (int, float),
+    "delay": (int, float),
+    "success": bool,
+    "usage": dict,
+    "summary": dict,
+    "cost": dict,
+    "paragraph_ids": list,
+    "missing": list,
+    "unchanged": list,
+    "messages": list,
+    "tool_calls": list,
 }
-_LIST_ITEMS: dict[str, type] = {"paragraph_ids": str, "missing": str, "unchanged": str, "messages": dict,
-                                "tool_calls": dict}
+_LIST_ITEMS: dict[str, type] = {
+    "paragraph_ids": str,
+    "missing": str,
+    "unchanged": str,
+    "messages": dict,
+    "tool_calls": dict,
+}
 
 
 def clean_event(event: Any) -> dict[str, Any] | None:
@@ -99,18 +128,26 @@ def build_steps(events: list[dict[str, Any]]) -> list[Step]:
             continue
         kind = event.get("kind")
         if kind == "run_started":
-            add("run", f"run {event.get('task', '?')} · {event.get('model', '?')} · "
-                f"{_count(event.get('chunk_count'), 'chunk')}", event)
+            add(
+                "run",
+                f"run {event.get('task', '?')} · {event.get('model', '?')} · "
+                f"{_count(event.get('chunk_count'), 'chunk')}",
+                event,
+            )
         elif kind == "chunk_started":
             chunk = event
             sent = []
-            add("chunk", f"chunk {event.get('chunk', '?')}/{event.get('chunk_count', '?')} · "
-                f"{counted(len(event.get('paragraph_ids') or []), 'paragraph')}", event)
+            add(
+                "chunk",
+                f"chunk {event.get('chunk', '?')}/{event.get('chunk_count', '?')} · "
+                f"{counted(len(event.get('paragraph_ids') or []), 'paragraph')}",
+                event,
+            )
         elif kind == "model_request":
             # Each request records only the messages it adds (from first_message on): the history it sent is
             # the chunk's earlier messages plus these. An older trace recorded the whole history every time.
             first = event.get("first_message") or 0
-            sent = sent[:max(0, first)] + list(event.get("messages") or [])
+            sent = sent[: max(0, first)] + list(event.get("messages") or [])
             event = {**event, "messages": sent}
             open_turn = add("turn", _turn_title(event, None), event)
         elif kind == "model_response":
@@ -145,17 +182,30 @@ def build_steps(events: list[dict[str, Any]]) -> list[Step]:
         elif kind == "retry":
             add("retry", f"retry {event.get('attempt', '?')}: {event.get('reason', '')}", event)
         elif kind == "error":
-            add("error", f"✗ {event.get('code') or 'error'}: {event.get('message', '')}", event,
-                error_code=event.get("code"), is_error=True)
+            add(
+                "error",
+                f"✗ {event.get('code') or 'error'}: {event.get('message', '')}",
+                event,
+                error_code=event.get("code"),
+                is_error=True,
+            )
         elif kind == "chunk_finished":
             status = event.get("status", "?")
-            add("chunk_end", f"chunk {event.get('chunk', '?')} {status}{_spent(event)}", event,
-                is_error=status != "complete")
+            add(
+                "chunk_end",
+                f"chunk {event.get('chunk', '?')} {status}{_spent(event)}",
+                event,
+                is_error=status != "complete",
+            )
         elif kind == "run_finished":
             status = event.get("status", "?")
             summary = event.get("summary")
-            add("run_end", f"run {status}{_spent(summary if isinstance(summary, dict) else {})}", event,
-                is_error=status != "complete")
+            add(
+                "run_end",
+                f"run {status}{_spent(summary if isinstance(summary, dict) else {})}",
+                event,
+                is_error=status != "complete",
+            )
         elif kind != "model_delta":
             add("other", str(kind), event)
     return steps
@@ -197,9 +247,11 @@ def boundaries_text(chunk: dict[str, Any] | None) -> str:
     if chunk is None:
         return "no chunk (before the first chunk started)"
     ids = chunk.get("paragraph_ids") or []
-    return (f"chunk {chunk.get('chunk', '?')}/{chunk.get('chunk_count', '?')} · {counted(len(ids), 'paragraph')} · "
-            f"first {chunk.get('first_paragraph_id', '?')} · last {chunk.get('last_paragraph_id', '?')}\n"
-            f"allowed: {', '.join(ids)}")
+    return (
+        f"chunk {chunk.get('chunk', '?')}/{chunk.get('chunk_count', '?')} · {counted(len(ids), 'paragraph')} · "
+        f"first {chunk.get('first_paragraph_id', '?')} · last {chunk.get('last_paragraph_id', '?')}\n"
+        f"allowed: {', '.join(ids)}"
+    )
 
 
 def message_text(message: dict[str, Any]) -> str:

@@ -23,8 +23,15 @@ class Case:
 
     def warnings(self) -> dict[str, CheckWarning]:
         """Code -> warning for this pair."""
-        found = check_paragraph(self.source, self.translation, self.source_language, self.target_language,
-                                self.glossary, paragraph_id="p1", paragraph_index=1)
+        found = check_paragraph(
+            self.source,
+            self.translation,
+            self.source_language,
+            self.target_language,
+            self.glossary,
+            paragraph_id="p1",
+            paragraph_index=1,
+        )
         assert len({w.code for w in found}) == len(found), "one warning per code"
         return {w.code: w for w in found}
 
@@ -44,7 +51,7 @@ def assert_fires(case: Case, code: str) -> CheckWarning:
         start, end = warning.span
         assert 0 <= start < end <= len(case.translation)
     if case.marked is not None:
-        assert warning.span is not None and case.translation[warning.span[0]:warning.span[1]] == case.marked
+        assert warning.span is not None and case.translation[warning.span[0] : warning.span[1]] == case.marked
     return warning
 
 

@@ -17,24 +17,34 @@ from store.serialize import chapter_bytes, paragraph_utf8
 from tests.engine.checks.fiction import rashomon
 
 KANA = "It was one evening. A servant was waiting for the rain to やむ."  # KANA_LEFT
-GATE = ("Under the wide gate there was no one but this man. Only a cricket clung to a great round pillar, its red "
-        "lacquer peeling here and there. Since the Rashomon stands on Suzaku Avenue, one would expect two or three "
-        "others, women in sedge hats or men in soft caps, to be sheltering from the rain as well. Yet apart from this "
-        "man there was no one.")
+GATE = (
+    "Under the wide gate there was no one but this man. Only a cricket clung to a great round pillar, its red "
+    "lacquer peeling here and there. Since the Rashomon stands on Suzaku Avenue, one would expect two or three "
+    "others, women in sedge hats or men in soft caps, to be sheltering from the rain as well. Yet apart from this "
+    "man there was no one."
+)
 
 
 def write(folder: Path) -> Path:
     """A ja → en chapter: [1] with kana left in its translation, [2] translated well, [3] untranslated."""
+
     def done(pid: str, source: str, text: str) -> Paragraph:
-        version = TranslationVersion(id="v1", text=text, origin="translation", model="m",
-                                     created_at="2026-01-01T00:00:00Z")
+        version = TranslationVersion(
+            id="v1", text=text, origin="translation", model="m", created_at="2026-01-01T00:00:00Z"
+        )
         return Paragraph(id=pid, text=source, translations=(version,), selected_translation_id="v1")
 
-    chapter = Chapter(id="ch01", title="羅生門", source_language="ja", target_language="en", paragraphs=(
-        done("p1", rashomon(4), KANA),
-        done("p2", rashomon(40), "Nobody knows where the servant went."),
-        Paragraph(id="p3", text=rashomon(5)),
-    ))
+    chapter = Chapter(
+        id="ch01",
+        title="羅生門",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(
+            done("p1", rashomon(4), KANA),
+            done("p2", rashomon(40), "Nobody knows where the servant went."),
+            Paragraph(id="p3", text=rashomon(5)),
+        ),
+    )
     path = folder / "ch01.json"
     path.write_bytes(chapter_bytes(chapter))
     return path
@@ -43,8 +53,7 @@ def write(folder: Path) -> Path:
 def dismiss_kana(store: ChapterStore) -> Chapter:
     seen = store.load().paragraph("p1")
     assert seen is not None and seen.selected_text is not None
-    return store.update(lambda ch: ch.with_paragraphs(
-        {0: dismiss(ch.paragraphs[0], "KANA_LEFT", seen.selected_text)}))  # type: ignore[arg-type]
+    return store.update(lambda ch: ch.with_paragraphs({0: dismiss(ch.paragraphs[0], "KANA_LEFT", seen.selected_text)}))  # type: ignore[arg-type]
 
 
 def test_the_fingerprint_is_sha256_of_both_texts() -> None:
@@ -55,8 +64,9 @@ def test_the_fingerprint_is_sha256_of_both_texts() -> None:
 def test_dismiss_adds_one_entry_and_is_idempotent() -> None:
     para = Paragraph(id="p1", text="src")
     once = dismiss(para, "KANA_LEFT", "text")
-    assert once.__pydantic_extra__ == {"dismissed_checks": [{"code": "KANA_LEFT",
-                                                            "fingerprint": fingerprint("src", "text")}]}
+    assert once.__pydantic_extra__ == {
+        "dismissed_checks": [{"code": "KANA_LEFT", "fingerprint": fingerprint("src", "text")}]
+    }
     assert dismiss(once, "KANA_LEFT", "text") is once
     assert para.__pydantic_extra__ == {}  # frozen records: the original is untouched
     assert dismissed_codes(once, "text") == {"KANA_LEFT"} and dismissed_codes(once, "other") == frozenset()
@@ -113,20 +123,21 @@ def test_a_commit_based_on_an_older_read_merges_onto_the_dismissal(tmp_path: Pat
 def test_it_expires_when_the_translation_changes_and_comes_back_with_it(tmp_path: Path) -> None:
     store = ChapterStore(write(tmp_path))
     dismiss_kana(store)
-    store.commit_batch([BatchItem("p1", "It was one evening. A servant waited for the rain to やむ, still.",
-                                  rashomon(4), "v1")], origin="polish", model="m")
+    store.commit_batch(
+        [BatchItem("p1", "It was one evening. A servant waited for the rain to やむ, still.", rashomon(4), "v1")],
+        origin="polish",
+        model="m",
+    )
     changed = load_chapter(store.path)
     assert "dismissed_checks" in changed.paragraphs[0].__pydantic_extra__  # kept, but no longer matching
     assert [w.code for w in check_chapter(changed)] == ["KANA_LEFT"]
     # Selecting the dismissed text again brings the dismissal back.
-    back = store.update(lambda ch: ch.with_paragraphs(
-        {0: ch.paragraphs[0].replace(selected_translation_id="v1")}))
+    back = store.update(lambda ch: ch.with_paragraphs({0: ch.paragraphs[0].replace(selected_translation_id="v1")}))
     assert check_chapter(back) == []
 
 
 def test_it_expires_when_the_source_changes(tmp_path: Path) -> None:
     store = ChapterStore(write(tmp_path))
     dismiss_kana(store)
-    edited = store.update(lambda ch: ch.with_paragraphs(
-        {0: ch.paragraphs[0].replace(text=rashomon(4) + "　")}))
+    edited = store.update(lambda ch: ch.with_paragraphs({0: ch.paragraphs[0].replace(text=rashomon(4) + "　")}))
     assert [w.code for w in check_chapter(edited)] == ["KANA_LEFT"]

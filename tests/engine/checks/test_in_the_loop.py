@@ -27,8 +27,13 @@ LAST_EN = "Nobody knows where the servant went."
 
 def two_paragraphs() -> Chapter:
     """Rashomon's first and last paragraphs, ja → en, untranslated."""
-    return Chapter(id="rashomon", title="羅生門", source_language="ja", target_language="en", paragraphs=(
-        Paragraph(id=OPENING, text=rashomon(4)), Paragraph(id=LAST, text=rashomon(40))))
+    return Chapter(
+        id="rashomon",
+        title="羅生門",
+        source_language="ja",
+        target_language="en",
+        paragraphs=(Paragraph(id=OPENING, text=rashomon(4)), Paragraph(id=LAST, text=rashomon(40))),
+    )
 
 
 def write(folder: Path) -> Path:
@@ -38,18 +43,24 @@ def write(folder: Path) -> Path:
 
 
 async def submit(path: Path, items: list[dict[str, Any]]) -> dict[str, Any]:
-    return await REGISTRY.handle_tool_call("add_translation_batch", json.dumps({"paragraphs": items}),
-                                           source=ChapterStore(path), task="translate",
-                                           paragraph_ids=[OPENING, LAST])
+    return await REGISTRY.handle_tool_call(
+        "add_translation_batch",
+        json.dumps({"paragraphs": items}),
+        source=ChapterStore(path),
+        task="translate",
+        paragraph_ids=[OPENING, LAST],
+    )
 
 
 async def test_a_success_carries_the_warnings_of_the_accepted_paragraphs(tmp_path: Path) -> None:
     path = write(tmp_path)
-    result = await submit(path, [{"paragraph_id": OPENING, "translated_text": KANA},
-                                 {"paragraph_id": LAST, "translated_text": LAST_EN}])
+    result = await submit(
+        path, [{"paragraph_id": OPENING, "translated_text": KANA}, {"paragraph_id": LAST, "translated_text": LAST_EN}]
+    )
     assert result["success"] is True and result["accepted"] == [OPENING, LAST]
-    assert result["warnings"] == [{"paragraph_id": OPENING, "code": "KANA_LEFT",
-                                   "message": "Japanese kana left in the translation: “やむ”"}]
+    assert result["warnings"] == [
+        {"paragraph_id": OPENING, "code": "KANA_LEFT", "message": "Japanese kana left in the translation: “やむ”"}
+    ]
     assert load_chapter(path).paragraph(OPENING).selected_text == KANA  # type: ignore[union-attr]
 
 
@@ -64,8 +75,9 @@ async def test_no_warnings_key_when_all_is_well_or_nothing_was_accepted(tmp_path
 async def test_a_rejected_batch_never_carries_warnings(tmp_path: Path) -> None:
     path = write(tmp_path)
     before = path.read_bytes()
-    result = await submit(path, [{"paragraph_id": OPENING, "translated_text": KANA},
-                                 {"paragraph_id": "nope", "translated_text": "x"}])
+    result = await submit(
+        path, [{"paragraph_id": OPENING, "translated_text": KANA}, {"paragraph_id": "nope", "translated_text": "x"}]
+    )
     assert result["success"] is False and result["error_code"] == "NOT_IN_CHUNK" and "warnings" not in result
     assert path.read_bytes() == before
 
@@ -79,21 +91,34 @@ def test_batch_warnings_leave_out_a_dismissed_text() -> None:
     assert batch_warnings(chapter, [("gone", KANA)]) == []
 
 
-async def test_the_model_reads_the_warning_and_fixes_the_paragraph(tmp_path: Path,
-                                                                   model_server: ModelServer) -> None:
+async def test_the_model_reads_the_warning_and_fixes_the_paragraph(tmp_path: Path, model_server: ModelServer) -> None:
     path = write(tmp_path)
     trace = tmp_path / "run.jsonl"
-    model_server.add(tool_reply([("add_translation_batch",
-                                  {"paragraphs": [{"paragraph_id": OPENING, "translated_text": KANA}]})]))
-    model_server.add(tool_reply([("add_translation_batch",
-                                  {"paragraphs": [{"paragraph_id": OPENING, "translated_text": FIXED},
-                                                  {"paragraph_id": LAST, "translated_text": LAST_EN}]})]))
+    model_server.add(
+        tool_reply([("add_translation_batch", {"paragraphs": [{"paragraph_id": OPENING, "translated_text": KANA}]})])
+    )
+    model_server.add(
+        tool_reply(
+            [
+                (
+                    "add_translation_batch",
+                    {
+                        "paragraphs": [
+                            {"paragraph_id": OPENING, "translated_text": FIXED},
+                            {"paragraph_id": LAST, "translated_text": LAST_EN},
+                        ]
+                    },
+                )
+            ]
+        )
+    )
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), trace_path=trace))
     assert kinds(events, "run_finished")[0].status == "complete"
 
     first, second = kinds(events, "tool_result")
-    assert first.result["warnings"] == [{"paragraph_id": OPENING, "code": "KANA_LEFT",
-                                         "message": "Japanese kana left in the translation: “やむ”"}]
+    assert first.result["warnings"] == [
+        {"paragraph_id": OPENING, "code": "KANA_LEFT", "message": "Japanese kana left in the translation: “やむ”"}
+    ]
     assert "warnings" not in second.result
     # The model saw the warning: the second request carries it in the tool message.
     sent = json.loads(model_server.requests[1].body)["messages"]
@@ -112,11 +137,11 @@ async def test_a_one_paragraph_chunk_still_reports_the_warning(tmp_path: Path, m
     """A translate chunk ends the moment every paragraph is accepted: the warning is in the trace and the events
     for the editor, though the model gets no turn to act on it."""
     path = write(tmp_path)
-    model_server.add(tool_reply([("add_translation_batch",
-                                  {"paragraphs": [{"paragraph_id": OPENING, "translated_text": KANA}]})]))
+    model_server.add(
+        tool_reply([("add_translation_batch", {"paragraphs": [{"paragraph_id": OPENING, "translated_text": KANA}]})])
+    )
     model_server.add(text_reply("Done."))
-    events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url),
-                                      only_paragraph=OPENING))
+    events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), only_paragraph=OPENING))
     (result,) = kinds(events, "tool_result")
     assert result.result["warnings"][0]["code"] == "KANA_LEFT"
     assert kinds(events, "run_finished")[0].status == "complete" and len(model_server.requests) == 1

@@ -11,47 +11,66 @@ from tests.engine.checks.cases import Case, assert_fires, assert_quiet, params
 from tests.engine.checks.fiction import kuangren, rashomon, unsu
 
 OPENING_EN = "It was one evening. A servant was waiting for the rain to stop under the Rashomon gate."
-STRIP = ("“Then you won't hold it against me if I strip you. I cannot do otherwise, or I shall starve to death "
-         "myself.”")
+STRIP = "“Then you won't hold it against me if I strip you. I cannot do otherwise, or I shall starve to death myself.”"
 
 REPEATED = {
-    "a sentence twice": Case(rashomon(4), OPENING_EN + " A servant was waiting for the rain to stop under the "
-                             "Rashomon gate.", marked="A servant was waiting for the rain to stop under the Rashomon "
-                             "gate."),
-    "a word in a loop": Case(rashomon(40), "Nobody knows where the servant went went went went went went went went "
-                             "went."),
-    "a character in a loop": Case(kuangren("【一】"), "今夜は、とても良い月の光だ。光光光光光光光光光光",
-                                  "zh-Hans", "ja", marked="光光光光光光光光光光"),
-    "a phrase in a loop": Case(unsu(6), "Thirty jeon the first time, fifty the second — money, money, money, "
-                               "money, money, money, money, money, money, money.", "ko"),
+    "a sentence twice": Case(
+        rashomon(4),
+        OPENING_EN + " A servant was waiting for the rain to stop under the Rashomon gate.",
+        marked="A servant was waiting for the rain to stop under the Rashomon gate.",
+    ),
+    "a word in a loop": Case(
+        rashomon(40), "Nobody knows where the servant went went went went went went went went went."
+    ),
+    "a character in a loop": Case(
+        kuangren("【一】"),
+        "今夜は、とても良い月の光だ。光光光光光光光光光光",
+        "zh-Hans",
+        "ja",
+        marked="光光光光光光光光光光",
+    ),
+    "a phrase in a loop": Case(
+        unsu(6),
+        "Thirty jeon the first time, fifty the second — money, money, money, "
+        "money, money, money, money, money, money, money.",
+        "ko",
+    ),
 }
 NOT_REPEATED = {
     "the source repeats itself": Case(rashomon(30), "“I pull out this hair, I pull out this hair, to make a wig.”"),
     "a cry the source draws out too": Case("「あああああああああ！」", "“Aaaaaaaaaah!”"),
-    "Lu Xun's ellipses": Case(kuangren("【八】", 4), "“Why ask about such things? You really are... joking... The "
-                              "weather is fine today.”", "zh-Hans"),
+    "Lu Xun's ellipses": Case(
+        kuangren("【八】", 4),
+        "“Why ask about such things? You really are... joking... The weather is fine today.”",
+        "zh-Hans",
+    ),
     "a long ellipsis": Case("「……………………」", "“……………………”"),
     "a large number": Case("十億円", "1000000000 yen"),
     "faithful English": Case(rashomon(4), OPENING_EN),
 }
 
 CHATTER = {
-    "an announced translation": Case(rashomon(4), "Here is the translation: " + OPENING_EN,
-                                     marked="Here is the translation"),
-    "a translator's note": Case(rashomon(40), "Nobody knows where the servant went. (Note: a 下人 is a low "
-                                "servant.)", marked="(Note:"),
+    "an announced translation": Case(
+        rashomon(4), "Here is the translation: " + OPENING_EN, marked="Here is the translation"
+    ),
+    "a translator's note": Case(
+        rashomon(40), "Nobody knows where the servant went. (Note: a 下人 is a low servant.)", marked="(Note:"
+    ),
     "an announcement in Chinese": Case(rashomon(40), "以下是翻译：下人的去向，谁也不知道。", target_language="zh-Hans"),
     "a refusal": Case(rashomon(38), "I cannot translate this passage because it describes violence."),
     "a cheerful opening": Case(rashomon(4), "Sure, here's the English version:\n" + OPENING_EN, marked="Sure, here"),
     "a code fence": Case(rashomon(4), "```\n" + OPENING_EN + "\n```", marked="```"),
-    "T/N": Case(kuangren("【一】", 2), "…that dog of the Zhaos looked at me twice? (T/N: the Zhaos are the "
-                "village's gentry.)", "zh-Hans", marked="T/N"),
+    "T/N": Case(
+        kuangren("【一】", 2),
+        "…that dog of the Zhaos looked at me twice? (T/N: the Zhaos are the village's gentry.)",
+        "zh-Hans",
+        marked="T/N",
+    ),
 }
 NO_CHATTER = {
     "a character who cannot": Case(rashomon(37), STRIP),
     "a narrator who is sure": Case("　確かに、雨は降っていた。", "Sure, it was raining."),
-    "the source says it too": Case("T/N stands for the translator's note.", "T/N steht für die Anmerkung.", "en",
-                                   "de"),
+    "the source says it too": Case("T/N stands for the translator's note.", "T/N steht für die Anmerkung.", "en", "de"),
     "as an old man": Case(rashomon(23), "As an old woman would, she sprang up as if shot from a crossbow."),
     "faithful Chinese": Case(rashomon(40), "下人的去向，谁也不知道。", target_language="zh-Hans"),
 }

@@ -8,23 +8,29 @@ from tests.engine.checks.cases import Case, assert_fires, assert_quiet, params
 from tests.engine.checks.fiction import kuangren, rashomon, unsu
 
 WHERE = "“You wretch, where do you think you are going?”"
-STRIP = ("“Then you won’t hold it against me if I strip you. I’m a man who’d starve to death if I didn’t do the "
-         "same.”")
+STRIP = "“Then you won’t hold it against me if I strip you. I’m a man who’d starve to death if I didn’t do the same.”"
 TELL_ME = "I am not afraid; I go my own way. I could not help shouting, “Tell me!” And they ran away."
 
 UNBALANCED = {
     "a closing quote lost": Case(rashomon(24), "“You wretch, where do you think you are going?", marked="“"),
-    "a closing quote without an opening": Case(rashomon(26), "What were you doing? Speak! If you don’t, this is "
-                                               "what you’ll get.”", marked="”"),
-    "nested corner brackets broken": Case("「『下人が雨やみを待っていた』と書いた。」", "「我写过『下人在等雨停。」",
-                                          target_language="zh-Hans", marked="『"),
-    "a bracket left open": Case(kuangren("【二】", 2), TELL_ME.replace("ran away.", "ran (away."), "zh-Hans",
-                                marked="("),
+    "a closing quote without an opening": Case(
+        rashomon(26), "What were you doing? Speak! If you don’t, this is what you’ll get.”", marked="”"
+    ),
+    "nested corner brackets broken": Case(
+        "「『下人が雨やみを待っていた』と書いた。」",
+        "「我写过『下人在等雨停。」",
+        target_language="zh-Hans",
+        marked="『",
+    ),
+    "a bracket left open": Case(
+        kuangren("【二】", 2), TELL_ME.replace("ran away.", "ran (away."), "zh-Hans", marked="("
+    ),
 }
 BALANCED = {
     "faithful English": Case(rashomon(24), WHERE),
-    "nested corner brackets": Case("「『下人が雨やみを待っていた』と書いた。」", "「我写过『下人在等雨停』。」",
-                                   target_language="zh-Hans"),
+    "nested corner brackets": Case(
+        "「『下人が雨やみを待っていた』と書いた。」", "「我写过『下人在等雨停』。」", target_language="zh-Hans"
+    ),
     "apostrophes between letters": Case(rashomon(37), STRIP),
     "a plural possessive and an elision": Case(rashomon(12), "He looked round the servants’ gate; ’twas empty."),
     "the source is unbalanced too": Case("「雨はまだやまない。", "“The rain still had not stopped."),
@@ -40,26 +46,35 @@ LOST = {
 KEPT = {
     "curly quotes": Case(rashomon(24), WHERE),
     "straight single quotes": Case(rashomon(24), "'You wretch, where do you think you are going?'"),
-    "corner brackets in Chinese": Case(rashomon(26), "「你在干什么？说！不说，就给你这个。」",
-                                       target_language="zh-Hans"),
+    "corner brackets in Chinese": Case(
+        rashomon(26), "「你在干什么？说！不说，就给你这个。」", target_language="zh-Hans"
+    ),
     "a book title in 『』": Case("『羅生門』を読んだ。", "I read Rashomon.", target_language="en"),
     "no dialogue in the source": Case(rashomon(4), "It was one evening. A servant was waiting for the rain to stop."),
 }
 
 END_DIFFERS = {
-    "a question lost": Case(kuangren("【一】", 2), "I had not seen him for over thirty years; seeing him today, I "
-                            "feel wonderfully refreshed. So the thirty-odd years before were all a daze; but I must "
-                            "be very careful. Otherwise, that dog of the Zhaos would not have looked at me twice.",
-                            "zh-Hans"),
-    "an exclamation lost": Case(kuangren("【二】", 4), "I understand. It was their parents who taught them.",
-                                "zh-Hans"),
-    "an ellipsis lost": Case(kuangren("【六】", 2), "The fierce heart of a lion, the timidity of a rabbit, the "
-                             "cunning of a fox.", "zh-Hans"),
+    "a question lost": Case(
+        kuangren("【一】", 2),
+        "I had not seen him for over thirty years; seeing him today, I "
+        "feel wonderfully refreshed. So the thirty-odd years before were all a daze; but I must "
+        "be very careful. Otherwise, that dog of the Zhaos would not have looked at me twice.",
+        "zh-Hans",
+    ),
+    "an exclamation lost": Case(
+        kuangren("【二】", 4), "I understand. It was their parents who taught them.", "zh-Hans"
+    ),
+    "an ellipsis lost": Case(
+        kuangren("【六】", 2), "The fierce heart of a lion, the timidity of a rabbit, the cunning of a fox.", "zh-Hans"
+    ),
     "an exclamation added": Case(rashomon(40), "Nobody knows where the servant went!", marked="!"),
 }
 END_SAME = {
-    "…… as ...": Case(kuangren("【六】", 2), "The fierce heart of a lion, the timidity of a rabbit, the cunning of a "
-                      "fox...", "zh-Hans"),
+    "…… as ...": Case(
+        kuangren("【六】", 2),
+        "The fierce heart of a lion, the timidity of a rabbit, the cunning of a fox...",
+        "zh-Hans",
+    ),
     "…… as … inside quotes": Case(unsu(12), "“How strange! Today my luck held so well…”", "ko"),
     "a question through closing quotes": Case(kuangren("【八】", 3), "“Is it right?”", "zh-Hans"),
     "a Japanese question without ？": Case(rashomon(24), WHERE),

@@ -22,14 +22,16 @@ AUTHOR_EN = (
     "period. The rain that had begun after the hour of the Monkey showed no sign yet of letting up. And so the "
     "servant, intent above all on getting through tomorrow somehow—trying, so to speak, to do something about what "
     "could not be helped—had for some time been following aimless thoughts while listening, without really "
-    "hearing, to the rain falling on Suzaku Avenue.")
+    "hearing, to the rain falling on Suzaku Avenue."
+)
 
 SAME = {
     "Japanese copied into English": Case(rashomon(4), rashomon(4)),
     "Chinese copied into English": Case(kuangren("【一】", 2), kuangren("【一】", 2), "zh-Hans", "en"),
     "Korean copied, spaces changed": Case(unsu(4), unsu(4).replace(" ", "  ") + "\n", "ko", "en"),
-    "Simplified left as it was for Traditional": Case(kuangren("【二】", 4), kuangren("【二】", 4), "zh-Hans",
-                                                      "zh-Hant"),
+    "Simplified left as it was for Traditional": Case(
+        kuangren("【二】", 4), kuangren("【二】", 4), "zh-Hans", "zh-Hant"
+    ),
 }
 NOT_SAME = {
     "a title both languages write": Case(rashomon(1), rashomon(1), target_language="zh-Hant"),
@@ -43,17 +45,23 @@ NOT_SAME = {
 
 NUMBERS = {
     "ASCII digits dropped": Case("　下人は3日も何も食べていなかった。", "The servant had not eaten anything for days."),
-    "full-width digits dropped": Case("　梯子の口までは、僅に５歩を数えるばかりである。",
-                                      "It was only a few steps to the top of the ladder."),
+    "full-width digits dropped": Case(
+        "　梯子の口までは、僅に５歩を数えるばかりである。", "It was only a few steps to the top of the ladder."
+    ),
     "a year changed": Case("（1915年9月）", "(September 1916)"),
     "a month changed": Case("（1915年9月）", "(October 1915)"),
     "a number in Chinese": Case("我不见他，已是30多年。", "I had not seen him for decades.", "zh-Hans", "en"),
 }
 NUMBERS_KEPT = {
-    "numbers in kanji": Case(rashomon(6)[:60], "Why? Because in these two or three years Kyoto had been struck by "
-                             "one disaster after another: earthquakes, whirlwinds, fires and famines."),
-    "proportions in kanji": Case(rashomon(19)[:30], "Moved by sixty parts fear and forty parts curiosity, the servant "
-                                 "for a while forgot even to breathe."),
+    "numbers in kanji": Case(
+        rashomon(6)[:60],
+        "Why? Because in these two or three years Kyoto had been struck by "
+        "one disaster after another: earthquakes, whirlwinds, fires and famines.",
+    ),
+    "proportions in kanji": Case(
+        rashomon(19)[:30],
+        "Moved by sixty parts fear and forty parts curiosity, the servant for a while forgot even to breathe.",
+    ),
     "spelled out in English": Case("　下人は3日も何も食べていなかった。", "The servant had not eaten for three days."),
     "spelled out in Chinese": Case("　下人は３人いた。", "有三个下人。", target_language="zh-Hans"),
     "a thousands separator": Case("銭は1,000文あった。", "He had 1000 mon."),
@@ -62,19 +70,27 @@ NUMBERS_KEPT = {
 }
 
 NEWLINES = {
-    "two lines joined": Case("「おのれ、どこへ行く。」\n　下人は、こう罵った。",
-                             "“You wretch, where are you going?” the servant cursed."),
+    "two lines joined": Case(
+        "「おのれ、どこへ行く。」\n　下人は、こう罵った。", "“You wretch, where are you going?” the servant cursed."
+    ),
     "a line break added": Case(rashomon(4), "It was one evening.\nA servant was waiting for the rain to stop."),
-    "verse lines lost": Case("狮子似的凶心，\n兔子的怯弱，\n狐狸的狡猾，……", "The fierce heart of a lion, the "
-                             "timidity of a rabbit,\nthe cunning of a fox...", "zh-Hans"),
+    "verse lines lost": Case(
+        "狮子似的凶心，\n兔子的怯弱，\n狐狸的狡猾，……",
+        "The fierce heart of a lion, the timidity of a rabbit,\nthe cunning of a fox...",
+        "zh-Hans",
+    ),
 }
 NEWLINES_SAME = {
     "one line each": Case(rashomon(4), OPENING_EN),
-    "CRLF against LF": Case("「おのれ、どこへ行く。」\r\n　下人は、こう罵った。", "“You wretch, where are you "
-                            "going?”\nthe servant cursed."),
+    "CRLF against LF": Case(
+        "「おのれ、どこへ行く。」\r\n　下人は、こう罵った。", "“You wretch, where are you going?”\nthe servant cursed."
+    ),
     "a trailing newline": Case(rashomon(40), "Nobody knows where the servant went.\n"),
-    "verse kept": Case("狮子似的凶心，\n兔子的怯弱，\n狐狸的狡猾，……", "The fierce heart of a lion,\nthe timidity "
-                       "of a rabbit,\nthe cunning of a fox...", "zh-Hans"),
+    "verse kept": Case(
+        "狮子似的凶心，\n兔子的怯弱，\n狐狸的狡猾，……",
+        "The fierce heart of a lion,\nthe timidity of a rabbit,\nthe cunning of a fox...",
+        "zh-Hans",
+    ),
 }
 
 LENGTH = {
@@ -87,12 +103,17 @@ LENGTH_FINE = {
     "faithful English": Case(rashomon(4), OPENING_EN),
     "the Latin word is not counted": Case(rashomon(8), AUTHOR_EN),
     "a short line says nothing": Case(rashomon(35), "“Is that really so? Truly, truly, is that so, old woman?”"),
-    "Japanese into Chinese": Case(rashomon(4), "那是某日傍晚的事。一个仆人在罗生门下等雨停。",
-                                  target_language="zh-Hans"),
-    "Chinese into English": Case(kuangren("【一】", 2), "I had not seen him for over thirty years; seeing him today, I "
-                                 "feel wonderfully refreshed. So I know now that the thirty-odd years before were all "
-                                 "a daze; but I must be very careful. Otherwise why would that dog of the Zhaos have "
-                                 "looked at me twice?", "zh-Hans"),
+    "Japanese into Chinese": Case(
+        rashomon(4), "那是某日傍晚的事。一个仆人在罗生门下等雨停。", target_language="zh-Hans"
+    ),
+    "Chinese into English": Case(
+        kuangren("【一】", 2),
+        "I had not seen him for over thirty years; seeing him today, I "
+        "feel wonderfully refreshed. So I know now that the thirty-odd years before were all "
+        "a daze; but I must be very careful. Otherwise why would that dog of the Zhaos have "
+        "looked at me twice?",
+        "zh-Hans",
+    ),
     "Korean into English": Case(unsu(9), "His wife had been coughing for more than a month now.", "ko"),
 }
 

@@ -63,8 +63,9 @@ def test_a_balanced_broken_prefix_is_parsed_once(monkeypatch: pytest.MonkeyPatch
     assert response.tool_calls[0].error_code == "INVALID_ARGUMENTS"
 
 
-_texts = st.lists(st.sampled_from(['{', '}', '[', ']', '"', '\\', 'a', ':', ',', ' ', '\\"', '\\\\', '{"k":"v"}']),
-                  max_size=40).map("".join)
+_texts = st.lists(
+    st.sampled_from(["{", "}", "[", "]", '"', "\\", "a", ":", ",", " ", '\\"', "\\\\", '{"k":"v"}']), max_size=40
+).map("".join)
 
 
 @pytest.mark.slow  # hypothesis
@@ -82,11 +83,14 @@ def test_the_scan_does_not_depend_on_where_the_stream_was_cut(text: str, cuts: l
 
 
 @pytest.mark.slow  # hypothesis
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=6),
-                    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
-                                                                                max_size=3)).filter(
-    lambda v: isinstance(v, dict)), st.integers(min_value=1, max_value=9))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=6),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+    ).filter(lambda v: isinstance(v, dict)),
+    st.integers(min_value=1, max_value=9),
+)
 def test_a_whole_object_in_any_pieces_is_balanced(value: dict[str, Any], size: int) -> None:
     text = json.dumps(value)
     scan = BracketScan()
-    assert scan.feed([text[i:i + size] for i in range(0, len(text), size)])
+    assert scan.feed([text[i : i + size] for i in range(0, len(text), size)])

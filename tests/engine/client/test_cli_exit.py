@@ -33,19 +33,39 @@ sys.exit(main())
 
 def entry(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.run([sys.executable, "-c", AS_ENTRY_POINT, *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=60, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-c", AS_ENTRY_POINT, *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.mark.slow  # proofdesk in a fresh process
-def test_a_headless_run_ends_without_teardown_and_with_all_its_output(tmp_path: Path,
-                                                                      model_server: ModelServer) -> None:
+def test_a_headless_run_ends_without_teardown_and_with_all_its_output(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
     path = write_chapter(tmp_path)
     model_server.responder = lambda request: (
-        text_reply("Done.") if any(m["role"] == "tool" for m in request.json["messages"])
-        else tool_reply([("add_translation_batch", {"paragraphs": []})]))
-    done = entry("run", path.name, "--task", "translate", "--base-url", model_server.base_url, "--model", "m",
-                 "--json", cwd=tmp_path)
+        text_reply("Done.")
+        if any(m["role"] == "tool" for m in request.json["messages"])
+        else tool_reply([("add_translation_batch", {"paragraphs": []})])
+    )
+    done = entry(
+        "run",
+        path.name,
+        "--task",
+        "translate",
+        "--base-url",
+        model_server.base_url,
+        "--model",
+        "m",
+        "--json",
+        cwd=tmp_path,
+    )
     events = [json.loads(line) for line in done.stdout.splitlines()]
     assert events and events[0]["kind"] == "run_started" and events[-1]["kind"] == "run_finished"
     assert done.returncode == 1  # the model submitted nothing: incomplete, and the code says so
@@ -106,8 +126,9 @@ def test_exit_now_flushes_output_and_log_handlers_first(monkeypatch: pytest.Monk
     assert order == ["flush", "flush", "logging", "exit 3"]
 
 
-def test_as_entry_point_the_collector_sits_out_the_imports_only(monkeypatch: pytest.MonkeyPatch,
-                                                                tmp_path: Path) -> None:
+def test_as_entry_point_the_collector_sits_out_the_imports_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     path = write_chapter(tmp_path)
     seen: dict[str, object] = {}
     build = cli.build_parser

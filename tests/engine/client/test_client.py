@@ -36,8 +36,12 @@ from tests.support.model_server import (
 )
 
 MESSAGES = [{"role": "user", "content": "Translate."}]
-TOOLS = [{"type": "function", "function": {"name": "read_file", "description": "Read.",
-                                           "parameters": {"type": "object", "properties": {}}}}]
+TOOLS = [
+    {
+        "type": "function",
+        "function": {"name": "read_file", "description": "Read.", "parameters": {"type": "object", "properties": {}}},
+    }
+]
 CANARY = "sk-canary-7f3e9d2c1b0a"
 
 
@@ -70,11 +74,17 @@ async def fails(client: ModelClient) -> tuple[ModelError, list[StreamEvent]]:
 
 # -- the request -------------------------------------------------------------------------------------------------
 
+
 async def test_request_body_and_headers(model_server: ModelServer) -> None:
     model_server.add_text("ok")
-    async with ModelClient(model_server.base_url + "/", "qwen3:8b", api_key=CANARY, temperature=0.2,
-                           extra_headers={"X-Title": "proofdesk"},
-                           extra_body={"top_p": 0.9, "stream_options": None}) as client:
+    async with ModelClient(
+        model_server.base_url + "/",
+        "qwen3:8b",
+        api_key=CANARY,
+        temperature=0.2,
+        extra_headers={"X-Title": "proofdesk"},
+        extra_body={"top_p": 0.9, "stream_options": None},
+    ) as client:
         await collect(client)
     (request,) = model_server.requests
     assert request.method == "POST" and request.path == "/v1/chat/completions"
@@ -99,11 +109,31 @@ async def test_default_body_asks_for_usage_and_sends_no_authorization_without_ke
 
 async def test_assistant_message_round_trip_keeps_reasoning_and_signatures(model_server: ModelServer) -> None:
     sig = {"google": {"thought_signature": "c2ln"}}
-    model_server.add(Scripted(200, SSE_HEADERS, sse([
-        chunk({"role": "assistant", "content": None, "reasoning_content": "Need the file."}),
-        chunk({"tool_calls": [{"index": 0, "id": "call_1", "type": "function", "extra_content": sig,
-                               "function": {"name": "read_file", "arguments": '{"path": "a"}'}}]}),
-        chunk({}, "tool_calls")])))
+    model_server.add(
+        Scripted(
+            200,
+            SSE_HEADERS,
+            sse(
+                [
+                    chunk({"role": "assistant", "content": None, "reasoning_content": "Need the file."}),
+                    chunk(
+                        {
+                            "tool_calls": [
+                                {
+                                    "index": 0,
+                                    "id": "call_1",
+                                    "type": "function",
+                                    "extra_content": sig,
+                                    "function": {"name": "read_file", "arguments": '{"path": "a"}'},
+                                }
+                            ]
+                        }
+                    ),
+                    chunk({}, "tool_calls"),
+                ]
+            ),
+        )
+    )
     model_server.add_text("Done.")
     async with ModelClient(model_server.base_url, "deepseek-reasoner") as client:
         first = (await collect(client))[-1]
@@ -111,13 +141,24 @@ async def test_assistant_message_round_trip_keeps_reasoning_and_signatures(model
         message = first.response.assistant_message()
         history = [*MESSAGES, message, {"role": "tool", "tool_call_id": "call_1", "content": "text"}]
         await client.stream(history, TOOLS).__anext__()
-    assert message == {"role": "assistant", "content": None, "reasoning_content": "Need the file.",
-                       "tool_calls": [{"id": "call_1", "type": "function", "extra_content": sig,
-                                       "function": {"name": "read_file", "arguments": '{"path": "a"}'}}]}
+    assert message == {
+        "role": "assistant",
+        "content": None,
+        "reasoning_content": "Need the file.",
+        "tool_calls": [
+            {
+                "id": "call_1",
+                "type": "function",
+                "extra_content": sig,
+                "function": {"name": "read_file", "arguments": '{"path": "a"}'},
+            }
+        ],
+    }
     assert model_server.requests[1].json["messages"][1] == message
 
 
 # -- retries -----------------------------------------------------------------------------------------------------
+
 
 async def test_429_then_503_then_success_honours_server_delays(model_server: ModelServer) -> None:
     model_server.add_error(429, "Rate limit reached", headers={"retry-after-ms": "1500", "retry-after": "9"})
@@ -140,10 +181,17 @@ async def test_429_then_503_then_success_honours_server_delays(model_server: Mod
 async def test_retry_after_http_date_and_google_retry_info(model_server: ModelServer) -> None:
     when = email.utils.formatdate(time.time() + 5, usegmt=True)
     model_server.add_error(429, "Slow down", headers={"retry-after": when})
-    google = [{"error": {"code": 429, "message": "Quota exceeded for metric", "status": "RESOURCE_EXHAUSTED",
-                         "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "34.4s"}]}}]
-    model_server.add(Scripted(429, {"content-type": "application/json"}, json.dumps(google).encode(),
-                              framing="length"))
+    google = [
+        {
+            "error": {
+                "code": 429,
+                "message": "Quota exceeded for metric",
+                "status": "RESOURCE_EXHAUSTED",
+                "details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "34.4s"}],
+            }
+        }
+    ]
+    model_server.add(Scripted(429, {"content-type": "application/json"}, json.dumps(google).encode(), framing="length"))
     model_server.add_text("ok")
     retry = policy()
     async with ModelClient(model_server.base_url, "m", retry_policy=retry) as client:
@@ -169,8 +217,18 @@ async def test_server_delay_over_120_s_is_refused(model_server: ModelServer) -> 
     assert "600 s" in str(error) and not events and len(model_server.requests) == 1
 
 
-@pytest.mark.parametrize(("status", "code"), [(400, None), (401, "invalid_api_key"), (402, None), (403, None),
-                                              (404, "model_not_found"), (422, None), (429, "insufficient_quota")])
+@pytest.mark.parametrize(
+    ("status", "code"),
+    [
+        (400, None),
+        (401, "invalid_api_key"),
+        (402, None),
+        (403, None),
+        (404, "model_not_found"),
+        (422, None),
+        (429, "insufficient_quota"),
+    ],
+)
 async def test_not_retried(model_server: ModelServer, status: int, code: str | None) -> None:
     model_server.add_error(status, f"Provider says no ({status})", code=code, error_type="invalid_request_error")
     model_server.add_text("never served")
@@ -213,6 +271,7 @@ async def test_connection_refused_is_retried_then_reported() -> None:
 
 
 # -- timeouts and broken streams -----------------------------------------------------------------------------------
+
 
 async def test_read_timeout_before_first_byte_is_retried(model_server: ModelServer) -> None:
     model_server.add(Scripted(200, SSE_HEADERS, sse(text_chunks("late")), delay_s=1.0))
@@ -314,9 +373,15 @@ async def test_silent_server_after_retries_is_a_timeout_error(model_server: Mode
 
 # -- errors inside a 200 stream before any output -------------------------------------------------------------------
 
+
 async def test_error_as_first_event_is_retried_like_a_5xx(model_server: ModelServer) -> None:
-    model_server.add(Scripted(200, SSE_HEADERS, sse([{"error": {"message": "The server had an error",
-                                                               "type": "server_error", "code": None}}])))
+    model_server.add(
+        Scripted(
+            200,
+            SSE_HEADERS,
+            sse([{"error": {"message": "The server had an error", "type": "server_error", "code": None}}]),
+        )
+    )
     model_server.add_text("recovered")
     async with ModelClient(model_server.base_url, "m", retry_policy=policy()) as client:
         events = await collect(client)
@@ -325,11 +390,15 @@ async def test_error_as_first_event_is_retried_like_a_5xx(model_server: ModelSer
     assert isinstance(events[-1], Completed) and events[-1].response.content == "recovered"
 
 
-@pytest.mark.parametrize("payload", [
-    {"error": {"message": "Context too long", "type": "invalid_request_error", "code": 400}},
-    {"object": "error", "message": "Context too long", "type": "BadRequestError", "code": 400},
-    {"error": {"message": "Context too long", "type": "insufficient_quota", "code": "insufficient_quota"}},
-], ids=["openai-400", "vllm-400", "quota"])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"error": {"message": "Context too long", "type": "invalid_request_error", "code": 400}},
+        {"object": "error", "message": "Context too long", "type": "BadRequestError", "code": 400},
+        {"error": {"message": "Context too long", "type": "insufficient_quota", "code": "insufficient_quota"}},
+    ],
+    ids=["openai-400", "vllm-400", "quota"],
+)
 async def test_non_retryable_error_as_first_event_raises(model_server: ModelServer, payload: dict) -> None:
     model_server.add(Scripted(200, SSE_HEADERS, sse([payload], done=False)))
     model_server.add_text("never")
@@ -341,25 +410,50 @@ async def test_non_retryable_error_as_first_event_raises(model_server: ModelServ
 
 # -- error bodies --------------------------------------------------------------------------------------------------
 
-_HTML = (b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1>"
-         b"</center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n")
+_HTML = (
+    b"<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1>"
+    b"</center>\r\n<hr><center>nginx/1.25.3</center>\r\n</body>\r\n</html>\r\n"
+)
 
 
-@pytest.mark.parametrize(("status", "content_type", "body", "said"), [
-    (502, "text/html", _HTML, "502 Bad Gateway"),
-    (400, "application/json", b'{"object":"error","message":"Tool call id was abc but must be a-z, A-Z, 0-9, with '
-     b'a length of 9.","type":"invalid_request_message_error","code":3280}', "must be a-z, A-Z, 0-9"),
-    (404, "application/json", b'{"error":"model \\"llama9\\" not found, try pulling it first"}',
-     'model "llama9" not found'),
-    (401, "application/json", b'{"detail":"Not authenticated"}', "Not authenticated"),
-    (400, "application/json", b'[{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT"}}]',
-     "API key not valid."),
-    (403, "text/plain", b"Forbidden by policy\n", "Forbidden by policy"),
-    (422, "application/json", b'{"message":"Unprocessable"}', "Unprocessable"),
-    (400, "text/event-stream", b'data: {"error":{"message":"Bad tools schema","code":400}}\n\n', "Bad tools schema"),
-], ids=["html", "mistral", "ollama", "fastapi", "google-array", "text", "plain-message", "sse-body"])
-async def test_error_bodies_become_one_sentence(model_server: ModelServer, status: int, content_type: str,
-                                                body: bytes, said: str) -> None:
+@pytest.mark.parametrize(
+    ("status", "content_type", "body", "said"),
+    [
+        (502, "text/html", _HTML, "502 Bad Gateway"),
+        (
+            400,
+            "application/json",
+            b'{"object":"error","message":"Tool call id was abc but must be a-z, A-Z, 0-9, with '
+            b'a length of 9.","type":"invalid_request_message_error","code":3280}',
+            "must be a-z, A-Z, 0-9",
+        ),
+        (
+            404,
+            "application/json",
+            b'{"error":"model \\"llama9\\" not found, try pulling it first"}',
+            'model "llama9" not found',
+        ),
+        (401, "application/json", b'{"detail":"Not authenticated"}', "Not authenticated"),
+        (
+            400,
+            "application/json",
+            b'[{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT"}}]',
+            "API key not valid.",
+        ),
+        (403, "text/plain", b"Forbidden by policy\n", "Forbidden by policy"),
+        (422, "application/json", b'{"message":"Unprocessable"}', "Unprocessable"),
+        (
+            400,
+            "text/event-stream",
+            b'data: {"error":{"message":"Bad tools schema","code":400}}\n\n',
+            "Bad tools schema",
+        ),
+    ],
+    ids=["html", "mistral", "ollama", "fastapi", "google-array", "text", "plain-message", "sse-body"],
+)
+async def test_error_bodies_become_one_sentence(
+    model_server: ModelServer, status: int, content_type: str, body: bytes, said: str
+) -> None:
     model_server.add(Scripted(status, {"content-type": content_type}, body, framing="length"))
     async with ModelClient(model_server.base_url, "m", retry_policy=policy(max_retries=0)) as client:
         error, _ = await fails(client)
@@ -371,13 +465,16 @@ async def test_error_bodies_become_one_sentence(model_server: ModelServer, statu
 
 # -- secrets -------------------------------------------------------------------------------------------------------
 
-async def test_api_key_never_in_errors_repr_or_logs(model_server: ModelServer,
-                                                    caplog: pytest.LogCaptureFixture) -> None:
+
+async def test_api_key_never_in_errors_repr_or_logs(
+    model_server: ModelServer, caplog: pytest.LogCaptureFixture
+) -> None:
     caplog.set_level(logging.DEBUG)
     for noisy in ("httpx", "httpcore"):  # proofdesk's log file keeps them at WARNING; here, the worst case
         caplog.set_level(logging.DEBUG, logger=noisy)
-    model_server.add_error(401, f"Incorrect API key provided: {CANARY}. You can find your key at ...",
-                           code="invalid_api_key")
+    model_server.add_error(
+        401, f"Incorrect API key provided: {CANARY}. You can find your key at ...", code="invalid_api_key"
+    )
     model_server.add(Scripted(200, SSE_HEADERS, sse([{"error": {"message": f"bad key {CANARY}"}}])))
     model_server.add_text("fine", usage=(1, 1))
     texts: list[str] = []
@@ -389,8 +486,12 @@ async def test_api_key_never_in_errors_repr_or_logs(model_server: ModelServer,
         texts += [str(error), repr(error)]
         events = await collect(client)
         texts.append(repr(events))
-    async with ModelClient(f"http://user:{CANARY}@127.0.0.1:{closed_port()}/v1?key={CANARY}", "m", api_key=CANARY,
-                           retry_policy=policy(max_retries=0)) as client:
+    async with ModelClient(
+        f"http://user:{CANARY}@127.0.0.1:{closed_port()}/v1?key={CANARY}",
+        "m",
+        api_key=CANARY,
+        retry_policy=policy(max_retries=0),
+    ) as client:
         texts.append(repr(client))
         error, _ = await fails(client)
         texts += [str(error), repr(error)]
@@ -402,6 +503,7 @@ async def test_api_key_never_in_errors_repr_or_logs(model_server: ModelServer,
 
 
 # -- cancellation and keep-alive ------------------------------------------------------------------------------------
+
 
 async def test_consumer_stopping_mid_stream_closes_cleanly_and_client_stays_usable(model_server: ModelServer) -> None:
     body = sse(text_chunks("a long answer that the caller abandons", piece=3))
@@ -448,19 +550,29 @@ async def test_a_web_page_with_status_200_names_the_likely_mistake(model_server:
 
 # -- one classification for HTTP and in-stream errors ---------------------------------------------------------------
 
-LLAMA_OVERFLOW = {"error": {"code": 400, "message": "request (8244 tokens) exceeds the available context size "
-                                                    "(8192 tokens), try increasing it.",
-                            "type": "exceed_context_size_error"}}
-OPENAI_OVERFLOW = {"error": {"message": "This model's maximum context length is 128000 tokens. However, your messages "
-                                        "resulted in 130512 tokens. Please reduce the length of the messages.",
-                             "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
+LLAMA_OVERFLOW = {
+    "error": {
+        "code": 400,
+        "message": "request (8244 tokens) exceeds the available context size (8192 tokens), try increasing it.",
+        "type": "exceed_context_size_error",
+    }
+}
+OPENAI_OVERFLOW = {
+    "error": {
+        "message": "This model's maximum context length is 128000 tokens. However, your messages "
+        "resulted in 130512 tokens. Please reduce the length of the messages.",
+        "type": "invalid_request_error",
+        "param": "messages",
+        "code": "context_length_exceeded",
+    }
+}
 
 
 @pytest.mark.parametrize("body", [LLAMA_OVERFLOW, OPENAI_OVERFLOW], ids=["llama.cpp", "openai"])
-async def test_context_overflow_is_classified_alike_over_http_and_in_stream(model_server: ModelServer,
-                                                                           body: dict) -> None:
-    model_server.add(Scripted(400, {"content-type": "application/json"}, json.dumps(body).encode(),
-                              framing="length"))
+async def test_context_overflow_is_classified_alike_over_http_and_in_stream(
+    model_server: ModelServer, body: dict
+) -> None:
+    model_server.add(Scripted(400, {"content-type": "application/json"}, json.dumps(body).encode(), framing="length"))
     model_server.add(Scripted(200, SSE_HEADERS, sse([body], done=False)))
     async with ModelClient(model_server.base_url, "m", retry_policy=policy()) as client:
         over_http, _ = await fails(client)
@@ -472,26 +584,66 @@ async def test_context_overflow_is_classified_alike_over_http_and_in_stream(mode
     assert len(model_server.requests) == 2  # neither was retried
 
 
-@pytest.mark.parametrize(("status", "body", "kind", "retryable"), [
-    (429, {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
-                     "code": "insufficient_quota"}}, "quota", False),
-    (401, {"error": {"message": "Incorrect API key provided", "type": "invalid_request_error",
-                     "code": "invalid_api_key"}}, "authentication", False),
-    (404, {"error": {"message": "The model `gpt-9` does not exist", "type": "invalid_request_error",
-                     "code": "model_not_found"}}, "unknown_model", False),
-    (403, {"error": {"message": "Country not supported", "type": "permission_error"}}, "permission", False),
-    (400, {"error": {"message": "Invalid schema", "type": "invalid_request_error"}}, "invalid_request", False),
-    (429, {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}},
-     "rate_limit", True),
-    (503, {"error": {"message": "The engine is currently overloaded", "type": "server_error"}}, "overloaded", True),
-    (502, {"error": {"message": "upstream connect error", "type": "upstream_error"}}, "upstream_closed", True),
-    (500, {"error": {"message": "The server had an error", "type": "server_error"}}, "server_error", True),
-], ids=["quota", "auth", "model", "permission", "invalid", "rate", "overload", "upstream", "server"])
-async def test_http_and_in_stream_errors_share_one_classification(model_server: ModelServer, status: int, body: dict,
-                                                                  kind: str, retryable: bool) -> None:
+@pytest.mark.parametrize(
+    ("status", "body", "kind", "retryable"),
+    [
+        (
+            429,
+            {
+                "error": {
+                    "message": "You exceeded your current quota",
+                    "type": "insufficient_quota",
+                    "code": "insufficient_quota",
+                }
+            },
+            "quota",
+            False,
+        ),
+        (
+            401,
+            {
+                "error": {
+                    "message": "Incorrect API key provided",
+                    "type": "invalid_request_error",
+                    "code": "invalid_api_key",
+                }
+            },
+            "authentication",
+            False,
+        ),
+        (
+            404,
+            {
+                "error": {
+                    "message": "The model `gpt-9` does not exist",
+                    "type": "invalid_request_error",
+                    "code": "model_not_found",
+                }
+            },
+            "unknown_model",
+            False,
+        ),
+        (403, {"error": {"message": "Country not supported", "type": "permission_error"}}, "permission", False),
+        (400, {"error": {"message": "Invalid schema", "type": "invalid_request_error"}}, "invalid_request", False),
+        (
+            429,
+            {"error": {"message": "Rate limit reached", "type": "requests", "code": "rate_limit_exceeded"}},
+            "rate_limit",
+            True,
+        ),
+        (503, {"error": {"message": "The engine is currently overloaded", "type": "server_error"}}, "overloaded", True),
+        (502, {"error": {"message": "upstream connect error", "type": "upstream_error"}}, "upstream_closed", True),
+        (500, {"error": {"message": "The server had an error", "type": "server_error"}}, "server_error", True),
+    ],
+    ids=["quota", "auth", "model", "permission", "invalid", "rate", "overload", "upstream", "server"],
+)
+async def test_http_and_in_stream_errors_share_one_classification(
+    model_server: ModelServer, status: int, body: dict, kind: str, retryable: bool
+) -> None:
     in_stream = {"error": {**body["error"], "code": body["error"].get("code") or status}}
-    model_server.add(Scripted(status, {"content-type": "application/json"}, json.dumps(body).encode(),
-                              framing="length"))
+    model_server.add(
+        Scripted(status, {"content-type": "application/json"}, json.dumps(body).encode(), framing="length")
+    )
     model_server.add(Scripted(200, SSE_HEADERS, sse([chunk({"role": "assistant", "content": "Half"}), in_stream])))
     async with ModelClient(model_server.base_url, "m", retry_policy=policy(max_retries=0)) as client:
         error, _ = await fails(client)
@@ -503,8 +655,13 @@ async def test_http_and_in_stream_errors_share_one_classification(model_server: 
 
 
 async def test_insufficient_quota_after_output_is_not_reissued(model_server: ModelServer) -> None:
-    quota = {"error": {"message": "You exceeded your current quota", "type": "insufficient_quota",
-                       "code": "insufficient_quota"}}
+    quota = {
+        "error": {
+            "message": "You exceeded your current quota",
+            "type": "insufficient_quota",
+            "code": "insufficient_quota",
+        }
+    }
     model_server.add(Scripted(200, SSE_HEADERS, sse([chunk({"role": "assistant", "content": "Half"}), quota])))
     model_server.add_text("must not be requested")
     async with ModelClient(model_server.base_url, "m", retry_policy=policy()) as client:
@@ -532,11 +689,14 @@ async def test_502_after_output_is_reissued_with_backoff_within_one_budget(model
 
 
 async def test_max_tokens_is_sent_on_every_request(model_server: ModelServer) -> None:
-    model_server.add_text("a", ).add_text("b").add_text("c")
+    model_server.add_text(
+        "a",
+    ).add_text("b").add_text("c")
     async with ModelClient(model_server.base_url, "m") as client:
         await collect(client)
-    async with ModelClient(model_server.base_url, "m", max_tokens=512,
-                           max_tokens_field="max_completion_tokens") as client:
+    async with ModelClient(
+        model_server.base_url, "m", max_tokens=512, max_tokens_field="max_completion_tokens"
+    ) as client:
         await collect(client)
     async with ModelClient(model_server.base_url, "m", extra_body={"max_tokens": 77}) as client:
         await collect(client)

@@ -15,27 +15,74 @@ from engine.events import EVENT_TYPES, ChunkStarted, ModelDelta, RunFinished
 
 BASE = ["kind", "run_id", "chunk", "ts"]
 SHAPES = {
-    "run_started": ["chapter_path", "chapter_id", "task", "model", "base_url", "chunk_count", "paragraph_count",
-                    "prices"],
+    "run_started": [
+        "chapter_path",
+        "chapter_id",
+        "task",
+        "model",
+        "base_url",
+        "chunk_count",
+        "paragraph_count",
+        "prices",
+    ],
     "chunk_started": ["paragraph_ids", "first_paragraph_id", "last_paragraph_id", "chunk_count", "part"],
     "model_request": ["turn", "message_count", "tool_names", "messages", "first_message"],
     "model_delta": ["turn", "channel", "text", "tool_name", "chars"],
-    "model_response": ["turn", "content", "reasoning", "tool_calls", "finish_reason", "usage", "latency_ms", "error",
-                       "finish_reason_raw", "failure", "attempts", "expanded_tool_calls"],
+    "model_response": [
+        "turn",
+        "content",
+        "reasoning",
+        "tool_calls",
+        "finish_reason",
+        "usage",
+        "latency_ms",
+        "error",
+        "finish_reason_raw",
+        "failure",
+        "attempts",
+        "expanded_tool_calls",
+    ],
     "tool_called": ["turn", "call_id", "name", "arguments"],
     "tool_result": ["turn", "call_id", "name", "success", "error_code", "result"],
     "batch_committed": ["paragraph_ids", "file", "unchanged", "kept_selection"],
     "reminder": ["turn", "missing", "number"],
     "retry": ["attempt", "reason", "delay"],
     "error": ["message", "code", "fatal", "error"],
-    "chunk_finished": ["status", "missing", "turns", "tool_calls", "tool_errors", "usage", "wall_ms", "end_code",
-                       "part", "error", "cost"],
+    "chunk_finished": [
+        "status",
+        "missing",
+        "turns",
+        "tool_calls",
+        "tool_errors",
+        "usage",
+        "wall_ms",
+        "end_code",
+        "part",
+        "error",
+        "cost",
+    ],
     "run_finished": ["status", "summary"],
 }
-DEFAULTS = {"part": None, "messages": (), "text": "", "tool_name": None, "chars": 0, "error": None,
-            "finish_reason_raw": None, "failure": None, "attempts": 1, "expanded_tool_calls": (), "unchanged": (),
-            "kept_selection": (), "code": None, "fatal": False, "end_code": None,
-            "prices": None, "cost": None, "first_message": 0}
+DEFAULTS = {
+    "part": None,
+    "messages": (),
+    "text": "",
+    "tool_name": None,
+    "chars": 0,
+    "error": None,
+    "finish_reason_raw": None,
+    "failure": None,
+    "attempts": 1,
+    "expanded_tool_calls": (),
+    "unchanged": (),
+    "kept_selection": (),
+    "code": None,
+    "fatal": False,
+    "end_code": None,
+    "prices": None,
+    "cost": None,
+    "first_message": 0,
+}
 
 
 @pytest.mark.parametrize("kind", sorted(SHAPES))
@@ -68,8 +115,7 @@ def test_events_are_frozen_keyword_only_records() -> None:
 
 
 def test_each_event_gets_its_own_time() -> None:
-    first = ChunkStarted(run_id="r", paragraph_ids=("a",), first_paragraph_id="a", last_paragraph_id="a",
-                         chunk_count=1)
+    first = ChunkStarted(run_id="r", paragraph_ids=("a",), first_paragraph_id="a", last_paragraph_id="a", chunk_count=1)
     assert first.ts > 1e9 and first.to_json()["paragraph_ids"] == ("a",)
 
 

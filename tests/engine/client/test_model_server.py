@@ -21,16 +21,19 @@ REPO = Path(__file__).resolve().parents[3]
 async def test_each_piece_is_its_own_read(model_server: ModelServer, split: int) -> None:
     reply = text_reply("piece by piece", split=split)
     model_server.add(reply)
-    async with httpx.AsyncClient() as client, \
-            client.stream("POST", f"{model_server.base_url}/chat/completions", json={"x": 1}) as response:
+    async with (
+        httpx.AsyncClient() as client,
+        client.stream("POST", f"{model_server.base_url}/chat/completions", json={"x": 1}) as response,
+    ):
         sizes = [len(data) async for data in response.aiter_bytes()]
     assert sum(sizes) == len(reply.body)
     assert max(sizes) == split and len(sizes) == -(-len(reply.body) // split)
 
 
 async def test_requests_are_recorded_and_an_empty_queue_says_so(model_server: ModelServer) -> None:
-    async with ModelClient(model_server.base_url, "m", api_key="k-123",
-                           retry_policy=RetryPolicy(max_retries=0)) as client:
+    async with ModelClient(
+        model_server.base_url, "m", api_key="k-123", retry_policy=RetryPolicy(max_retries=0)
+    ) as client:
         with pytest.raises(ModelHTTPError) as caught:
             await client.stream([{"role": "user", "content": "é"}], []).__anext__()
     assert "no scripted response left" in str(caught.value)
@@ -42,10 +45,21 @@ async def test_requests_are_recorded_and_an_empty_queue_says_so(model_server: Mo
 def test_subprocess_entry_point(tmp_path: Path) -> None:
     script = tmp_path / "script.json"
     record = tmp_path / "requests.jsonl"
-    script.write_text(json.dumps([{"tool_calls": [["read_file", {"path": "a"}]], "usage": [3, 4]},
-                                  {"text": "Done.", "split": 2}, {"error": "slow", "status": 429}]))
-    process = subprocess.Popen([sys.executable, "-m", "tests.support.model_server", "--script", str(script),
-                                "--record", str(record)], cwd=REPO, stdout=subprocess.PIPE, text=True)
+    script.write_text(
+        json.dumps(
+            [
+                {"tool_calls": [["read_file", {"path": "a"}]], "usage": [3, 4]},
+                {"text": "Done.", "split": 2},
+                {"error": "slow", "status": 429},
+            ]
+        )
+    )
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tests.support.model_server", "--script", str(script), "--record", str(record)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert process.stdout is not None
         port = int(process.stdout.readline())
@@ -73,5 +87,8 @@ async def test_text_reply_assembles_through_the_client(model_server: ModelServer
         events = [event async for event in client.stream([], [])]
     final = events[-1]
     assert isinstance(final, Completed)
-    assert (final.response.content, final.response.reasoning, final.response.usage.total_tokens) == \
-        ("Bonjour.", "Short.", 10)
+    assert (final.response.content, final.response.reasoning, final.response.usage.total_tokens) == (
+        "Bonjour.",
+        "Short.",
+        10,
+    )

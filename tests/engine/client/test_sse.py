@@ -29,14 +29,14 @@ def test_cr_only_and_mixed_line_endings() -> None:
 
 
 def test_unicode_line_separators_do_not_end_lines() -> None:
-    text = "data: {\"t\":\"x\u2028y\u2029z\u0085w\x0bv\x0cu\"}\n\n".encode()
-    assert datas(text) == ["{\"t\":\"x\u2028y\u2029z\u0085w\x0bv\x0cu\"}"]
+    text = 'data: {"t":"x\u2028y\u2029z\u0085w\x0bv\x0cu"}\n\n'.encode()
+    assert datas(text) == ['{"t":"x\u2028y\u2029z\u0085w\x0bv\x0cu"}']
 
 
 @pytest.mark.parametrize("size", [1, 2, 3, 4])
 def test_utf8_sequences_split_across_reads(size: int) -> None:
     body = "data: 羅生門 😀\n\n".encode()
-    assert datas(*(body[i:i + size] for i in range(0, len(body), size))) == ["羅生門 😀"]
+    assert datas(*(body[i : i + size] for i in range(0, len(body), size))) == ["羅生門 😀"]
 
 
 def test_bom_is_stripped_once_even_when_split() -> None:
@@ -92,4 +92,4 @@ def test_invalid_utf8_is_replaced_not_fatal() -> None:
 def test_many_events_in_one_read_and_one_event_over_many_reads() -> None:
     body = b"".join(b"data: %d\n\n" % i for i in range(500))
     assert datas(body) == [str(i) for i in range(500)]
-    assert datas(*(body[i:i + 1] for i in range(len(body)))) == [str(i) for i in range(500)]
+    assert datas(*(body[i : i + 1] for i in range(len(body)))) == [str(i) for i in range(500)]

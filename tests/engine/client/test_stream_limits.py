@@ -48,8 +48,9 @@ async def test_a_stream_past_its_size_fails_once_not_retried(model_server: Model
     events = [chunk({"role": "assistant", "content": ""})] + [chunk({"content": "z" * 200}) for _ in range(20_000)]
     model_server.add(Scripted(200, dict(SSE_HEADERS), sse(events)), Scripted(200, dict(SSE_HEADERS), sse(events)))
     limits = StreamLimits(response_bytes=1 * MIB, response_seconds=60, line_bytes=MIB)
-    async with ModelClient(model_server.base_url, "m", limits=limits,
-                           retry_policy=RetryPolicy(max_retries=2, time_scale=0.0)) as client:
+    async with ModelClient(
+        model_server.base_url, "m", limits=limits, retry_policy=RetryPolicy(max_retries=2, time_scale=0.0)
+    ) as client:
         got = [e async for e in client.stream(MESSAGES, [])]
     response = got[-1].response  # type: ignore[union-attr]
     assert isinstance(got[-1], Completed) and response.finish_reason == "error"
@@ -63,8 +64,9 @@ async def test_keep_alive_comments_without_end_stop_at_the_time_bound(model_serv
     body = b": keep-alive\n\n" * 50
     model_server.add(Scripted(200, dict(SSE_HEADERS), body, hang_after=len(body)))
     limits = StreamLimits(response_bytes=64 * MIB, response_seconds=1.0)
-    async with ModelClient(model_server.base_url, "m", limits=limits,
-                           retry_policy=RetryPolicy(max_retries=2, time_scale=0.0)) as client:
+    async with ModelClient(
+        model_server.base_url, "m", limits=limits, retry_policy=RetryPolicy(max_retries=2, time_scale=0.0)
+    ) as client:
         with pytest.raises(ModelError) as caught:
             _ = [e async for e in client.stream(MESSAGES, [])]
     failure = caught.value.failure
@@ -88,8 +90,14 @@ def test_a_gzip_bomb_of_one_line_keeps_memory_bounded(tmp_path: Path, model_serv
         "hwm = next(int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
         "print(json.dumps({'code': code, 'rss_kb': hwm}), file=sys.stderr)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                          env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)})
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+    )
     measured = json.loads(done.stderr.strip().splitlines()[-1])
     result = json.loads(done.stdout)
     # One 64 KB network read inflates to ~64 MB: the response's size bound or the line's, whichever comes first.

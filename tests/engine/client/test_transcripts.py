@@ -35,8 +35,9 @@ def check(response: AssembledResponse, expect: Expect) -> None:
     assert response.finish_reason == expect.finish
     assert response.finish_reason_raw == expect.finish_raw
     usage = response.usage
-    assert (None if usage is None else (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens)) \
-        == expect.usage
+    assert (
+        None if usage is None else (usage.prompt_tokens, usage.completion_tokens, usage.total_tokens)
+    ) == expect.usage
     if expect.error is None:
         assert response.error is None
     else:
@@ -69,8 +70,10 @@ def check(response: AssembledResponse, expect: Expect) -> None:
 
 def comparable(response: AssembledResponse, expect: Expect) -> AssembledResponse:
     """The response with run-dependent parts (latency, generated ids) blanked, to compare across splits."""
-    calls = tuple(dataclasses.replace(c, id="<generated>") if w.id is None else c
-                  for c, w in zip(response.tool_calls, expect.calls, strict=True))
+    calls = tuple(
+        dataclasses.replace(c, id="<generated>") if w.id is None else c
+        for c, w in zip(response.tool_calls, expect.calls, strict=True)
+    )
     return dataclasses.replace(response, latency_ms=0.0, first_byte_ms=None, tool_calls=calls)
 
 
@@ -116,8 +119,7 @@ def _offline(body: bytes, cuts: list[int]) -> AssembledResponse:
     return assembler.finish(0.0)
 
 
-@pytest.mark.parametrize("transcript", [t for t in ALL if t.content_type == "text/event-stream"],
-                         ids=lambda t: t.name)
+@pytest.mark.parametrize("transcript", [t for t in ALL if t.content_type == "text/event-stream"], ids=lambda t: t.name)
 def test_transcript_every_cut_offline(transcript: Transcript) -> None:
     """Feeding the decoder directly: every fixed piece size up to 13, and random cuts, give the expected result."""
     body = transcript.body

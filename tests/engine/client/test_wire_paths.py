@@ -52,23 +52,31 @@ def test_every_transcript_chunk_reads_the_same_on_both_paths() -> None:
     assert len(accepted) > 0.9 * len(datas)  # the fast path is the common one
 
 
-@pytest.mark.parametrize(("data", "why"), [
-    ('{"choices":[{"index":"0","delta":{"content":"a"}}]}', "index as a numeric string"),
-    ('{"choices":[{"index":true,"delta":{"content":"a"}}]}', "index as a boolean"),
-    ('{"choices":[{"index":0.0,"delta":{"content":"a"}}]}', "index as a float"),
-    ('{"choices":[{"delta":{"content":"\\ud83d"}}]}', "a lone surrogate escape"),
-    ('{"usage":{"prompt_tokens":NaN}}', "NaN"),
-    ('["not", "an", "object"]', "not an object"),
-    ('{"choices":[{"delta":{"content":"a"}}]} trailing', "text after the object"),
-])
+@pytest.mark.parametrize(
+    ("data", "why"),
+    [
+        ('{"choices":[{"index":"0","delta":{"content":"a"}}]}', "index as a numeric string"),
+        ('{"choices":[{"index":true,"delta":{"content":"a"}}]}', "index as a boolean"),
+        ('{"choices":[{"index":0.0,"delta":{"content":"a"}}]}', "index as a float"),
+        ('{"choices":[{"delta":{"content":"\\ud83d"}}]}', "a lone surrogate escape"),
+        ('{"usage":{"prompt_tokens":NaN}}', "NaN"),
+        ('["not", "an", "object"]', "not an object"),
+        ('{"choices":[{"delta":{"content":"a"}}]} trailing', "text after the object"),
+    ],
+)
 def test_odd_shapes_take_the_slow_path(data: str, why: str) -> None:
     assert decode_chunk(data) is None, why
 
 
 def test_the_slow_path_accepts_the_looser_types() -> None:
-    chunk = validate_chunk({"choices": [{"index": "0", "delta": {"tool_calls": {"index": True, "id": 7,
-                                                                                "function": {"arguments": {"a": 1}}}}}],
-                            "usage": {"prompt_tokens": 10.0, "completion_tokens": "5"}})
+    chunk = validate_chunk(
+        {
+            "choices": [
+                {"index": "0", "delta": {"tool_calls": {"index": True, "id": 7, "function": {"arguments": {"a": 1}}}}}
+            ],
+            "usage": {"prompt_tokens": 10.0, "completion_tokens": "5"},
+        }
+    )
     assert chunk.choices is not None and chunk.choices[0].index == 0
     call = chunk.choices[0].delta.tool_calls  # type: ignore[union-attr]
     assert isinstance(call, WireToolCall) and (call.index, call.id, call.function.arguments) == (1, 7, {"a": 1})
@@ -110,13 +118,22 @@ print(_lax_chunk_model.cache_info().currsize)
     assert done.stdout.split() == ["0", "1"]
 
 
-_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.integers(2**62, 2**66),
-                     st.floats(allow_nan=False, allow_infinity=False),
-                     st.sampled_from(["", "0", "1", " 1", "a", "1.0"]),
-                     st.text(max_size=4))
-_VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                                          st.dictionaries(st.sampled_from(["text", "type", "x"]),
-                                                                          inner, max_size=2)), max_leaves=6)
+_SCALARS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-3, 3),
+    st.integers(2**62, 2**66),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.sampled_from(["", "0", "1", " 1", "a", "1.0"]),
+    st.text(max_size=4),
+)
+_VALUES = st.recursive(
+    _SCALARS,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["text", "type", "x"]), inner, max_size=2)
+    ),
+    max_leaves=6,
+)
 
 
 def _fields(names: list[str], nested: dict[str, st.SearchStrategy[Any]] | None = None) -> st.SearchStrategy[Any]:
@@ -126,12 +143,16 @@ def _fields(names: list[str], nested: dict[str, st.SearchStrategy[Any]] | None =
 
 _FUNCTION = _fields(["name", "arguments"])
 _CALL = _fields(["index", "id", "type", "function", "extra_content"], {"function": st.one_of(_FUNCTION, _VALUES)})
-_DELTA = _fields(["role", "content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call"],
-                 {"tool_calls": st.one_of(st.lists(_CALL, max_size=2), _CALL, _VALUES)})
+_DELTA = _fields(
+    ["role", "content", "refusal", "reasoning_content", "reasoning", "tool_calls", "function_call"],
+    {"tool_calls": st.one_of(st.lists(_CALL, max_size=2), _CALL, _VALUES)},
+)
 _CHOICE = _fields(["index", "delta", "finish_reason"], {"delta": st.one_of(_DELTA, _VALUES)})
 _USAGE = _fields(["prompt_tokens", "completion_tokens", "total_tokens", "prompt_tokens_details"])
-_CHUNK = _fields(["object", "choices", "usage", "error", "detail"],
-                 {"choices": st.one_of(st.lists(_CHOICE, max_size=2), _VALUES), "usage": st.one_of(_USAGE, _VALUES)})
+_CHUNK = _fields(
+    ["object", "choices", "usage", "error", "detail"],
+    {"choices": st.one_of(st.lists(_CHOICE, max_size=2), _VALUES), "usage": st.one_of(_USAGE, _VALUES)},
+)
 
 
 @settings(max_examples=400, deadline=None)

@@ -63,25 +63,51 @@ def ev(value: Any, eol: str = "\n") -> str:
 
 DONE = "data: [DONE]\n\n"
 
-BASE = {"id": "chatcmpl-abc", "object": "chat.completion.chunk", "created": 1720000000, "model": "gpt-4o-2024-08-06",
-        "system_fingerprint": "fp_test"}
+BASE = {
+    "id": "chatcmpl-abc",
+    "object": "chat.completion.chunk",
+    "created": 1720000000,
+    "model": "gpt-4o-2024-08-06",
+    "system_fingerprint": "fp_test",
+}
 
 
 def oa(delta: dict[str, Any] | None = None, finish: str | None = None, **extra: Any) -> dict[str, Any]:
     """An OpenAI chunk: one choice, ``usage: null``, an ``obfuscation`` pad."""
-    return {**BASE, "choices": [{"index": 0, "delta": delta if delta is not None else {}, "logprobs": None,
-                                 "finish_reason": finish}], "usage": None, "obfuscation": "x7Rk", **extra}
+    return {
+        **BASE,
+        "choices": [
+            {"index": 0, "delta": delta if delta is not None else {}, "logprobs": None, "finish_reason": finish}
+        ],
+        "usage": None,
+        "obfuscation": "x7Rk",
+        **extra,
+    }
 
 
 def oa_usage(prompt: int, completion: int) -> dict[str, Any]:
     """OpenAI's usage chunk: ``choices: []``."""
-    return {**BASE, "choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": completion,
-                                             "total_tokens": prompt + completion,
-                                             "prompt_tokens_details": {"cached_tokens": 0}}}
+    return {
+        **BASE,
+        "choices": [],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": completion,
+            "total_tokens": prompt + completion,
+            "prompt_tokens_details": {"cached_tokens": 0},
+        },
+    }
 
 
-def tc(index: int | None = None, *, id: str | None = None, name: str | None = None, args: Any = None,
-       type_: str | None = "function", **extra: Any) -> dict[str, Any]:
+def tc(
+    index: int | None = None,
+    *,
+    id: str | None = None,
+    name: str | None = None,
+    args: Any = None,
+    type_: str | None = "function",
+    **extra: Any,
+) -> dict[str, Any]:
     """One tool-call delta entry; keys left at None are omitted (providers omit them)."""
     entry: dict[str, Any] = {}
     if index is not None:
@@ -103,4 +129,4 @@ def tc(index: int | None = None, *, id: str | None = None, name: str | None = No
 
 def fragments(text: str, size: int) -> list[str]:
     """``text`` cut every ``size`` characters — cuts fall inside keys, values and escape sequences."""
-    return [text[i:i + size] for i in range(0, len(text), size)]
+    return [text[i : i + size] for i in range(0, len(text), size)]

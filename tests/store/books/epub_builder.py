@@ -8,23 +8,34 @@ import sys
 import zipfile
 from pathlib import Path
 
-CONTAINER = (b'<?xml version="1.0"?>\n<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
-             b'<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>'
-             b'</rootfiles></container>')
+CONTAINER = (
+    b'<?xml version="1.0"?>\n<container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
+    b'<rootfiles><rootfile full-path="OEBPS/content.opf" media-type="application/oebps-package+xml"/>'
+    b"</rootfiles></container>"
+)
 
 
 def xhtml(title: str, body: str) -> str:
     """An XHTML content document."""
-    return ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n'
-            '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="ja">'
-            f'<head><title>{title}</title></head><body>{body}</body></html>')
+    return (
+        '<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE html>\n'
+        '<html xmlns="http://www.w3.org/1999/xhtml" xmlns:epub="http://www.idpf.org/2007/ops" lang="ja">'
+        f"<head><title>{title}</title></head><body>{body}</body></html>"
+    )
 
 
-def build_epub(path: Path, docs: list[tuple[str, str, str]], *, version: int = 3, lang: str = "ja",
-               extra: dict[str, bytes] | None = None) -> Path:
+def build_epub(
+    path: Path,
+    docs: list[tuple[str, str, str]],
+    *,
+    version: int = 3,
+    lang: str = "ja",
+    extra: dict[str, bytes] | None = None,
+) -> Path:
     """``docs``: (file name, toc title, body XHTML). EPUB 3 gets a nav document, EPUB 2 an NCX."""
-    items = "".join(f'<item id="d{i}" href="{name}" media-type="application/xhtml+xml"/>'
-                    for i, (name, _, _) in enumerate(docs))
+    items = "".join(
+        f'<item id="d{i}" href="{name}" media-type="application/xhtml+xml"/>' for i, (name, _, _) in enumerate(docs)
+    )
     items += '<item id="img" href="pic.png" media-type="image/png"/>'
     spine = "".join(f'<itemref idref="d{i}"/>' for i in range(len(docs)))
     files: dict[str, bytes] = {}
@@ -33,24 +44,32 @@ def build_epub(path: Path, docs: list[tuple[str, str, str]], *, version: int = 3
         links = "".join(f'<li><a href="{n}">{t}</a></li>' for n, t, _ in docs)
         files["OEBPS/nav.xhtml"] = xhtml("目次", f'<nav epub:type="toc"><ol>{links}</ol></nav>').encode()
     items += '<item id="ncx" href="toc.ncx" media-type="application/x-dtbncx+xml"/>'
-    points = "".join(f'<navPoint id="p{i}" playOrder="{i + 1}"><navLabel><text>{t}</text></navLabel>'
-                     f'<content src="{n}"/></navPoint>' for i, (n, t, _) in enumerate(docs))
-    files["OEBPS/toc.ncx"] = ('<?xml version="1.0" encoding="utf-8"?>\n<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/"'
-                              ' version="2005-1"><head><meta name="dtb:uid" '
-                              'content="urn:uuid:12345678-1234-1234-1234-123456789abc"/></head>'
-                              f'<docTitle><text>本</text></docTitle><navMap>{points}</navMap></ncx>').encode()
+    points = "".join(
+        f'<navPoint id="p{i}" playOrder="{i + 1}"><navLabel><text>{t}</text></navLabel><content src="{n}"/></navPoint>'
+        for i, (n, t, _) in enumerate(docs)
+    )
+    files["OEBPS/toc.ncx"] = (
+        '<?xml version="1.0" encoding="utf-8"?>\n<ncx xmlns="http://www.daisy.org/z3986/2005/ncx/"'
+        ' version="2005-1"><head><meta name="dtb:uid" '
+        'content="urn:uuid:12345678-1234-1234-1234-123456789abc"/></head>'
+        f"<docTitle><text>本</text></docTitle><navMap>{points}</navMap></ncx>"
+    ).encode()
     meta_extra = '<meta property="dcterms:modified">2026-01-01T00:00:00Z</meta>' if version == 3 else ""
-    opf = ('<?xml version="1.0" encoding="utf-8"?>\n'
-           f'<package xmlns="http://www.idpf.org/2007/opf" version="{version}.0"'
-           ' unique-identifier="uid"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
-           f'<dc:identifier id="uid">urn:uuid:12345678-1234-1234-1234-123456789abc</dc:identifier>'
-           f'<dc:title>本</dc:title><dc:language>{lang}</dc:language>{meta_extra}</metadata>'
-           f'<manifest>{items}</manifest><spine toc="ncx">{spine}</spine></package>')
+    opf = (
+        '<?xml version="1.0" encoding="utf-8"?>\n'
+        f'<package xmlns="http://www.idpf.org/2007/opf" version="{version}.0"'
+        ' unique-identifier="uid"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
+        f'<dc:identifier id="uid">urn:uuid:12345678-1234-1234-1234-123456789abc</dc:identifier>'
+        f"<dc:title>本</dc:title><dc:language>{lang}</dc:language>{meta_extra}</metadata>"
+        f'<manifest>{items}</manifest><spine toc="ncx">{spine}</spine></package>'
+    )
     files["OEBPS/content.opf"] = opf.encode()
     for name, title, body in docs:
         files[f"OEBPS/{name}"] = xhtml(title, body).encode()
-    files["OEBPS/pic.png"] = bytes.fromhex("89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-                                           "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082")
+    files["OEBPS/pic.png"] = bytes.fromhex(
+        "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+        "1f15c4890000000d49444154789c6360000002000001e221bc330000000049454e44ae426082"
+    )
     files.update(extra or {})
     with zipfile.ZipFile(path, "w") as zf:
         zf.writestr(zipfile.ZipInfo("mimetype"), b"application/epub+zip", compress_type=zipfile.ZIP_STORED)

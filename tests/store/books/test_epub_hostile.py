@@ -36,8 +36,9 @@ def test_path_traversal_member(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 
 def test_zip_bomb_ratio(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    book = build_epub(_work(tmp_path) / "b.epub", [("a.xhtml", "A", OK_BODY)],
-                      extra={"OEBPS/bomb.txt": b"\0" * 50_000_000})
+    book = build_epub(
+        _work(tmp_path) / "b.epub", [("a.xhtml", "A", OK_BODY)], extra={"OEBPS/bomb.txt": b"\0" * 50_000_000}
+    )
     assert "zip bomb" in _run(tmp_path, book, capsys)
 
 
@@ -46,20 +47,24 @@ def test_two_gigabytes_declared(tmp_path: Path, capsys: pytest.CaptureFixture[st
     data = bytearray(book.read_bytes())
     # Patch the central directory's uncompressed size of big.bin to 2 GiB (the header lies).
     at = data.rfind(b"OEBPS/big.bin") - 46
-    assert data[at:at + 4] == b"PK\x01\x02"
+    assert data[at : at + 4] == b"PK\x01\x02"
     struct.pack_into("<I", data, at + 24, 2 * 1024**3)
     book.write_bytes(bytes(data))
     assert "declares 2147483648 bytes" in _run(tmp_path, book, capsys)
 
 
-@pytest.mark.parametrize("doctype", [
-    '<!DOCTYPE html [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
-    '<!DOCTYPE html [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
-    '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>',
-])
+@pytest.mark.parametrize(
+    "doctype",
+    [
+        '<!DOCTYPE html [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
+        '<!DOCTYPE html [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+        '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;">]>',
+    ],
+)
 def test_entities_are_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], doctype: str) -> None:
-    body = (f'<?xml version="1.0"?>{doctype}<html xmlns="http://www.w3.org/1999/xhtml">'
-            '<body><p>&c;&xxe;</p></body></html>')
+    body = (
+        f'<?xml version="1.0"?>{doctype}<html xmlns="http://www.w3.org/1999/xhtml"><body><p>&c;&xxe;</p></body></html>'
+    )
     book = build_epub(_work(tmp_path) / "b.epub", [("a.xhtml", "A", OK_BODY)], extra={"OEBPS/a.xhtml": body.encode()})
     err = _run(tmp_path, book, capsys)
     assert "declares XML entities" in err and "root:" not in err
@@ -74,11 +79,13 @@ def test_missing_container(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_drm_encrypted(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    enc = (b'<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
-           b'xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData>'
-           b'<enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>'
-           b'<enc:CipherData><enc:CipherReference URI="OEBPS/a.xhtml"/></enc:CipherData>'
-           b'</enc:EncryptedData></encryption>')
+    enc = (
+        b'<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container" '
+        b'xmlns:enc="http://www.w3.org/2001/04/xmlenc#"><enc:EncryptedData>'
+        b'<enc:EncryptionMethod Algorithm="http://www.w3.org/2001/04/xmlenc#aes128-cbc"/>'
+        b'<enc:CipherData><enc:CipherReference URI="OEBPS/a.xhtml"/></enc:CipherData>'
+        b"</enc:EncryptedData></encryption>"
+    )
     book = build_epub(_work(tmp_path) / "b.epub", [("a.xhtml", "A", OK_BODY)], extra={"META-INF/encryption.xml": enc})
     assert "encrypted (DRM" in _run(tmp_path, book, capsys)
 

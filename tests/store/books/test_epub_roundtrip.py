@@ -15,17 +15,22 @@ from store.serialize import chapter_bytes
 from tests.store.books.epub_builder import build_epub, run_epubcheck, structural_problems
 from tui.cli import main
 
-CH1 = ('<h1>第一章　出会い</h1><p>「おはよう」と<ruby>彼女<rp>(</rp><rt>かのじょ</rt><rp>)</rp></ruby>は言った。'
-       '<a epub:type="noteref" href="ch2.xhtml#n1" id="r1">*1</a></p>'
-       '<p>一行目<br/>二行目&nbsp;終</p><div><div>入れ子の段落</div></div><p><img src="pic.png" alt=""/></p>'
-       '<ul><li>項目</li></ul><p class="c" id="x">属性</p>')
+CH1 = (
+    "<h1>第一章　出会い</h1><p>「おはよう」と<ruby>彼女<rp>(</rp><rt>かのじょ</rt><rp>)</rp></ruby>は言った。"
+    '<a epub:type="noteref" href="ch2.xhtml#n1" id="r1">*1</a></p>'
+    '<p>一行目<br/>二行目&nbsp;終</p><div><div>入れ子の段落</div></div><p><img src="pic.png" alt=""/></p>'
+    '<ul><li>項目</li></ul><p class="c" id="x">属性</p>'
+)
 CH2 = '<h2>注</h2><aside epub:type="footnote" id="n1"><p>注の本文</p></aside>'
 EMPTY = '<div><img src="pic.png" alt=""/></div>'
 
 
 def _book(tmp_path: Path, version: int = 3) -> Path:
-    return build_epub(tmp_path / f"b{version}.epub", [("ch1.xhtml", "出会い", CH1), ("cover.xhtml", "表紙", EMPTY),
-                                                      ("ch2.xhtml", "注釈", CH2)], version=version)
+    return build_epub(
+        tmp_path / f"b{version}.epub",
+        [("ch1.xhtml", "出会い", CH1), ("cover.xhtml", "表紙", EMPTY), ("ch2.xhtml", "注釈", CH2)],
+        version=version,
+    )
 
 
 @pytest.mark.parametrize("version", [2, 3])
@@ -38,8 +43,15 @@ def test_import_makes_chapters_in_spine_order_with_blocks(tmp_path: Path, versio
     ch = load_chapter(ws / "ch001.json")
     assert ch.id == "ch001" and ch.title == "出会い" and ch.source_language == "ja"
     texts = [p.text for p in ch.paragraphs]
-    assert texts == ["第一章　出会い", "「おはよう」と彼女は言った。", "一行目\n二行目\u00a0終", "入れ子の段落", "",
-                     "項目", "属性"]
+    assert texts == [
+        "第一章　出会い",
+        "「おはよう」と彼女は言った。",
+        "一行目\n二行目\u00a0終",
+        "入れ子の段落",
+        "",
+        "項目",
+        "属性",
+    ]
     ref = ch.paragraphs[1].__pydantic_extra__["source_ref"]
     assert ref["href"] == "ch1.xhtml" and ref["path"].startswith("/")
     # The store keeps the unknown paragraph key byte for byte on a save.
@@ -55,8 +67,9 @@ def _translate_all(ws: Path) -> None:
             if p.is_empty:
                 paras.append(p)
                 continue
-            v = TranslationVersion(id="t" + p.id, text="EN:" + p.text, origin="translation",
-                                   created_at="2026-01-01T00:00:00Z")
+            v = TranslationVersion(
+                id="t" + p.id, text="EN:" + p.text, origin="translation", created_at="2026-01-01T00:00:00Z"
+            )
             paras.append(p.replace(translations=(v,), selected_translation_id=v.id))
         path.write_bytes(chapter_bytes(ch.replace(paragraphs=tuple(paras), title_translation="EN " + (ch.title or ""))))
 

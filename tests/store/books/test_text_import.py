@@ -26,15 +26,41 @@ def test_every_encoding_is_detected(tmp_path: Path, encoding: str) -> None:
     assert joined == text
 
 
-@pytest.mark.parametrize("line", ["第1章", "第１２章 旅立ち", "第十二話", "第三回：再会", "序章", "終章", "プロローグ",
-                                  "エピローグ", "番外編　夏", "Chapter 3", "Chapter IV: Home", "Prologue", "Epilogue",
-                                  "　第百二十三章　", "第〇話"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "第1章",
+        "第１２章 旅立ち",
+        "第十二話",
+        "第三回：再会",
+        "序章",
+        "終章",
+        "プロローグ",
+        "エピローグ",
+        "番外編　夏",
+        "Chapter 3",
+        "Chapter IV: Home",
+        "Prologue",
+        "Epilogue",
+        "　第百二十三章　",
+        "第〇話",
+    ],
+)
 def test_heading_forms(line: str) -> None:
     assert is_heading(line)
 
 
-@pytest.mark.parametrize("line", ["「第一章…」", "「第一章を読んだ？」と彼は聞いた。", "第一章を読んだ",
-                                  "Chapters of life", "序章から読む。" * 10, ""])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "「第一章…」",
+        "「第一章を読んだ？」と彼は聞いた。",
+        "第一章を読んだ",
+        "Chapters of life",
+        "序章から読む。" * 10,
+        "",
+    ],
+)
 def test_not_headings(line: str) -> None:
     assert not is_heading(line)
 
