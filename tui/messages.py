@@ -1,4 +1,5 @@
-"""Messages that cross screens: engine events from the run worker, and workspace changes from the watcher."""
+"""Messages that cross screens and controllers: engine events from the run worker, workspace changes from the
+watcher, and the one redraw of the chapter view."""
 
 from __future__ import annotations
 
@@ -29,3 +30,17 @@ class WorkspaceChanged(Message):
         self.path = path
         self.notice = notice
         self.error = error
+
+
+class ChapterStateChanged(Message):
+    """Something the chapter view shows changed (the chapter, its marks, its run, its warnings, the filter): the
+    view redraws once from its session, however many of these came in a row. ``rows``: the chunk separators
+    changed too, so the rows are rebuilt even for the same chapter state."""
+
+    def __init__(self, *, rows: bool = False) -> None:
+        super().__init__()
+        self.rows = rows
+
+    def can_replace(self, message: Message) -> bool:
+        # Two redraws in a row are one redraw (the same kind: one that rebuilds the rows is never dropped).
+        return isinstance(message, ChapterStateChanged) and message.rows == self.rows

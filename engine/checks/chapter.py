@@ -12,47 +12,11 @@ from typing import Any
 from engine.checks.consistency import check_consistency
 from engine.checks.dismissal import dismissed_codes
 from engine.checks.glossary import GlossaryTerm
+from engine.checks.incremental import ChapterChecks
 from engine.checks.languages import languages
 from engine.checks.paragraph import findings
-from engine.checks.warning import CODE_ORDER, CheckWarning
-from store.model import Chapter, is_empty_text
-
-
-def _paragraph_warnings(chapter: Chapter, glossary: Sequence[GlossaryTerm]) -> list[list[CheckWarning]]:
-    """Per-paragraph warnings of every paragraph (a list per position, most of them empty)."""
-    langs = languages(chapter.source_language, chapter.target_language)
-    out: list[list[CheckWarning]] = []
-    for pos, para in enumerate(chapter.paragraphs):
-        translation = para.selected_text
-        if translation is None or is_empty_text(para.text):
-            out.append([])
-            continue
-        out.append([CheckWarning.of(f, para.id, pos + 1) for f in findings(para.text, translation, langs, glossary)])
-    return out
-
-
-def _kept(
-    chapter: Chapter, per_paragraph: list[list[CheckWarning]], include_dismissed: bool, codes: Collection[str] | None
-) -> list[CheckWarning]:
-    out: list[CheckWarning] = []
-    for pos, warnings in enumerate(per_paragraph):
-        if not warnings:
-            continue
-        if codes is not None:
-            warnings = [w for w in warnings if w.code in codes]
-        if not include_dismissed and warnings:
-            dismissed = dismissed_codes(chapter.paragraphs[pos])
-            if dismissed:
-                warnings = [w for w in warnings if w.code not in dismissed]
-        out.extend(warnings)
-    return out
-
-
-def _merge(per_paragraph: list[list[CheckWarning]], extra: Iterable[CheckWarning]) -> None:
-    for w in extra:
-        slot = per_paragraph[w.paragraph_index - 1]
-        slot.append(w)
-        slot.sort(key=lambda x: CODE_ORDER[x.code])
+from engine.checks.warning import CheckWarning
+from store.model import Chapter
 
 
 def check_chapter(
@@ -66,10 +30,8 @@ def check_chapter(
 
     ``codes`` keeps only those codes; dismissed warnings are left out unless ``include_dismissed``.
     """
-    per_paragraph = _paragraph_warnings(chapter, glossary)
-    if codes is None or "INCONSISTENT" in codes:
-        _merge(per_paragraph, check_consistency([chapter])[0])
-    return _kept(chapter, per_paragraph, include_dismissed, codes)
+    checks = ChapterChecks.of(chapter, glossary, consistency=codes is None or "INCONSISTENT" in codes)
+    return checks.listed(include_dismissed=include_dismissed, codes=codes)
 
 
 def check_workspace(
@@ -82,13 +44,13 @@ def check_workspace(
 ) -> list[list[CheckWarning]]:
     """The warnings of each chapter (same order), INCONSISTENT across all of them; ``names`` label chapters in
     INCONSISTENT messages (default: their IDs)."""
-    per_chapter = [_paragraph_warnings(chapter, glossary) for chapter in chapters]
+    per_chapter = [ChapterChecks.of(chapter, glossary, consistency=False) for chapter in chapters]
+    across: Sequence[Sequence[CheckWarning]] = [()] * len(chapters)
     if codes is None or "INCONSISTENT" in codes:
-        for per_paragraph, extra in zip(per_chapter, check_consistency(chapters, names), strict=True):
-            _merge(per_paragraph, extra)
+        across = check_consistency(chapters, names)
     return [
-        _kept(chapter, per_paragraph, include_dismissed, codes)
-        for chapter, per_paragraph in zip(chapters, per_chapter, strict=True)
+        checks.listed(include_dismissed=include_dismissed, codes=codes, inconsistent=extra)
+        for checks, extra in zip(per_chapter, across, strict=True)
     ]
 
 

@@ -24,9 +24,9 @@ from store.model import Chapter, Paragraph
 from tests.bench.chapters import make_chapter, write_chapter
 from tests.tui.chapters import review_chapter, showcase_chapter, version, write
 from tests.tui.conftest import Messages, make_app, sample_bytes, screen_text, wait_for
-from tui.screens import chapter_checks
+from engine.checks import incremental
+from engine.checks.incremental import ChapterChecks
 from tui.screens.chapter import ChapterScreen
-from tui.screens.chapter_checks import FindingCache, compute_warnings
 from tui.screens.choice import ChoiceScreen
 from tui.widgets.detail_pane import DetailPane, _Pair
 from tui.widgets.paragraph_rows import RowModel
@@ -132,20 +132,18 @@ def test_warnings_are_check_chapters_and_reuse_the_findings_of_unchanged_texts()
     assert first.selected_text is not None
     noisy = noisy.with_paragraphs({0: dismiss(first, "KANA_LEFT", first.selected_text)})
     for chapter in (checks_chapter(), showcase_chapter(sample), noisy, review_chapter()):
-        result = compute_warnings(chapter, FindingCache())
-        assert result is not None
-        warnings, cache = result
+        result = ChapterChecks.of(chapter)
+        warnings = result.warnings
         assert dict(warnings.by_id) == grouped(check_chapter(chapter))
         assert warnings.count == len(check_chapter(chapter))
         assert list(warnings.positions) == sorted(chapter.positions[pid] for pid in warnings.by_id)
-        again = compute_warnings(chapter, cache)
-        assert again is not None and again[0].by_id == warnings.by_id
+        again = result.update(chapter)
+        assert again is not None and again.warnings.by_id == warnings.by_id
     assert "KANA_LEFT" not in [w.code for w in warnings_of(noisy, first.id)]  # dismissed: left out
 
     # The next state reuses the findings of every pair it still holds and checks the changed one only.
     chapter = checks_chapter()
-    result = compute_warnings(chapter, FindingCache())
-    assert result is not None
+    result = ChapterChecks.of(chapter)
     para = chapter.paragraphs[3]
     fixed = para.replace(
         translations=(version("v0000099", "The servant waited under the Rashomon gate."),),
@@ -153,26 +151,24 @@ def test_warnings_are_check_chapters_and_reuse_the_findings_of_unchanged_texts()
     )
     edited = chapter.with_paragraphs({3: fixed})
     seen: list[tuple[str, str]] = []
-    real = chapter_checks.findings
+    real = incremental.findings
 
     def counting(source: str, translation: str, *args: Any) -> Any:
         seen.append((source, translation))
         return real(source, translation, *args)
 
-    chapter_checks.findings = counting  # type: ignore[assignment]
+    incremental.findings = counting  # type: ignore[assignment]
     try:
-        after = compute_warnings(edited, result[1])
+        after = result.update(edited)
     finally:
-        chapter_checks.findings = real  # type: ignore[assignment]
+        incremental.findings = real  # type: ignore[assignment]
     assert after is not None and seen == [(fixed.text, fixed.selected_text)]
-    assert "p0000004" not in after[0].by_id and after[0].count == 2
-    assert compute_warnings(edited, result[1], stop=lambda: True) is None  # no longer wanted: nothing
+    assert "p0000004" not in after.warnings.by_id and after.warnings.count == 2
+    assert result.update(edited, stop=lambda: True) is None  # no longer wanted: nothing
 
 
 def warnings_of(chapter: Chapter, pid: str) -> tuple[Any, ...]:
-    result = compute_warnings(chapter, FindingCache())
-    assert result is not None
-    return result[0].by_id.get(pid, ())
+    return ChapterChecks.of(chapter).warnings.by_id.get(pid, ())
 
 
 def load_sample() -> Chapter:
@@ -487,13 +483,13 @@ async def test_o_says_so_when_there_is_nothing_to_filter(tmp_path: Path) -> None
 def held_checks(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """The checks wait in their thread until the event is set (so a test sees the app while they run)."""
     release = threading.Event()
-    real: Callable[..., Any] = chapter_checks.compute_warnings
+    real: Callable[..., Any] = ChapterChecks.update
 
     def held(*args: Any, **kwargs: Any) -> Any:
         release.wait(30)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(chapter_checks, "compute_warnings", held)
+    monkeypatch.setattr(ChapterChecks, "update", held)
     yield release
     release.set()
 

@@ -1,5 +1,10 @@
 """The chapter view: paragraph table, detail pane and log pane; runs, review and edits of one chapter.
 
+Composed of parts that own their keys: :class:`RunControl` (the run keys and the run worker) holds
+:class:`ChecksControl` (the QA warnings), which holds :class:`ChapterPanes` (the panes, and the detail pane's
+keys); the screen keeps the keys of reading, review and edits. The screen hands its parts what they need; they
+answer with messages. Every redraw is one ``ChapterStateChanged`` message, posted by whoever changed what is shown.
+
 Every change the editor makes is a store commit (``ChapterSession`` → ``ChapterStore.update``) run in a
 thread; a run is one async worker consuming ``engine.run.run_chapter`` and posting each event as an
 ``EngineEventReceived`` message. Nothing here blocks the event loop on the disk.
@@ -19,22 +24,24 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from engine.checks import GlossaryTerm
+from engine.checks.incremental import NO_WARNINGS, ChapterWarnings
 from engine.chunks import TASKS, TaskType
 from engine.counted import counted
+from engine.glossary.run_glossary import RunGlossary
 from engine.trace import latest_trace
 from store.edits import needs_review
 from store.errors import StoreError
 from store.model import Chapter, Paragraph
-from tui.messages import WorkspaceChanged
-from tui.run_status import RunStatus
-from tui.sample import is_bundled_sample
-from tui.screens.chapter_checks import ChapterChecks
-from tui.screens.chapter_runs import ChapterRuns
+from tui.controllers.checks import ChecksControl
+from tui.controllers.runs import RunControl
+from tui.messages import ChapterStateChanged, EngineEventReceived, WorkspaceChanged
 from tui.screens.prompt import PromptScreen
 from tui.search import SCOPE_WORDS, Search
-from tui.session import ChapterSession, EditRefused, WorkspaceSession
+from tui.session import ChapterSession, ChapterSummary, EditRefused, WorkspaceSession
 from tui.terminal_text import visible
-from tui.widgets.detail_pane import DetailPane, DetailPaneKeys
+from tui.widgets.chapter_panes import ChapterPanes
+from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_rows import RowModel, find_target
 from tui.widgets.paragraph_table import ParagraphTable
@@ -48,7 +55,22 @@ SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
 SYNC_ROWS = 2000  # up to this many paragraphs, chunk separators are computed at once (no flicker)
 
 
-class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
+def _file_parts(s: ChapterSummary) -> list[str]:
+    """The file, its state on disk, its title and progress, as the status line says them."""
+    parts = [s.path.name]
+    if s.invalid:
+        parts.append("FILE INVALID ON DISK")
+    if s.deleted:
+        parts.append("FILE DELETED")
+    if s.title:
+        parts.append(s.title)
+    parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
+    if s.conflicts:
+        parts.append(f"{counted(s.conflicts, 'conflict')}: c")
+    return parts
+
+
+class ChapterScreen(Screen[None]):
     """One chapter: rows, the paragraph under the cursor, the log of the run."""
 
     HELP_GROUP = "Chapter"
@@ -89,17 +111,22 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         self.viewed_version: int | None = None
         self.last_query = ""
         self.search: Search | None = None
-        self.run_status = RunStatus()
+        self.runs = RunControl(session, workspace, id="run-control")
+        self.checks = ChecksControl(session, self.glossary_terms, id="checks")
+        self.warnings: ChapterWarnings = NO_WARNINGS  # the QA warnings shown: the checks' as of the last redraw
 
     @property
     def proofdesk(self) -> ProofdeskApp:
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        yield Static(id="chapter-status", markup=False)
-        yield ParagraphTable(id="paragraphs")
-        yield DetailPane(id="detail")
-        yield LogPane(id="log")
+        self.runs.demo_delay = self.proofdesk.demo_delay
+        with self.runs, self.checks, ChapterPanes(id="panes"):
+            # In the same container as the panes, so their heights in % are of the same whole as ever.
+            yield Static(id="chapter-status", markup=False)
+            yield ParagraphTable(id="paragraphs")
+            yield DetailPane(id="detail")
+            yield LogPane(id="log")
         yield Footer(compact=True)
 
     @property
@@ -110,11 +137,26 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
     def log_pane(self) -> LogPane:
         return self.query_one(LogPane)
 
+    @property
+    def run_in_progress(self) -> bool:
+        """Whether this view's run goes on."""
+        return self.runs.run_in_progress
+
+    @property
+    def run_label(self) -> str | None:
+        """The status line's word on the run: its progress while it goes, then how it ended."""
+        return self.runs.run_label
+
+    def glossary_terms(self) -> tuple[GlossaryTerm, ...]:
+        """The approved glossary entries as the checks use them: the checks' one way to the glossary (called in
+        their worker thread)."""
+        return RunGlossary.terms_of(self.workspace.glossary.current())  # its file, as it is now
+
     def on_mount(self) -> None:
         self.table.focus()
         self.session.changed_on_disk = False
-        self.refresh_view()
-        self.run_worker(self.load_conflicts(), group="conflicts", exclusive=True)
+        self._redraw()  # the first frame shows the rows
+        self._reload_conflicts()
         if self.session.invalid:
             self.log_pane.add_notice(
                 f"{self.session.path.name} is not valid on disk: {self.session.invalid}", error=True
@@ -123,34 +165,35 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
     # -- showing -----------------------------------------------------------------------------------------
 
     def refresh_view(self, *, rows: bool = False) -> None:
+        """Redraw from the session once the messages before this one are handled (``rows``: rebuild the rows
+        even for the same chapter state, the separators changed)."""
+        self.post_message(ChapterStateChanged(rows=rows))
+
+    @on(ChapterStateChanged)
+    def _state_changed(self, message: ChapterStateChanged) -> None:
+        message.stop()
+        self._redraw(rows=message.rows)
+
+    def _redraw(self, *, rows: bool = False) -> None:
         """Redraw from the session: rows when the chapter (or ``rows``: the separators) changed; always the
         statuses, the detail pane and the status line."""
         chapter = self.session.chapter
         table = self.table
         if chapter is not None and (rows or chapter is not table.chapter):
             self._show_rows(chapter)
-        self.want_warnings(chapter)
+        self.checks.want(chapter)
+        self.warnings = self.checks.warnings
         table.set_marks(run_changed=frozenset(self.session.run_changed), conflict_ids=self.session.conflict_ids)
         self._update_detail()
         self.update_status()
-
-    @property
-    def demo_on_real_chapter(self) -> bool:
-        """The offline demo model is in use on a chapter other than the bundled sample."""
-        chapter = self.session.chapter
-        return self.workspace.settings.is_demo and not (chapter is not None and is_bundled_sample(chapter))
-
-    @property
-    def run_label(self) -> str | None:
-        """The status line's word on the run: its progress while it goes, then how it ended."""
-        return self.run_status.text()
 
     def on_screen_resume(self) -> None:
         self.refresh_view()  # the session kept up with the files (and the run) while another screen was shown
 
     def _show_rows(self, chapter: Chapter) -> None:
-        if self.run_rows is not None and self.run_rows.fits(chapter):
-            self.table.show(chapter, self.run_rows)
+        run_rows = self.runs.run_rows
+        if run_rows is not None and run_rows.fits(chapter):
+            self.table.show(chapter, run_rows)
             return
         task, chunk_chars = self.separator_task, self.workspace.chunk_chars
         if task is None or len(chapter.paragraphs) <= SYNC_ROWS:
@@ -182,29 +225,26 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version, warnings, terms)
 
     def update_status(self) -> None:
+        """Say in the status line what the chapter, its run, its warnings and the search are at."""
         s = self.session.summary()
-        parts = [self.session.path.name]
-        if s.invalid:
-            parts.append("FILE INVALID ON DISK")
-        if s.deleted:
-            parts.append("FILE DELETED")
-        if s.title:
-            parts.append(s.title)
-        parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
-        if s.conflicts:
-            parts.append(f"{counted(s.conflicts, 'conflict')}: c")
-        parts.extend(self.warnings_status())
+        demo = self.runs.demo_on_real_chapter
+        parts = [*_file_parts(s), *self.checks.status_parts(), *self._view_parts()]
+        if demo:
+            parts.insert(-1, "DEMO MODEL: writes placeholder text")
+        status = self.query_one("#chapter-status", Static)
+        status.update(Text(visible(" · ".join(parts), newlines=False), no_wrap=True, overflow="ellipsis"))
+        status.set_class(bool(s.invalid or s.deleted or demo), "-problem")
+
+    def _view_parts(self) -> list[str]:
+        """The run, the search, the model and the separators, as the status line says them."""
+        parts: list[str] = []
         if (run := self.run_label) is not None:
             parts.append(run)
         if self.search is not None and self.session.chapter is not None:
             parts.append(self.search.describe(self.session.chapter, self.table.cursor))
         parts.append(f"model {self.workspace.settings.model}")
-        if self.demo_on_real_chapter:
-            parts.append("DEMO MODEL: writes placeholder text")
         parts.append(f"chunks {self.separator_task or 'off'}")
-        status = self.query_one("#chapter-status", Static)
-        status.update(Text(visible(" · ".join(parts), newlines=False), no_wrap=True, overflow="ellipsis"))
-        status.set_class(bool(s.invalid or s.deleted or self.demo_on_real_chapter), "-problem")
+        return parts
 
     @on(ParagraphTable.CursorMoved)
     def _cursor_moved(self, event: ParagraphTable.CursorMoved) -> None:
@@ -218,6 +258,35 @@ class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
         self.refresh_view()
 
     # -- messages ------------------------------------------------------------------------------------------
+
+    @on(EngineEventReceived)
+    def _engine_event(self, message: EngineEventReceived) -> None:
+        self.log_pane.push(message.event)
+        self.runs.follow(message.event)
+
+    @on(RunControl.ConflictsReloadRequested)
+    def _reload_conflicts(self) -> None:
+        self.run_worker(self.load_conflicts(), group="conflicts", exclusive=True)
+
+    @on(RunControl.ParagraphAnswered)
+    def _show_answer(self, message: RunControl.ParagraphAnswered) -> None:
+        """After a one-paragraph run: the cursor on that paragraph, its new version and diff in the detail pane."""
+        chapter = self.session.chapter
+        pos = chapter.positions.get(message.paragraph_id) if chapter is not None else None
+        if pos is not None:
+            self.viewed_version = None
+            self.table.move_to(pos)
+
+    @on(ChecksControl.DismissRequested)
+    def _dismiss(self, message: ChecksControl.DismissRequested) -> None:
+        para, codes = message.paragraph, message.codes
+        self._commit(
+            self.session.dismiss_warnings,
+            para.id,
+            codes,
+            message.seen,
+            done=f"[{message.position + 1}] {para.id}: dismissed {', '.join(codes)} (until either text changes)",
+        )
 
     @on(WorkspaceChanged)
     def _workspace_changed(self, message: WorkspaceChanged) -> None:

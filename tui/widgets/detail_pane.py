@@ -8,8 +8,9 @@ translation (its span) is highlighted there.
 
 Texts are wrapped by :mod:`tui.widgets.line_break` to the width left once the scrollbar's gutter is
 reserved, so a scrollbar appearing never clips a character. From ``SIDE_BY_SIDE_WIDTH`` cells on, source and
-translation stand in two columns. :class:`DetailPaneKeys` gives the screen holding the pane the keys that
-zoom and scroll it while the table keeps the focus.
+translation stand in two columns. The pane zooms itself to the screen's body (:meth:`DetailPane.toggle_zoom`) and
+scrolls without the focus (:meth:`DetailPane.scroll_lines`); :class:`tui.widgets.chapter_panes.ChapterPanes`
+binds the keys that do it from whichever pane has the focus.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from rich.style import Style
 from rich.text import Text
 from textual import work
 from textual.binding import Binding
-from textual.dom import DOMNode
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -106,6 +106,7 @@ class DetailPane(ScrollView, can_focus=True):
         self._diff_at: int | None = None  # the block holding the diff, while it is being computed
         self._lines: list[Strip] = []
         self._laid_out_for: tuple[int, bool] = (0, False)  # (wrap width, side by side)
+        self._focus_before_zoom: Widget | None = None
 
     @property
     def plain(self) -> str:
@@ -195,6 +196,31 @@ class DetailPane(ScrollView, can_focus=True):
 
     def action_scroll_down(self) -> None:
         self.scroll_lines(1)
+
+    # -- zoom -----------------------------------------------------------------------------------------------
+
+    def toggle_zoom(self) -> None:
+        """Fill the screen's body, or go back under the table (escape does that too).
+
+        Zoomed, the pane has the focus (a widget that is not shown cannot keep it), so ``j`` / ``k`` scroll it;
+        the focus goes back where it was when the pane is restored.
+        """
+        screen = self.screen
+        if screen.maximized is self:
+            screen.minimize()
+            return
+        self._focus_before_zoom = screen.focused
+        if screen.maximize(self, container=False):
+            self.focus()
+
+    def on_mount(self) -> None:
+        self.watch(self.screen, "maximized", self._maximized_changed, init=False)
+
+    def _maximized_changed(self, previous: Widget | None, maximized: Widget | None) -> None:
+        if maximized is None and previous is self:
+            before, self._focus_before_zoom = self._focus_before_zoom, None
+            if before is not None and before.is_attached:
+                before.focus()
 
     # -- content ----------------------------------------------------------------------------------------------
 
@@ -344,40 +370,3 @@ def append_marked(text: Text, raw: str, spans: Sequence[tuple[int, int]], style:
     for a, b in pairwise(cuts):
         marked = any(s <= a and b <= e for s, e in places)
         text.append(visible(raw[a:b]), style if marked else None)
-
-
-class DetailPaneKeys(DOMNode):
-    """Mixed into the screen that holds a :class:`DetailPane`: keys that scroll the pane while the focus stays
-    where it is (on the table), and zoom it.
-
-    Zoomed, the pane has the focus (a widget that is not shown cannot keep it), so ``j`` / ``k`` scroll it;
-    the focus goes back where it was when the pane is restored, by ``z`` or by escape.
-    """
-
-    BINDINGS = [
-        Binding("z", "zoom_detail", "Zoom the detail pane", show=False, id="chapter.zoom_detail"),
-        Binding("J,ctrl+down", "scroll_detail(1)", "Detail pane: scroll down", show=False, id="chapter.detail_down"),
-        Binding("K,ctrl+up", "scroll_detail(-1)", "Detail pane: scroll up", show=False, id="chapter.detail_up"),
-    ]
-
-    _focus_before_zoom: Widget | None = None
-
-    def action_zoom_detail(self) -> None:
-        """The detail pane fills the screen's body, or goes back under the table (escape does that too)."""
-        pane = self.query_one(DetailPane)
-        screen = self.screen
-        if screen.maximized is pane:
-            screen.minimize()
-            return
-        self._focus_before_zoom = screen.focused
-        if screen.maximize(pane, container=False):
-            pane.focus()
-
-    def watch_maximized(self, previous: Widget | None, maximized: Widget | None) -> None:
-        if maximized is None and isinstance(previous, DetailPane):
-            before, self._focus_before_zoom = self._focus_before_zoom, None
-            if before is not None and before.is_attached:
-                before.focus()
-
-    def action_scroll_detail(self, lines: int) -> None:
-        self.query_one(DetailPane).scroll_lines(lines)

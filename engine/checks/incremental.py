@@ -1,0 +1,243 @@
+"""The QA warnings of one chapter, kept up to date as the chapter changes: the one pass over a chapter.
+
+``ChapterChecks.of(chapter, glossary)`` checks every translated paragraph; ``checks.update(chapter)`` gives the
+checks of a later state of that chapter. An update re-runs the per-paragraph checks only for paragraphs whose
+object changed and whose (source, translation) pair was not checked before, and INCONSISTENT (which compares the
+chapter's paragraphs with each other) only when an ID or a text changed; a dismissal or a review mark costs a
+look at the paragraphs with warnings. ``check_chapter`` and ``check_workspace`` (``proofdesk check``) and the
+workstation's chapter view all use it.
+
+Every object here is immutable: a worker thread computes the next ``ChapterChecks`` from the current one while
+the UI thread reads the current one, and nothing is shared that either side changes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from engine.checks.consistency import check_consistency
+from engine.checks.dismissal import dismissed_codes
+from engine.checks.glossary import GlossaryTerm
+from engine.checks.languages import Languages, languages
+from engine.checks.paragraph import findings
+from engine.checks.warning import CODE_ORDER, CheckWarning, Finding
+from store.model import Chapter, Paragraph, is_empty_text
+
+TextPair = tuple[str, str]  # (source, selected translation)
+_STOP_EVERY = 256  # paragraphs checked between two looks at whether the result is still wanted
+
+
+def _never() -> bool:
+    return False
+
+
+def _by_code(warning: CheckWarning) -> int:
+    return CODE_ORDER[warning.code]
+
+
+@dataclass(frozen=True)
+class ChapterWarnings:
+    """The undismissed QA warnings of one chapter state, by paragraph ID."""
+
+    chapter: Chapter | None = None  # the state they were computed for
+    by_id: Mapping[str, tuple[CheckWarning, ...]] = field(default_factory=dict)
+    texts: Mapping[str, TextPair] = field(default_factory=dict)  # the texts each paragraph's warnings are about
+    positions: tuple[int, ...] = ()  # positions of the paragraphs with warnings, ascending
+    count: int = 0
+
+    @cached_property
+    def ids(self) -> frozenset[str]:
+        """IDs of the paragraphs with warnings."""
+        return frozenset(self.by_id)
+
+    def of(self, para: Paragraph) -> tuple[CheckWarning, ...]:
+        """The warnings of ``para`` as it is (none while its texts differ from those checked)."""
+        found = self.by_id.get(para.id)
+        if not found or self.texts.get(para.id) != (para.text, para.selected_text):
+            return ()
+        return found
+
+    def paragraphs_per_code(self) -> dict[str, int]:
+        """How many paragraphs have a warning of each code, in the order of the codes."""
+        counts = Counter(w.code for warnings in self.by_id.values() for w in warnings)
+        return {code: counts[code] for code in sorted(counts, key=CODE_ORDER.__getitem__)}
+
+    def ids_with(self, code: str | None) -> frozenset[str]:
+        """IDs of the paragraphs with a warning of ``code`` (None: any warning)."""
+        if code is None:
+            return self.ids
+        return frozenset(pid for pid, warnings in self.by_id.items() if any(w.code == code for w in warnings))
+
+    def positions_in(self, chapter: Chapter) -> tuple[int, ...]:
+        """Positions in ``chapter`` of the paragraphs with warnings (another state's are looked up by ID)."""
+        if chapter is self.chapter:
+            return self.positions
+        where = chapter.positions
+        return tuple(sorted(where[pid] for pid in self.by_id if pid in where))
+
+
+NO_WARNINGS = ChapterWarnings()
+
+
+@dataclass
+class _Pass:
+    """One update's walk over the paragraphs (local to the thread that runs it)."""
+
+    previous: ChapterChecks
+    langs: Languages
+    glossary: tuple[GlossaryTerm, ...]
+    reusable: bool  # the previous findings hold for this language pair and glossary
+    found: dict[TextPair, tuple[Finding, ...]] = field(default_factory=dict)
+    local: dict[int, tuple[CheckWarning, ...]] = field(default_factory=dict)
+    same_texts: bool = True  # every ID and text is as in the previous state (INCONSISTENT still holds)
+
+    def paragraph(self, pos: int, para: Paragraph, before: Paragraph | None) -> None:
+        translation = para.selected_text
+        if before is not para and (
+            before is None or before.id != para.id or before.text != para.text or before.selected_text != translation
+        ):
+            self.same_texts = False
+        if translation is None or is_empty_text(para.text):
+            return
+        if self.reusable and before is para:  # the same object at the same place: the same warnings
+            kept = self.previous.local.get(pos)
+            hits = self.previous.found.get((para.text, translation), ())
+            self.found[(para.text, translation)] = hits
+            if kept:
+                self.local[pos] = kept
+            return
+        hits = self._findings(para.text, translation)
+        if hits:
+            self.local[pos] = tuple(CheckWarning.of(f, para.id, pos + 1) for f in hits)
+
+    def _findings(self, source: str, translation: str) -> tuple[Finding, ...]:
+        key = (source, translation)
+        hits = self.found.get(key)
+        if hits is None:
+            hits = self.previous.found.get(key) if self.reusable else None
+            if hits is None:
+                hits = tuple(findings(source, translation, self.langs, self.glossary))
+            self.found[key] = hits
+        return hits
+
+
+@dataclass(frozen=True)
+class ChapterChecks:
+    """The QA warnings of one chapter state, and what it takes to update them for the next state."""
+
+    chapter: Chapter | None = None  # the state checked (None: nothing yet)
+    glossary: tuple[GlossaryTerm, ...] = ()  # the approved entries the findings were made with
+    consistency: bool = True  # INCONSISTENT among the chapter's own paragraphs is checked
+    found: Mapping[TextPair, tuple[Finding, ...]] = field(default_factory=dict)  # per pair in the chapter
+    local: Mapping[int, tuple[CheckWarning, ...]] = field(default_factory=dict)  # per position, no INCONSISTENT
+    inconsistent: tuple[CheckWarning, ...] = ()
+    warnings: ChapterWarnings = NO_WARNINGS  # the undismissed ones, for the view
+
+    @classmethod
+    def of(
+        cls, chapter: Chapter, glossary: Sequence[GlossaryTerm] = (), *, consistency: bool = True
+    ) -> ChapterChecks:
+        """The checks of ``chapter`` (``consistency``: INCONSISTENT among its paragraphs too)."""
+        checks = cls(glossary=tuple(glossary), consistency=consistency).update(chapter)
+        assert checks is not None  # only stop() makes an update give up
+        return checks
+
+    def update(
+        self,
+        chapter: Chapter,
+        glossary: Sequence[GlossaryTerm] | None = None,
+        *,
+        stop: Callable[[], bool] = _never,
+    ) -> ChapterChecks | None:
+        """The checks of ``chapter``, a later state of this one (``glossary``: the terms now, None: the same),
+        reusing what still holds; None when ``stop()`` (asked every few hundred paragraphs) said it is not
+        wanted any more."""
+        terms = self.glossary if glossary is None else tuple(glossary)
+        pair = (chapter.source_language, chapter.target_language)
+        before = self.chapter
+        reusable = before is not None and terms == self.glossary and pair == _pair_of(before)
+        walk = _Pass(self, languages(*pair), terms, reusable)
+        old = before.paragraphs if before is not None and reusable else ()
+        if len(old) != len(chapter.paragraphs):
+            walk.same_texts = False
+        for pos, para in enumerate(chapter.paragraphs):
+            if pos % _STOP_EVERY == 0 and stop():
+                return None
+            walk.paragraph(pos, para, old[pos] if pos < len(old) else None)
+        if not self.consistency:
+            inconsistent: tuple[CheckWarning, ...] = ()
+        elif walk.same_texts:
+            inconsistent = self.inconsistent
+        else:
+            inconsistent = tuple(check_consistency([chapter])[0])
+        return ChapterChecks(
+            chapter,
+            terms,
+            self.consistency,
+            walk.found,
+            walk.local,
+            inconsistent,
+            _undismissed(chapter, _per_position(walk.local, inconsistent)),
+        )
+
+    def listed(
+        self,
+        *,
+        include_dismissed: bool = False,
+        codes: Collection[str] | None = None,
+        inconsistent: Iterable[CheckWarning] | None = None,
+    ) -> list[CheckWarning]:
+        """Every warning in paragraph order, each paragraph's in the order of the codes; ``codes`` keeps only
+        those; dismissed ones only with ``include_dismissed``; ``inconsistent`` replaces the chapter's own
+        INCONSISTENT warnings (with those found across a workspace)."""
+        chapter = self.chapter
+        if chapter is None:
+            return []
+        extra = self.inconsistent if inconsistent is None else inconsistent
+        out: list[CheckWarning] = []
+        for pos, warnings in sorted(_per_position(self.local, extra).items()):
+            kept = [w for w in warnings if codes is None or w.code in codes]
+            if kept and not include_dismissed:
+                dismissed = dismissed_codes(chapter.paragraphs[pos])
+                kept = [w for w in kept if w.code not in dismissed]
+            out.extend(kept)
+        return out
+
+
+def _pair_of(chapter: Chapter) -> tuple[str | None, str | None]:
+    return (chapter.source_language, chapter.target_language)
+
+
+def _per_position(
+    local: Mapping[int, tuple[CheckWarning, ...]], inconsistent: Iterable[CheckWarning]
+) -> dict[int, list[CheckWarning]]:
+    """Every warning by 0-based position, each position's in the order of the codes."""
+    out = {pos: list(warnings) for pos, warnings in local.items()}
+    extra: set[int] = set()
+    for w in inconsistent:
+        out.setdefault(w.paragraph_index - 1, []).append(w)
+        extra.add(w.paragraph_index - 1)
+    for pos in extra:
+        out[pos].sort(key=_by_code)
+    return out
+
+
+def _undismissed(chapter: Chapter, per_position: Mapping[int, list[CheckWarning]]) -> ChapterWarnings:
+    by_id: dict[str, tuple[CheckWarning, ...]] = {}
+    texts: dict[str, TextPair] = {}
+    positions: list[int] = []
+    count = 0
+    for pos in sorted(per_position):
+        para = chapter.paragraphs[pos]
+        dismissed = dismissed_codes(para)
+        kept = tuple(w for w in per_position[pos] if w.code not in dismissed)
+        if not kept:
+            continue
+        by_id[para.id] = kept
+        texts[para.id] = (para.text, para.selected_text or "")
+        positions.append(pos)
+        count += len(kept)
+    return ChapterWarnings(chapter, by_id, texts, tuple(positions), count)
