@@ -9,10 +9,11 @@ naming the paragraphs translated otherwise, so the editor can pick one wording.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from engine.checks.warning import SEVERITIES, CheckWarning
-from store.model import Chapter
+from store.model import Chapter, Paragraph
 
 _LETTER = re.compile(r"[^\W\d_]")
 _SPACE = re.compile(r"\s+")
@@ -31,52 +32,124 @@ def _key(text: str) -> str | None:
     return stripped
 
 
+def _translated_key(para: Paragraph) -> str | None:
+    """The source key of a translated paragraph (None: untranslated, or a source that is not text)."""
+    return None if para.selected_text is None else _key(para.text)
+
+
+def _differing(places: list[_Place]) -> list[_Place] | None:
+    """``places`` with their translations squeezed when those are not all the same, else None."""
+    if len(places) < 2 or len({t for _, _, t in places}) == 1:
+        return None  # one paragraph, or the same text everywhere: nothing to squeeze
+    squeezed = [(c, pos, _SPACE.sub(" ", t.strip())) for c, pos, t in places]
+    return squeezed if len({t for _, _, t in squeezed}) > 1 else None
+
+
 def _groups(chapters: Sequence[Chapter]) -> list[list[_Place]]:
     """The groups of paragraphs sharing a source whose translations are not all the same."""
-    first: dict[str, _Place] = {}
-    more: dict[str, list[_Place]] = {}
+    by_key: dict[str, list[_Place]] = {}
     for c, chapter in enumerate(chapters):
         for pos, para in enumerate(chapter.paragraphs):
-            translation = para.selected_text
-            if translation is None:
-                continue
-            key = _key(para.text)
-            if key is None:
-                continue
-            place = (c, pos, translation)
-            seen = first.get(key)
-            if seen is None:
-                first[key] = place
-            elif key in more:
-                more[key].append(place)
-            else:
-                more[key] = [seen, place]
-    groups = []
-    for places in more.values():
-        if len({t for _, _, t in places}) == 1:
-            continue  # the same text everywhere: nothing to squeeze
-        squeezed = [(c, pos, _SPACE.sub(" ", t.strip())) for c, pos, t in places]
-        if len({t for _, _, t in squeezed}) > 1:
-            groups.append(squeezed)
-    return groups
+            key = _translated_key(para)
+            if key is not None:
+                by_key.setdefault(key, []).append((c, pos, para.selected_text or ""))
+    return [group for places in by_key.values() if (group := _differing(places)) is not None]
+
+
+def _where(chapters: Sequence[Chapter], names: Sequence[str] | None, c: int, place: _Place) -> str:
+    """``[3] p0000003``, with ``(ch2.json)`` when the place is in another chapter than ``c``."""
+    oc, opos, _ = place
+    where = f"[{opos + 1}] {chapters[oc].paragraphs[opos].id}"
+    if oc != c:
+        where += f" ({names[oc] if names is not None else chapters[oc].id})"
+    return where
+
+
+def _group_warnings(
+    places: list[_Place], chapters: Sequence[Chapter], names: Sequence[str] | None = None
+) -> list[tuple[int, CheckWarning]]:
+    """The INCONSISTENT warning of each place of one group, with the number of its chapter."""
+    out: list[tuple[int, CheckWarning]] = []
+    for c, pos, translation in places:
+        others = [p for p in places if p[2] != translation]
+        shown = [_where(chapters, names, c, place) for place in others[:MAX_NAMED]]
+        more = f" and {len(others) - MAX_NAMED} more" if len(others) > MAX_NAMED else ""
+        para = chapters[c].paragraphs[pos]
+        message = f"the same source is translated differently in {', '.join(shown)}{more}"
+        out.append((c, CheckWarning("INCONSISTENT", para.id, pos + 1, message, SEVERITIES["INCONSISTENT"])))
+    return out
 
 
 def check_consistency(chapters: Sequence[Chapter], names: Sequence[str] | None = None) -> list[list[CheckWarning]]:
     """INCONSISTENT warnings for each of ``chapters`` (same order); ``names`` label the chapters in messages."""
     out: list[list[CheckWarning]] = [[] for _ in chapters]
     for places in _groups(chapters):
-        for c, pos, translation in places:
-            others = [p for p in places if p[2] != translation]
-            shown = []
-            for oc, opos, _ in others[:MAX_NAMED]:
-                where = f"[{opos + 1}] {chapters[oc].paragraphs[opos].id}"
-                if oc != c:
-                    where += f" ({names[oc] if names is not None else chapters[oc].id})"
-                shown.append(where)
-            more = f" and {len(others) - MAX_NAMED} more" if len(others) > MAX_NAMED else ""
-            para = chapters[c].paragraphs[pos]
-            message = f"the same source is translated differently in {', '.join(shown)}{more}"
-            out[c].append(CheckWarning("INCONSISTENT", para.id, pos + 1, message, SEVERITIES["INCONSISTENT"]))
+        for c, warning in _group_warnings(places, chapters, names):
+            out[c].append(warning)
     for warnings in out:
         warnings.sort(key=lambda w: w.paragraph_index)
     return out
+
+
+@dataclass(frozen=True)
+class ChapterConsistency:
+    """INCONSISTENT among the paragraphs of one chapter, updated group by group as paragraphs change."""
+
+    chapter: Chapter
+    keys: tuple[str | None, ...]  # per position: its source key when translated
+    members: Mapping[str, tuple[int, ...]]  # per source key: the positions with it, ascending
+    warnings: Mapping[int, CheckWarning]  # per position
+
+    @classmethod
+    def of(cls, chapter: Chapter) -> ChapterConsistency:
+        """INCONSISTENT in ``chapter``."""
+        keys = tuple(_translated_key(p) for p in chapter.paragraphs)
+        members: dict[str, list[int]] = {}
+        for pos, key in enumerate(keys):
+            if key is not None:
+                members.setdefault(key, []).append(pos)
+        found = cls(chapter, keys, {k: tuple(v) for k, v in members.items()}, {})
+        return found._regrouped(chapter, set(members), ())
+
+    def update(self, chapter: Chapter, changed: Iterable[int]) -> ChapterConsistency:
+        """INCONSISTENT in ``chapter``: the same paragraph IDs at the same places as this one's chapter, the
+        texts changed at the positions ``changed`` (only the groups of their old and new sources are found again)."""
+        changed = tuple(changed)
+        if not changed:
+            return ChapterConsistency(chapter, self.keys, self.members, self.warnings)
+        keys = list(self.keys)
+        members = dict(self.members)
+        touched: set[str] = set()
+        for pos in changed:
+            old, new = keys[pos], _translated_key(chapter.paragraphs[pos])
+            if old == new:
+                touched.update(() if old is None else (old,))  # the translation may have changed
+                continue
+            keys[pos] = new
+            if old is not None:
+                members[old] = tuple(p for p in members[old] if p != pos)
+                touched.add(old)
+            if new is not None:
+                members[new] = tuple(sorted((*members.get(new, ()), pos)))
+                touched.add(new)
+        return ChapterConsistency(chapter, tuple(keys), members, self.warnings)._regrouped(chapter, touched, changed)
+
+    def _regrouped(self, chapter: Chapter, keys: set[str], dropped: Iterable[int]) -> ChapterConsistency:
+        """This with the warnings at ``dropped`` gone and those of the groups of ``keys`` found again."""
+        warnings = dict(self.warnings)
+        for pos in dropped:
+            warnings.pop(pos, None)
+        for key in keys:
+            positions = self.members.get(key, ())
+            for pos in positions:
+                warnings.pop(pos, None)
+            places = [(0, pos, chapter.paragraphs[pos].selected_text or "") for pos in positions]
+            group = _differing(places)
+            if group is not None:
+                warnings.update((w.paragraph_index - 1, w) for _, w in _group_warnings(group, [chapter]))
+        members = {k: v for k, v in self.members.items() if v}
+        return ChapterConsistency(chapter, self.keys, members, warnings)
+
+    def listed(self) -> list[CheckWarning]:
+        """The warnings in paragraph order."""
+        return [self.warnings[pos] for pos in sorted(self.warnings)]

@@ -18,7 +18,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from engine.checks.consistency import check_consistency
+from engine.checks.consistency import ChapterConsistency
 from engine.checks.dismissal import dismissed_codes
 from engine.checks.glossary import GlossaryTerm
 from engine.checks.languages import Languages, languages
@@ -90,38 +90,58 @@ class _Pass:
     langs: Languages
     glossary: tuple[GlossaryTerm, ...]
     reusable: bool  # the previous findings hold for this language pair and glossary
+    reused: Mapping[TextPair, tuple[Finding, ...]] = field(default_factory=dict)  # the previous findings that hold
     found: dict[TextPair, tuple[Finding, ...]] = field(default_factory=dict)
     local: dict[int, tuple[CheckWarning, ...]] = field(default_factory=dict)
-    same_texts: bool = True  # every ID and text is as in the previous state (INCONSISTENT still holds)
+    same_ids: bool = True  # every paragraph ID is at its place in the previous state
+    changed: list[int] = field(default_factory=list)  # positions whose texts changed (with the same ID)
+
+    def walk(self, chapter: Chapter, stop: Callable[[], bool]) -> bool:
+        """Check every paragraph of ``chapter``; False when ``stop()`` said to give up."""
+        paragraphs = chapter.paragraphs
+        old = self.previous.chapter.paragraphs if self.previous.chapter is not None and self.reusable else ()
+        self.same_ids = len(old) == len(paragraphs)
+        befores = (*old[: len(paragraphs)], *[None] * (len(paragraphs) - len(old)))
+        for pos, (para, before) in enumerate(zip(paragraphs, befores, strict=True)):
+            if pos % _STOP_EVERY == 0 and stop():
+                return False
+            self.paragraph(pos, para, before)
+        return True
 
     def paragraph(self, pos: int, para: Paragraph, before: Paragraph | None) -> None:
         translation = para.selected_text
-        if before is not para and (
-            before is None or before.id != para.id or before.text != para.text or before.selected_text != translation
-        ):
-            self.same_texts = False
+        if before is not para:
+            self._compare(pos, para, before, translation)
         if translation is None or is_empty_text(para.text):
             return
-        if self.reusable and before is para:  # the same object at the same place: the same warnings
-            kept = self.previous.local.get(pos)
-            hits = self.previous.found.get((para.text, translation), ())
-            self.found[(para.text, translation)] = hits
-            if kept:
-                self.local[pos] = kept
-            return
-        hits = self._findings(para.text, translation)
-        if hits:
-            self.local[pos] = tuple(CheckWarning.of(f, para.id, pos + 1) for f in hits)
+        if before is para:  # the same object at the same place: the same warnings
+            self._keep(pos, (para.text, translation))
+        else:
+            self._check(pos, para.id, (para.text, translation))
 
-    def _findings(self, source: str, translation: str) -> tuple[Finding, ...]:
-        key = (source, translation)
+    def _compare(self, pos: int, para: Paragraph, before: Paragraph | None, translation: str | None) -> None:
+        """Note how ``para`` differs from ``before``, the paragraph at its place in the previous state."""
+        if before is None or before.id != para.id:
+            self.same_ids = False
+        elif (before.text, before.selected_text) != (para.text, translation):
+            self.changed.append(pos)
+
+    def _keep(self, pos: int, key: TextPair) -> None:
+        self.found[key] = self.previous.found.get(key, ())
+        kept = self.previous.local.get(pos)
+        if kept:
+            self.local[pos] = kept
+
+    def _check(self, pos: int, paragraph_id: str, key: TextPair) -> None:
         hits = self.found.get(key)
         if hits is None:
-            hits = self.previous.found.get(key) if self.reusable else None
-            if hits is None:
-                hits = tuple(findings(source, translation, self.langs, self.glossary))
-            self.found[key] = hits
-        return hits
+            hits = self.found[key] = self._findings(key)
+        if hits:
+            self.local[pos] = tuple(CheckWarning.of(f, paragraph_id, pos + 1) for f in hits)
+
+    def _findings(self, key: TextPair) -> tuple[Finding, ...]:
+        hits = self.reused.get(key)
+        return tuple(findings(*key, self.langs, self.glossary)) if hits is None else hits
 
 
 @dataclass(frozen=True)
@@ -133,13 +153,16 @@ class ChapterChecks:
     consistency: bool = True  # INCONSISTENT among the chapter's own paragraphs is checked
     found: Mapping[TextPair, tuple[Finding, ...]] = field(default_factory=dict)  # per pair in the chapter
     local: Mapping[int, tuple[CheckWarning, ...]] = field(default_factory=dict)  # per position, no INCONSISTENT
-    inconsistent: tuple[CheckWarning, ...] = ()
+    consistent: ChapterConsistency | None = None  # INCONSISTENT among the paragraphs (when ``consistency``)
     warnings: ChapterWarnings = NO_WARNINGS  # the undismissed ones, for the view
 
+    @property
+    def inconsistent(self) -> list[CheckWarning]:
+        """INCONSISTENT among the chapter's paragraphs, in paragraph order."""
+        return [] if self.consistent is None else self.consistent.listed()
+
     @classmethod
-    def of(
-        cls, chapter: Chapter, glossary: Sequence[GlossaryTerm] = (), *, consistency: bool = True
-    ) -> ChapterChecks:
+    def of(cls, chapter: Chapter, glossary: Sequence[GlossaryTerm] = (), *, consistency: bool = True) -> ChapterChecks:
         """The checks of ``chapter`` (``consistency``: INCONSISTENT among its paragraphs too)."""
         checks = cls(glossary=tuple(glossary), consistency=consistency).update(chapter)
         assert checks is not None  # only stop() makes an update give up
@@ -156,32 +179,23 @@ class ChapterChecks:
         reusing what still holds; None when ``stop()`` (asked every few hundred paragraphs) said it is not
         wanted any more."""
         terms = self.glossary if glossary is None else tuple(glossary)
-        pair = (chapter.source_language, chapter.target_language)
-        before = self.chapter
-        reusable = before is not None and terms == self.glossary and pair == _pair_of(before)
-        walk = _Pass(self, languages(*pair), terms, reusable)
-        old = before.paragraphs if before is not None and reusable else ()
-        if len(old) != len(chapter.paragraphs):
-            walk.same_texts = False
-        for pos, para in enumerate(chapter.paragraphs):
-            if pos % _STOP_EVERY == 0 and stop():
-                return None
-            walk.paragraph(pos, para, old[pos] if pos < len(old) else None)
+        reusable = self.chapter is not None and terms == self.glossary and _pair_of(chapter) == _pair_of(self.chapter)
+        walk = _Pass(self, languages(*_pair_of(chapter)), terms, reusable, self.found if reusable else {})
+        if not walk.walk(chapter, stop):
+            return None
+        consistent = self._consistent(chapter, walk)
+        inconsistent = () if consistent is None else consistent.warnings.values()
+        undismissed = _undismissed(chapter, _per_position(walk.local, inconsistent))
+        return ChapterChecks(chapter, terms, self.consistency, walk.found, walk.local, consistent, undismissed)
+
+    def _consistent(self, chapter: Chapter, walk: _Pass) -> ChapterConsistency | None:
+        """INCONSISTENT among the paragraphs of ``chapter``: only the groups of changed texts are found again,
+        unless paragraphs came, went or moved."""
         if not self.consistency:
-            inconsistent: tuple[CheckWarning, ...] = ()
-        elif walk.same_texts:
-            inconsistent = self.inconsistent
-        else:
-            inconsistent = tuple(check_consistency([chapter])[0])
-        return ChapterChecks(
-            chapter,
-            terms,
-            self.consistency,
-            walk.found,
-            walk.local,
-            inconsistent,
-            _undismissed(chapter, _per_position(walk.local, inconsistent)),
-        )
+            return None
+        if walk.same_ids and self.consistent is not None:
+            return self.consistent.update(chapter, walk.changed)
+        return ChapterConsistency.of(chapter)
 
     def listed(
         self,
@@ -198,12 +212,10 @@ class ChapterChecks:
             return []
         extra = self.inconsistent if inconsistent is None else inconsistent
         out: list[CheckWarning] = []
+        wanted = CODE_ORDER.keys() if codes is None else codes
         for pos, warnings in sorted(_per_position(self.local, extra).items()):
-            kept = [w for w in warnings if codes is None or w.code in codes]
-            if kept and not include_dismissed:
-                dismissed = dismissed_codes(chapter.paragraphs[pos])
-                kept = [w for w in kept if w.code not in dismissed]
-            out.extend(kept)
+            left_out = frozenset() if include_dismissed else dismissed_codes(chapter.paragraphs[pos])
+            out.extend(w for w in warnings if w.code in wanted and w.code not in left_out)
         return out
 
 

@@ -16,16 +16,15 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 from textual.worker import WorkerState
 
-from engine.checks import check_chapter, dismiss, fingerprint
+from engine.checks import check_chapter, dismiss, fingerprint, incremental
 from engine.checks.dismissal import KEY as DISMISSED_KEY
+from engine.checks.incremental import ChapterChecks
 from store.edits import needs_review
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
 from tests.bench.chapters import make_chapter, write_chapter
 from tests.tui.chapters import review_chapter, showcase_chapter, version, write
 from tests.tui.conftest import Messages, make_app, sample_bytes, screen_text, wait_for
-from engine.checks import incremental
-from engine.checks.incremental import ChapterChecks
 from tui.screens.chapter import ChapterScreen
 from tui.screens.choice import ChoiceScreen
 from tui.widgets.detail_pane import DetailPane, _Pair
