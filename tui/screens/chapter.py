@@ -38,6 +38,7 @@ from tui.widgets.detail_pane import DetailPane, DetailPaneKeys
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_rows import RowModel, find_target
 from tui.widgets.paragraph_table import ParagraphTable
+from tui.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from tui.app import ProofdeskApp
@@ -48,7 +49,7 @@ SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
 SYNC_ROWS = 2000  # up to this many paragraphs, chunk separators are computed at once (no flicker)
 
 
-class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
+class ChapterScreen(ReportsWorkerFailures, ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
     """One chapter: rows, the paragraph under the cursor, the log of the run."""
 
     HELP_GROUP = "Chapter"
