@@ -84,7 +84,7 @@ class RunDefaults(BaseModel):
     chunk_chars: Annotated[int, _checked(settings.CHUNK_CHARS)] = settings.DEFAULT_CHUNK_CHARS
     max_batch: Annotated[int, _checked(settings.MAX_BATCH)] = settings.DEFAULT_MAX_BATCH
     max_turns: Annotated[int, _checked(settings.MAX_TURNS)] = settings.DEFAULT_MAX_TURNS
-    keep_versions: Annotated[int, _checked(settings.KEEP_VERSIONS)] = settings.KEEP_VERSIONS.default
+    keep_versions: Annotated[int, _checked(settings.KEEP_VERSIONS)] = int(settings.KEEP_VERSIONS.default)
     jobs: Annotated[int, _checked(settings.JOBS)] = int(settings.JOBS.default)
     source_language: str | None = None
     target_language: str | None = None
@@ -118,7 +118,8 @@ def _unknown_key(exc: ValidationError) -> str | None:
     import difflib  # here: only a broken config file needs it (a run saves ~1 ms of import)
 
     loc = tuple(str(part) for part in first["loc"])
-    table: type[BaseModel] = {"profiles": Profile, "run": RunDefaults}.get(loc[0], Config) if len(loc) > 1 else Config
+    tables: dict[str, type[BaseModel]] = {"profiles": Profile, "run": RunDefaults}
+    table = tables.get(loc[0], Config) if len(loc) > 1 else Config
     known = sorted(table.model_fields)
     near = difflib.get_close_matches(loc[-1], known, n=1, cutoff=0.5)
     hint = f"did you mean {near[0]}?" if near else "the keys here are " + ", ".join(known)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import secrets
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
@@ -20,7 +20,7 @@ from store.errors import StoreError
 from store.model import utc_now
 from store.validation_text import first_error
 
-GLOSSARY_FORMAT = "proofdesk.glossary/1"
+GLOSSARY_FORMAT: Final = "proofdesk.glossary/1"
 Kind = Literal["term", "character", "place", "do_not_translate"]
 KINDS: tuple[str, ...] = ("term", "character", "place", "do_not_translate")
 Status = Literal["approved", "proposed"]
@@ -65,7 +65,7 @@ class GlossaryEntry(BaseModel):
 
     def line(self) -> str:
         """``下人 → the servant (term; the story's protagonist is never named)``, ``(proposed)`` when proposed."""
-        details = [self.kind]
+        details: list[str] = [self.kind]
         if self.gender:
             details.append(self.gender)
         if self.note.strip():

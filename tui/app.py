@@ -16,7 +16,6 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
 from textual.theme import BUILTIN_THEMES, Theme
-from textual.worker import Worker, WorkerState
 
 import themes
 from engine.config import Config, ConfigError, resolve_model
@@ -32,7 +31,7 @@ from tui.screens.prompt import TextModal
 from tui.session import ChapterSession, WorkspaceSession
 from tui.terminal_text import visible
 from tui.theme import PROOFDESK_THEME, save_theme, start_theme
-from tui.worker_failures import ReportingWorkerManager, failure_sentence
+from tui.worker_failures import ReportsWorkerFailures, WorkerFailedReported, failure_sentence
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +40,7 @@ KEPT_CHAPTER_VIEWS = 4  # idle chapter views kept (with their logs) besides the 
 WATCH_DELAY = 0.3  # seconds after start-up before the workspace watcher's first scan
 
 
-class ProofdeskApp(App[int]):
+class ProofdeskApp(ReportsWorkerFailures, App[int]):
     """The workstation. Start it on a workspace (chapter list), a chapter, or a trace file."""
 
     TITLE = "proofdesk"
@@ -65,13 +64,12 @@ class ProofdeskApp(App[int]):
         demo_delay: float = 0.0,
     ) -> None:
         super().__init__()
-        self._workers = ReportingWorkerManager(self)  # a failing worker is reported, never ends the app
         self.workspace = workspace
         self.start_chapter = chapter
         self.start_trace = trace
-        self.watch = watch and workspace is not None
+        self.watches_files = watch and workspace is not None
         self.demo_delay = demo_delay
-        self.seeding = self.watch
+        self.seeding = self.watches_files
         # The installed chapter views by screen name, least recently opened first.
         self._chapter_views: dict[str, ChapterScreen] = {}
         self.register_theme(PROOFDESK_THEME)
@@ -156,7 +154,7 @@ class ProofdeskApp(App[int]):
         self.push_screen(ChapterListScreen(self.workspace))
         if self.start_chapter is not None:
             self.open_chapter(self.start_chapter)
-        if self.watch:
+        if self.watches_files:
             # After the first frames: the watcher's first scan parses every chapter again (in a thread, but
             # holding the GIL), and the first paint should not wait for it. The scan's result is compared
             # with what we show, so an edit made in between is still caught.
@@ -211,11 +209,9 @@ class ProofdeskApp(App[int]):
 
     # -- failures, theme -------------------------------------------------------------------------------------
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+    def on_worker_failed_reported(self, event: WorkerFailedReported) -> None:
         """The one handler of failed workers, of every node (tui.worker_failures sends them here): the traceback
         to the log file, one sentence on screen; the app goes on. A cancelled worker has not failed."""
-        if event.state is not WorkerState.ERROR:
-            return
         worker = event.worker
         log.error(
             "worker %r (group %r, node %s) failed",

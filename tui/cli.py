@@ -133,7 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # collector's generations, so no collection during the command walks them again.
         gc.disable()
     try:
-        words = _with_default_command(list(sys.argv[1:] if entry else argv))
+        words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
         parser = build_parser(words[0] if words else None)
         args = parser.parse_args(words)
     except KeyboardInterrupt:  # Ctrl+C while the command's modules load: no traceback, the usual code

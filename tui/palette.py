@@ -4,7 +4,7 @@ every action bound to a key of ours on the screen in use, found by name, plus a 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -18,7 +18,7 @@ from tui.keymap import live_bindings
 if TYPE_CHECKING:
     from tui.app import ProofdeskApp
 
-Command = Callable[[], Awaitable[None] | None]
+Command = Callable[[], object]  # what the palette calls; a coroutine it returns is awaited
 
 # Actions Textual's own commands offer already.
 SYSTEM_ACTIONS = frozenset({"command_palette", "quit"})

@@ -1,17 +1,17 @@
 """A failing worker never ends the app: it is reported once, as a notification and in the log file.
 
-``Worker.StateChanged`` does not bubble: it reaches only the node that started the worker, so the App's
-``on_worker_state_changed`` alone would hear of the app's own workers only. ``ReportingWorkerManager`` (the app's
-worker manager) is where every worker of every screen and widget passes: it turns off ending the app on a failure
-for each of them (also for a worker started without ``exit_on_error=False``) and, once a worker of another node has
-failed, sends the app that worker's ``StateChanged(ERROR)`` too, so the App's one handler sees every failure.
+``Worker.StateChanged`` does not bubble: it reaches only the node that started the worker. Every node of ours that
+starts workers (the app, screens, widgets) mixes in ``ReportsWorkerFailures``: through Textual's public
+``run_worker`` (which ``@work`` calls too) no worker of it ends the app on a failure, and its
+``on_worker_state_changed`` sends the app one ``WorkerFailedReported``, so the App's one handler hears of every
+failed worker. ``tests/tui/test_robust.py`` checks that every class of ours that starts a worker mixes it in.
 """
 
 from __future__ import annotations
 
-from textual.app import App
-from textual.worker import Worker, WorkerState
-from textual.worker_manager import WorkerManager
+from textual.dom import DOMNode
+from textual.message import Message
+from textual.worker import ResultType, Worker, WorkerState, WorkType
 
 from tui.terminal_text import visible
 
@@ -42,19 +42,41 @@ def failure_sentence(worker: Worker[object]) -> str:
     )
 
 
-class ReportingWorkerManager(WorkerManager):
-    """The app's worker manager: no worker ends the app, and the app hears of every failed one."""
+class WorkerFailedReported(Message):
+    """A worker of some node failed (posted to the app, whose handler reports it)."""
 
-    def __init__(self, app: App[object]) -> None:
-        super().__init__(app)
-        self._app_node = app
+    def __init__(self, worker: Worker[object]) -> None:
+        super().__init__()
+        self.worker = worker
 
-    def add_worker(self, worker: Worker[object], start: bool = True, exclusive: bool = True) -> None:
-        worker.exit_on_error = False
-        super().add_worker(worker, start=start, exclusive=exclusive)
 
-    def _remove_worker(self, worker: Worker[object]) -> None:
-        # Textual calls this when a worker's task is done (its done-callback), whatever the worker's node.
-        super()._remove_worker(worker)
-        if worker.state is WorkerState.ERROR and worker.node is not self._app_node:
-            self._app_node.post_message(Worker.StateChanged(worker, WorkerState.ERROR))
+class ReportsWorkerFailures(DOMNode):
+    """Mixed into every app, screen and widget class of ours that starts workers (before the Textual base)."""
+
+    def run_worker(
+        self,
+        work: WorkType[ResultType],
+        name: str | None = "",
+        group: str = "default",
+        description: str = "",
+        exit_on_error: bool = True,
+        start: bool = True,
+        exclusive: bool = False,
+        thread: bool = False,
+    ) -> Worker[ResultType]:
+        """Textual's ``run_worker``, except that a failure never ends the app (it is reported instead)."""
+        del exit_on_error  # also for a worker started without exit_on_error=False
+        return super().run_worker(
+            work,
+            name=name,
+            group=group,
+            description=description,
+            exit_on_error=False,
+            start=start,
+            exclusive=exclusive,
+            thread=thread,
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.state is WorkerState.ERROR:
+            self.app.post_message(WorkerFailedReported(event.worker))

@@ -6,8 +6,10 @@ plain-text file given to ``proofdesk`` is refused with what to do."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -15,7 +17,9 @@ import pytest
 from textual.app import App
 from textual.color import Color
 from textual.command import CommandList, CommandPalette
+from textual.dom import DOMNode
 from textual.notifications import Notify
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.worker import WorkerState
 
@@ -114,6 +118,35 @@ async def test_a_worker_failure_is_shown_as_text_and_a_cancelled_worker_is_not_a
         [shown] = errors(messages)
         assert "[bold]x[/bold] \\x1b[31m" in shown and "fails" in shown
     assert "ValueError" in log_file.read_text(encoding="utf-8")
+
+
+def test_every_node_of_ours_that_starts_workers_reports_their_failures() -> None:
+    """Through Textual's public API: a class of ours that starts a worker (``@work`` or ``run_worker``) mixes in
+    ``ReportsWorkerFailures``, directly or, for a plain mixin, in every app, screen and widget that uses it."""
+    from tui.app import ProofdeskApp
+    from tui.worker_failures import ReportsWorkerFailures
+
+    classes = [c for c in ProofdeskApp.binding_classes() if c.__module__.startswith("tui.")]
+    pending = list(DOMNode.__subclasses__())
+    while pending:
+        klass = pending.pop()
+        pending.extend(klass.__subclasses__())
+        if klass.__module__.startswith("tui.") and klass not in classes:
+            classes.append(klass)
+    starts = [c for c in classes if re.search(r"@work\b|\brun_worker\(", inspect.getsource(c))]
+    assert ProofdeskApp in starts and ChapterScreen in [u for c in starts for u in (c, *c.__subclasses__())]
+    concrete = (App, Screen, Widget)
+    users = {u for c in starts for u in (c, *_all_subclasses(c)) if issubclass(u, concrete)}
+    assert users
+    unreported = sorted(u.__qualname__ for u in users if not issubclass(u, ReportsWorkerFailures))
+    assert not unreported, f"start workers without ReportsWorkerFailures: {unreported}"
+
+
+def _all_subclasses(klass: type) -> list[type]:
+    found = list(klass.__subclasses__())
+    for sub in list(found):
+        found.extend(_all_subclasses(sub))
+    return found
 
 
 # -- markup never eats text ---------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import Literal
 
 from store.atomic import atomic_write
 from store.errors import StoreError
@@ -62,7 +63,7 @@ def _export_epub(args: argparse.Namespace) -> int:
     from store.books.epub_safety import BookError
     from store.books.epub_write import export_epub
 
-    missing = "mark" if args.missing == "mark" else "source"
+    missing: Literal["source", "mark"] = "mark" if args.missing == "mark" else "source"
     try:
         count = export_epub(Path(args.chapter), args.epub, bilingual=args.bilingual, missing=missing)
     except (BookError, StoreError) as exc:

@@ -194,7 +194,7 @@ def read_table(path: Path) -> list[GlossaryEntry]:
                 kind=kind,
                 origin="import",
             )
-        )  # type: ignore[arg-type]
+        )
     return entries
 
 
@@ -251,7 +251,7 @@ def _extract(store: GlossaryStore, args: argparse.Namespace) -> int:
                 id=new_entry_id(),
                 source=c.source,
                 target="",
-                kind=c.kind,  # type: ignore[arg-type]
+                kind=c.kind,
                 note=f"found {c.count} times",
                 status="proposed",
                 origin="extract",

@@ -30,6 +30,7 @@ from tui.messages import ChapterStateChanged
 from tui.screens.choice import ChoiceScreen
 from tui.session import ChapterSession
 from tui.widgets.paragraph_table import ParagraphTable
+from tui.worker_failures import ReportsWorkerFailures
 
 ANY_WARNING = "any warning"
 
@@ -48,7 +49,7 @@ def _target(positions: list[int], cursor: int, step: int) -> tuple[int, bool]:
     return positions[at], at < 0
 
 
-class ChecksControl(Vertical):
+class ChecksControl(ReportsWorkerFailures, Vertical):
     """The QA warning keys of the chapter view and the warnings of the chapter shown (see the module docstring)."""
 
     HELP_GROUP = "Chapter"

@@ -32,6 +32,7 @@ from tui.session import ChapterSession, WorkspaceSession
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_rows import RowModel
 from tui.widgets.paragraph_table import ParagraphTable
+from tui.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from engine.run import RunEvents
@@ -62,7 +63,7 @@ class RunAsk:
         )
 
 
-class RunControl(Vertical):
+class RunControl(ReportsWorkerFailures, Vertical):
     """The run keys of the chapter view and the run in progress (see the module docstring)."""
 
     HELP_GROUP = "Chapter"
@@ -341,7 +342,7 @@ class RunControl(Vertical):
         self._reload_wanted = True
         if not self._reloading:
             self._reloading = True
-            self.run_worker(self._reload_loop(), group="reload", exit_on_error=False)
+            self.run_worker(self._reload_loop(), group="reload")
 
     async def _reload_loop(self) -> None:
         session = self.session

@@ -50,7 +50,7 @@ class AskScreen(ModalScreen[Question | None]):
     def on_select_changed(self, event: Select.Changed) -> None:
         event.stop()
         if event.value in self.tasks:
-            self.chosen = event.value  # type: ignore[assignment]
+            self.chosen = event.value
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

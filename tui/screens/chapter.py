@@ -45,6 +45,7 @@ from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_rows import RowModel, find_target
 from tui.widgets.paragraph_table import ParagraphTable
+from tui.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from tui.app import ProofdeskApp
@@ -70,7 +71,7 @@ def _file_parts(s: ChapterSummary) -> list[str]:
     return parts
 
 
-class ChapterScreen(Screen[None]):
+class ChapterScreen(ReportsWorkerFailures, Screen[None]):
     """One chapter: rows, the paragraph under the cursor, the log of the run."""
 
     HELP_GROUP = "Chapter"

@@ -24,6 +24,7 @@ from tui.glossary_view import GlossaryView
 from tui.screens.choice import ChoiceScreen
 from tui.screens.prompt import PromptScreen
 from tui.terminal_text import visible
+from tui.worker_failures import ReportsWorkerFailures
 
 
 def entry_line(entry: GlossaryEntry) -> str:
@@ -34,7 +35,7 @@ def entry_line(entry: GlossaryEntry) -> str:
     return visible(f"{mark} {entry.source} → {target} ({entry.kind}){note}", newlines=False)
 
 
-class GlossaryScreen(Screen[None]):
+class GlossaryScreen(ReportsWorkerFailures, Screen[None]):
     """The glossary of the workspace."""
 
     HELP_GROUP = "Glossary"

@@ -37,6 +37,7 @@ from tui.terminal_text import visible
 from tui.widgets.char_diff import Piece, char_diff
 from tui.widgets.line_break import line_breaks
 from tui.widgets.paragraph_rows import STATUS_LABEL, STATUS_MEANING, Status
+from tui.worker_failures import ReportsWorkerFailures
 
 _INLINE_DIFF_CHARS = 1500  # longer pairs are diffed in a thread
 _MIN_WIDTH = 10  # before the first layout the pane has no width yet
@@ -67,7 +68,7 @@ class _Pair:
 _Block = Text | _Pair
 
 
-class DetailPane(ScrollView, can_focus=True):
+class DetailPane(ReportsWorkerFailures, ScrollView, can_focus=True):
     """Everything about the paragraph under the cursor; scrolls when focused, or from the table (J / K).
 
     A Line API widget: the text is wrapped to the pane's width here, so showing another paragraph redraws
