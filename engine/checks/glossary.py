@@ -49,29 +49,35 @@ def inside(spans: Sequence[Span], start: int, end: int) -> bool:
     return any(s <= start and end <= e for s, e in spans)
 
 
+class _Folded:
+    """A text and, made once when first needed, its lower-cased form (Latin letters match case-insensitively)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self._lower: str | None = None
+
+    def has(self, part: str) -> bool:
+        if part in self.text:
+            return True
+        if self._lower is None:
+            self._lower = self.text.lower()
+        return part.lower() in self._lower
+
+
+def _not_applied(term: GlossaryTerm, source: _Folded, translation: _Folded) -> bool:
+    """Whether the source names ``term`` (or an alias) and the translation lacks its target."""
+    target = term.target.strip()
+    if not target or not any(name and source.has(name) for name in (term.source, *term.aliases)):
+        return False
+    return not translation.has(target)
+
+
 def check_glossary(source: str, translation: str, glossary: Sequence[GlossaryTerm]) -> Finding | None:
     """GLOSSARY_NOT_APPLIED: an entry's source (or an alias) is in the source, its target not in the translation."""
     if not glossary:
         return None
-    folded_source: str | None = None
-    folded_translation: str | None = None
-    missing: list[GlossaryTerm] = []
-    for term in glossary:
-        target = term.target.strip()
-        if not target:
-            continue
-        names = (term.source, *term.aliases)
-        if not any(name and name in source for name in names):
-            if folded_source is None:
-                folded_source = source.lower()
-            if not any(name and name.lower() in folded_source for name in names):
-                continue
-        if target in translation:
-            continue
-        if folded_translation is None:
-            folded_translation = translation.lower()
-        if target.lower() not in folded_translation:
-            missing.append(term)
+    src, tr = _Folded(source), _Folded(translation)
+    missing = [term for term in glossary if _not_applied(term, src, tr)]
     if not missing:
         return None
     pairs = [f"{t.source} → {t.target}" for t in missing]

@@ -9,6 +9,7 @@ A paragraph whose source is itself unbalanced (a quotation running over several 
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from engine.checks.languages import Languages
 from engine.checks.warning import Finding
@@ -28,25 +29,27 @@ def _is_apostrophe(text: str, i: int, single_open: bool) -> bool:
     return not single_open and (before or after)
 
 
+def _not_a_closer(text: str, i: int, ch: str, stack: list[int] | None) -> bool:
+    """Whether the closing-looking ``ch`` at ``i`` closes nothing: an apostrophe, or the ``)`` of a list number."""
+    if ch == "’":
+        return _is_apostrophe(text, i, bool(stack))
+    return ch in "）)" and not stack and _LIST_NUMBER.search(text, 0, i) is not None
+
+
 def _imbalance(text: str) -> tuple[int, str] | None:
     """The first unmatched closing mark, else the last unmatched opening one: ``(offset, mark)``; None if balanced."""
     open_at: dict[str, list[int]] = {}
     for m in _MARKS.finditer(text):
-        ch = m.group()
-        i = m.start()
+        ch, i = m.group(), m.start()
         if ch in _OPENERS:
             open_at.setdefault(ch, []).append(i)
             continue
-        opener = _CLOSERS[ch]
-        stack = open_at.get(opener)
-        if ch == "’" and _is_apostrophe(text, i, bool(stack)):
+        stack = open_at.get(_CLOSERS[ch])
+        if _not_a_closer(text, i, ch, stack):
             continue
-        if ch in "）)" and not stack and _LIST_NUMBER.search(text, 0, i):
-            continue
-        if stack:
-            stack.pop()
-        else:
+        if not stack:
             return i, ch
+        stack.pop()
     left = [(stack[-1], opener) for opener, stack in open_at.items() if stack]
     return max(left) if left else None
 
@@ -99,23 +102,35 @@ _SENTENCE_END = re.compile(r"[。．.！？!?\n][^。．.！？!?\n]*$")
 _NAMES = {"question": "a question mark", "exclamation": "an exclamation mark", "ellipsis": "an ellipsis"}
 
 
-def _ending(text: str) -> tuple[set[str], bool, str, int]:
-    """What ``text`` ends with: marks among question/exclamation/ellipsis, whether a dash, the text before the
-    final marks, and where those marks start."""
+_MARK_CHARS = {"question": _QUESTION, "exclamation": _EXCLAIM, "ellipsis": _ELLIPSIS_CHARS}
+_ELLIPSIS_RUNS = ("...", "。。。", "・・・", "･･･")
+
+
+class _Ending(NamedTuple):
+    """What a text ends with."""
+
+    marks: set[str]  # among question, exclamation, ellipsis
+    dash: bool  # a dash and no final mark
+    body: str  # the text up to the final marks (closing quotes and spaces left out)
+    at: int  # where the final marks start
+    end: int  # where they end
+
+
+def _marks(run: str) -> set[str]:
+    found = {kind for kind, chars in _MARK_CHARS.items() if not chars.isdisjoint(run)}
+    if any(dots in run for dots in _ELLIPSIS_RUNS):
+        found.add("ellipsis")
+    return found
+
+
+def _ending(text: str) -> _Ending:
+    """What ``text`` ends with (see :class:`_Ending`)."""
     end = len(text.rstrip(_TRAILING))
     start = end
     while start > 0 and text[start - 1] in _TERMINAL:
         start -= 1
-    run = text[start:end]
-    marks: set[str] = set()
-    if not _QUESTION.isdisjoint(run):
-        marks.add("question")
-    if not _EXCLAIM.isdisjoint(run):
-        marks.add("exclamation")
-    if not _ELLIPSIS_CHARS.isdisjoint(run) or "..." in run or "。。。" in run or "・・・" in run or "･･･" in run:
-        marks.add("ellipsis")
     dash = start == end and end > 0 and text[end - 1] in _DASHES
-    return marks, dash, text[:end], start
+    return _Ending(_marks(text[start:end]), dash, text[:end], start, end)
 
 
 def _asks(body: str) -> bool:
@@ -129,22 +144,23 @@ def _asks(body: str) -> bool:
 
 def check_end_punctuation(source: str, translation: str, langs: Languages) -> Finding | None:
     """END_PUNCTUATION: one side ends with a question, exclamation or ellipsis mark and the other does not."""
-    src_marks, src_dash, src_body, _ = _ending(source)
-    tr_marks, tr_dash, _, tr_at = _ending(translation)
-    if src_marks == tr_marks:
+    src, tr = _ending(source), _ending(translation)
+    if src.marks == tr.marks:
         return None
-    for kind in ("question", "exclamation", "ellipsis"):
-        in_source, in_translation = kind in src_marks, kind in tr_marks
-        if in_source == in_translation:
+    for kind in _NAMES:
+        in_source = kind in src.marks
+        if in_source == (kind in tr.marks) or _excused(kind, in_source, src, tr):
             continue
-        if kind == "ellipsis" and (tr_dash if in_source else src_dash):
-            continue  # a sentence trailing off: …… in one, ―― in the other
-        if kind == "question" and in_translation and _asks(src_body):
-            continue  # the source asks with a particle or a question word where English needs a ?
         if in_source:
             return Finding("END_PUNCTUATION", f"the source ends with {_NAMES[kind]} and the translation does not")
-        end = len(translation.rstrip(_TRAILING))
-        return Finding(
-            "END_PUNCTUATION", f"the translation ends with {_NAMES[kind]} and the source does not", (tr_at, end)
-        )
+        message = f"the translation ends with {_NAMES[kind]} and the source does not"
+        return Finding("END_PUNCTUATION", message, (tr.at, tr.end))
     return None
+
+
+def _excused(kind: str, in_source: bool, src: _Ending, tr: _Ending) -> bool:
+    """Whether a mark of ``kind`` on one side only is fine all the same."""
+    if kind == "ellipsis":
+        return tr.dash if in_source else src.dash  # a sentence trailing off: …… in one, ―― in the other
+    # The source asks with a particle or a question word where English needs a ?
+    return kind == "question" and not in_source and _asks(src.body)

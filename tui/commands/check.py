@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ from store.errors import StoreError
 from store.glossary import GlossaryLoadError
 from store.glossary_commit import GlossaryStore
 from store.loader import load_chapter
-from store.model import Chapter
+from store.model import Chapter, Paragraph
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
 from tui.terminal_text import json_text, visible
@@ -100,35 +101,45 @@ def run(args: argparse.Namespace) -> int:
     """Print the warnings (or dismiss one); the exit code says whether any remain."""
     codes = _codes(args.codes)
     if args.dismiss is not None:
-        if len(args.paths) != 1 or args.paths[0].is_dir() or codes is not None or args.include_dismissed:
-            raise UsageError("--dismiss takes one chapter file, without --codes or --all")
-        return dismiss_one(args.paths[0], args.dismiss[0], _code(args.dismiss[1]), as_json=args.json)
+        return _dismiss_command(args, codes)
     files = chapter_files(args.paths)
     chapters = [load_chapter(f) for f in files]  # a file that is not a chapter: one line, exit 2
     names = [str(f) for f in files]
     results = check_workspace(
         chapters, _glossary_terms(files), names=names, include_dismissed=args.include_dismissed, codes=codes
     )
-    remaining = 0
-    records: list[dict[str, Any]] = []
-    lines: list[str] = []
+    report = _Report(as_json=args.json, include_dismissed=args.include_dismissed)
     for name, chapter, warnings in zip(names, chapters, results, strict=True):
         for w in warnings:
-            dismissed = args.include_dismissed and _is_dismissed(chapter, w)
-            remaining += not dismissed
-            if args.json:
-                record = {"file": name, **w.to_json()}
-                if args.include_dismissed:
-                    record["dismissed"] = dismissed
-                records.append(record)
-            else:
-                line = f"{name}:[{w.paragraph_index}] {w.paragraph_id} {w.code} {w.message}"
-                lines.append(visible(line + (" (dismissed)" if dismissed else ""), newlines=False) + "\n")
-    if args.json:
-        sys.stdout.write(json_text(records, indent=2) + "\n")
-    else:
-        sys.stdout.write("".join(lines))
-    return EXIT_FAILED if remaining else EXIT_OK
+            report.add(name, chapter, w)
+    report.write()
+    return EXIT_FAILED if report.remaining else EXIT_OK
+
+
+@dataclass
+class _Report:
+    """The warnings printed: one line each, or one JSON list."""
+
+    as_json: bool
+    include_dismissed: bool
+    remaining: int = 0
+    records: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+
+    def add(self, name: str, chapter: Chapter, w: CheckWarning) -> None:
+        dismissed = self.include_dismissed and _is_dismissed(chapter, w)
+        self.remaining += not dismissed
+        if self.as_json:
+            record = {"file": name, **w.to_json()}
+            if self.include_dismissed:
+                record["dismissed"] = dismissed
+            self.records.append(record)
+        else:
+            line = f"{name}:[{w.paragraph_index}] {w.paragraph_id} {w.code} {w.message}"
+            self.lines.append(visible(line + (" (dismissed)" if dismissed else ""), newlines=False) + "\n")
+
+    def write(self) -> None:
+        sys.stdout.write(json_text(self.records, indent=2) + "\n" if self.as_json else "".join(self.lines))
 
 
 def _is_dismissed(chapter: Chapter, warning: CheckWarning) -> bool:
@@ -136,20 +147,31 @@ def _is_dismissed(chapter: Chapter, warning: CheckWarning) -> bool:
     return warning.code in dismissed_codes(para)
 
 
-def dismiss_one(path: Path, paragraph_id: str, code: str, *, as_json: bool) -> int:
-    """Dismiss ``code`` on one paragraph for its current texts, through a locked commit."""
+def _dismiss_command(args: argparse.Namespace, codes: set[str] | None) -> int:
+    if len(args.paths) != 1 or args.paths[0].is_dir() or codes is not None or args.include_dismissed:
+        raise UsageError("--dismiss takes one chapter file, without --codes or --all")
+    return dismiss_one(args.paths[0], args.dismiss[0], _code(args.dismiss[1]), as_json=args.json)
+
+
+def _open(path: Path) -> ChapterStore:
     try:
-        store = ChapterStore(path)
+        return ChapterStore(path)
     except CommitError as exc:
         raise UsageError(f"{path}: {exc.reason}") from None
-    chapter = store.load()
+
+
+def _seen(path: Path, chapter: Chapter, paragraph_id: str) -> tuple[Paragraph, str]:
+    """The paragraph and the translation a dismissal is for (a usage error when there is none)."""
     para = chapter.paragraph(paragraph_id)
     if para is None:
         raise UsageError(f"{path}: no paragraph has the id {paragraph_id!r}")
-    seen = para.selected_text
-    if seen is None:
+    if para.selected_text is None:
         raise UsageError(f"{path}: paragraph {paragraph_id} has no translation, so no warning to dismiss")
-    already = code in dismissed_codes(para)
+    return para, para.selected_text
+
+
+def _store_dismissal(store: ChapterStore, path: Path, paragraph_id: str, code: str, seen: str) -> bool:
+    """Commit the dismissal under the file's lock; False (and said on stderr) when it was not saved."""
 
     def apply(current: Chapter) -> Chapter:
         pos = current.positions.get(paragraph_id)
@@ -158,35 +180,38 @@ def dismiss_one(path: Path, paragraph_id: str, code: str, *, as_json: bool) -> i
         changed = dismiss(current.paragraphs[pos], code, seen)
         return current if changed is current.paragraphs[pos] else current.with_paragraphs({pos: changed})
 
-    if not already:
-        try:
-            store.update(apply)
-        except StoreError as exc:
-            print(visible(f"proofdesk: {path}: the dismissal was not saved: {exc}", newlines=False), file=sys.stderr)
-            return EXIT_FAILED
+    try:
+        store.update(apply)
+    except StoreError as exc:
+        print(visible(f"proofdesk: {path}: the dismissal was not saved: {exc}", newlines=False), file=sys.stderr)
+        return False
+    return True
+
+
+def _fires(chapter: Chapter, para: Paragraph, seen: str, code: str) -> bool:
+    """Whether ``code`` is found on ``para`` with the translation ``seen`` (INCONSISTENT: taken as found)."""
+    if code == "INCONSISTENT":
+        return True
+    found = check_paragraph(para.text, seen, chapter.source_language, chapter.target_language)
+    return any(w.code == code for w in found)
+
+
+def dismiss_one(path: Path, paragraph_id: str, code: str, *, as_json: bool) -> int:
+    """Dismiss ``code`` on one paragraph for its current texts, through a locked commit."""
+    store = _open(path)
+    chapter = store.load()
+    para, seen = _seen(path, chapter, paragraph_id)
+    already = code in dismissed_codes(para)
+    if not already and not _store_dismissal(store, path, paragraph_id, code, seen):
+        return EXIT_FAILED
     index = chapter.positions[paragraph_id] + 1
-    fires = code == "INCONSISTENT" or any(
-        w.code == code for w in check_paragraph(para.text, seen, chapter.source_language, chapter.target_language)
-    )
     if as_json:
-        sys.stdout.write(
-            json_text(
-                {
-                    "file": str(path),
-                    "paragraph_id": paragraph_id,
-                    "paragraph_index": index,
-                    "code": code,
-                    "dismissed": True,
-                    "already": already,
-                },
-                indent=2,
-            )
-            + "\n"
-        )
+        said = {"file": str(path), "paragraph_id": paragraph_id, "paragraph_index": index, "code": code}
+        sys.stdout.write(json_text({**said, "dismissed": True, "already": already}, indent=2) + "\n")
     else:
         state = "was already dismissed" if already else "dismissed"
         print(visible(f"{path}:[{index}] {paragraph_id} {code} {state}", newlines=False))
-    if not fires:
+    if not _fires(chapter, para, seen, code):
         print(
             visible(f"proofdesk: note: {code} does not fire on paragraph {paragraph_id} as it is now", newlines=False),
             file=sys.stderr,

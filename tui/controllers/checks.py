@@ -49,7 +49,7 @@ def _target(positions: list[int], cursor: int, step: int) -> tuple[int, bool]:
     return positions[at], at < 0
 
 
-class ChecksControl(ReportsWorkerFailures, Vertical):
+class ChecksControl(Vertical, ReportsWorkerFailures):
     """The QA warning keys of the chapter view and the warnings of the chapter shown (see the module docstring)."""
 
     HELP_GROUP = "Chapter"

@@ -63,7 +63,7 @@ class RunAsk:
         )
 
 
-class RunControl(ReportsWorkerFailures, Vertical):
+class RunControl(Vertical, ReportsWorkerFailures):
     """The run keys of the chapter view and the run in progress (see the module docstring)."""
 
     HELP_GROUP = "Chapter"

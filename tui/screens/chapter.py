@@ -71,7 +71,7 @@ def _file_parts(s: ChapterSummary) -> list[str]:
     return parts
 
 
-class ChapterScreen(ReportsWorkerFailures, Screen[None]):
+class ChapterScreen(Screen[None], ReportsWorkerFailures):
     """One chapter: rows, the paragraph under the cursor, the log of the run."""
 
     HELP_GROUP = "Chapter"

@@ -68,7 +68,7 @@ class _Pair:
 _Block = Text | _Pair
 
 
-class DetailPane(ReportsWorkerFailures, ScrollView, can_focus=True):
+class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
     """Everything about the paragraph under the cursor; scrolls when focused, or from the table (J / K).
 
     A Line API widget: the text is wrapped to the pane's width here, so showing another paragraph redraws
@@ -245,56 +245,64 @@ class DetailPane(ReportsWorkerFailures, ScrollView, can_focus=True):
         if para is None:
             self._set([Text("No paragraph.", style=self._style("muted"), end="")])
             return
-        versions = para.translations
-        if viewed is None or not 0 <= viewed < len(versions):
-            viewed = next(
-                (i for i, v in enumerate(versions) if v.id == para.selected_translation_id), len(versions) - 1
-            )
-        heading, muted = self._style("heading"), self._style("muted")
-        meaning = STATUS_MEANING.get(status, "empty paragraph")
-        title = Text(
-            f"[{position + 1}] {visible(para.id, newlines=False)} · {STATUS_LABEL[status] or 'empty'} ({meaning})",
-            heading,
-            end="",
-        )
-        source = Text(end="")
-        source.append("Source: ", heading)
-        source.append(visible(para.text) if para.text else "(empty)")
-        if not versions:
-            blocks_empty: list[_Block] = [title, _Pair(source, Text("No translation yet.", muted, end=""))]
-            self._set([*blocks_empty, self._terms(terms)] if terms else blocks_empty)
+        title, source = self._title(para, position, status), self._source(para)
+        glossary = [self._terms(terms)] if terms else []
+        if not para.translations:
+            self._set([title, _Pair(source, Text("No translation yet.", self._style("muted"), end="")), *glossary])
             return
-        version = versions[viewed]
-        selected = version.id == para.selected_translation_id
-        translation = Text(end="")
-        translation.append(f"Translation {version_label(viewed + 1, version, selected)}: ", heading)
-        # Spans are places in the selected text: another version shown has none of them.
-        spans = [w.span for w in warnings if w.span is not None] if selected else []
-        append_marked(translation, version.text, spans, self._style("warning-span"))
+        index = viewed_index(para, viewed)
+        selected = para.translations[index].id == para.selected_translation_id
+        translation = self._translation(para, index, selected, warnings)
         if self.highlight:
             for text in (source, translation):
                 text.highlight_words([self.highlight], self._style("match"), case_sensitive=False)
-        blocks: list[_Block] = [title]
-        if warnings:
-            # Under the title, above the texts: a short pane shows what is wrong before any long text.
-            count = len(warnings)
-            suffix = f" · {count} warning{'' if count == 1 else 's'}{'' if selected else ' on the selected version'}"
-            # Rich draws a Text without spans in no style at all: the title keeps that look beside the new part.
-            blocks[0] = Text.assemble(title.plain, (suffix + " (d dismisses)", self._style("warning")), end="")
-            blocks.append(self._warnings(warnings))
-        blocks.append(_Pair(source, translation))
-        if terms:
-            blocks.append(self._terms(terms))
-        if viewed > 0:
-            old, new = versions[viewed - 1].text, version.text
-            if len(old) + len(new) <= _INLINE_DIFF_CHARS:
-                blocks.append(self._diff(viewed, char_diff(old, new)))
-            else:
-                self._diff_at = len(blocks)
-                blocks.append(self._diff(viewed, None))
-                self._diff_later(viewed, old, new, self._token)
-        blocks.append(self._versions(para, viewed))
+        blocks: list[_Block] = [*self._heading(title, warnings, selected), _Pair(source, translation), *glossary]
+        blocks.extend(self._diff_blocks(para, index, len(blocks)))
+        blocks.append(self._versions(para, index))
         self._set(blocks)
+
+    def _title(self, para: Paragraph, position: int, status: Status) -> Text:
+        meaning = STATUS_MEANING.get(status, "empty paragraph")
+        label = STATUS_LABEL[status] or "empty"
+        heading = f"[{position + 1}] {visible(para.id, newlines=False)} · {label} ({meaning})"
+        return Text(heading, self._style("heading"), end="")
+
+    def _source(self, para: Paragraph) -> Text:
+        source = Text(end="")
+        source.append("Source: ", self._style("heading"))
+        source.append(visible(para.text) if para.text else "(empty)")
+        return source
+
+    def _translation(self, para: Paragraph, index: int, selected: bool, warnings: Sequence[CheckWarning]) -> Text:
+        version = para.translations[index]
+        translation = Text(end="")
+        translation.append(f"Translation {version_label(index + 1, version, selected)}: ", self._style("heading"))
+        # Spans are places in the selected text: another version shown has none of them.
+        spans = [w.span for w in warnings if w.span is not None] if selected else []
+        append_marked(translation, version.text, spans, self._style("warning-span"))
+        return translation
+
+    def _heading(self, title: Text, warnings: Sequence[CheckWarning], selected: bool) -> list[_Block]:
+        """The title, and under it the warnings: a short pane shows what is wrong before any long text."""
+        if not warnings:
+            return [title]
+        count = len(warnings)
+        suffix = f" · {count} warning{'' if count == 1 else 's'}{'' if selected else ' on the selected version'}"
+        # Rich draws a Text without spans in no style at all: the title keeps that look beside the new part.
+        title = Text.assemble(title.plain, (suffix + " (d dismisses)", self._style("warning")), end="")
+        return [title, self._warnings(warnings)]
+
+    def _diff_blocks(self, para: Paragraph, index: int, at: int) -> list[_Block]:
+        """The diff of the version shown with the one before it (none for the first), as block ``at``; a long
+        pair is diffed in a thread and shows "computing…" until then."""
+        if index == 0:
+            return []
+        old, new = para.translations[index - 1].text, para.translations[index].text
+        if len(old) + len(new) <= _INLINE_DIFF_CHARS:
+            return [self._diff(index, char_diff(old, new))]
+        self._diff_at = at
+        self._diff_later(index, old, new, self._token)
+        return [self._diff(index, None)]
 
     def _terms(self, terms: Sequence[GlossaryEntry]) -> Text:
         """``Glossary: 下人 → the servant · 老婆 → the old woman (proposed)`` (G opens the glossary)."""
@@ -359,6 +367,14 @@ class DetailPane(ReportsWorkerFailures, ScrollView, can_focus=True):
         blocks[at] = self._diff(viewed, pieces)
         self._diff_at = None
         self._set(blocks, keep_scroll=True)
+
+
+def viewed_index(para: Paragraph, viewed: int | None) -> int:
+    """The version to show: ``viewed`` when it is one of ``para``'s, else the selected one (else the last)."""
+    versions = para.translations
+    if viewed is not None and 0 <= viewed < len(versions):
+        return viewed
+    return next((i for i, v in enumerate(versions) if v.id == para.selected_translation_id), len(versions) - 1)
 
 
 def append_marked(text: Text, raw: str, spans: Sequence[tuple[int, int]], style: Style) -> None:

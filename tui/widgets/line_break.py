@@ -53,12 +53,14 @@ def _is_cjk(unit: _Unit) -> bool:
     return unit.cells == 2 or "\uff61" <= unit.char <= "\uff9f"
 
 
-def _fit(units: list[_Unit], first: int, width: int) -> int:
-    """The index of the unit that starts the line after the one starting at ``first``."""
-    count = len(units)
-    cells = pending = 0  # pending: spaces that count only if something visible follows them on the line
+def _limit(units: list[_Unit], first: int, width: int) -> int:
+    """The index of the first unit that does not fit on the line starting at ``first`` (``len(units)``: all fit).
+
+    Spaces count only once something visible follows them on the line: a run of them may hang past the width.
+    """
+    cells = pending = 0
     limit = first
-    while limit < count:
+    while limit < len(units):
         unit = units[limit]
         if unit.char == " ":
             pending += unit.cells
@@ -68,30 +70,49 @@ def _fit(units: list[_Unit], first: int, width: int) -> int:
             cells += pending + unit.cells
             pending = 0
         limit += 1
-    if limit == count:
-        return count
-    inside_word: int | None = None  # kinsoku holds, but the break splits a word
-    against_kinsoku: int | None = None  # a break point, but the next line would start (or this one end) badly
-    for brk in range(limit, first, -1):
-        before, after = units[brk - 1], units[brk]
-        if after.char == " ":
-            continue
-        shown = brk - 1  # the line's last visible unit: an opening bracket before hanging spaces still ends it
-        while shown > first and units[shown].char == " ":
-            shown -= 1
-        allowed = after.char not in NO_START and units[shown].char not in NO_END
-        opportunity = before.char == " " or _is_cjk(before) or _is_cjk(after)
-        if allowed and opportunity:
-            return brk
-        if allowed and inside_word is None:
-            inside_word = brk
-        if opportunity and against_kinsoku is None:
-            against_kinsoku = brk
-    if inside_word is not None:
-        return inside_word
-    if against_kinsoku is not None:
-        return against_kinsoku
     return limit
+
+
+def _last_shown(units: list[_Unit], first: int, brk: int) -> _Unit:
+    """The last visible unit of a line from ``first`` that would end before ``brk`` (spaces hang after it)."""
+    shown = brk - 1
+    while shown > first and units[shown].char == " ":
+        shown -= 1
+    return units[shown]
+
+
+# What a break before a unit would be: (kinsoku allows it, it is a break opportunity) -> kind.
+_KINDS = {
+    (True, True): "good",
+    (True, False): "inside a word",  # kinsoku holds, but the break splits a word
+    (False, True): "against kinsoku",  # the next line would start (or this one end) badly
+    (False, False): "bad",
+}
+
+
+def _kind(units: list[_Unit], first: int, brk: int) -> str:
+    """What breaking the line that starts at ``first`` before unit ``brk`` would be (see ``_KINDS``)."""
+    before, after = units[brk - 1], units[brk]
+    if after.char == " ":
+        return "space"  # spaces hang at the end of a line: never before one
+    allowed = after.char not in NO_START and _last_shown(units, first, brk).char not in NO_END
+    opportunity = before.char == " " or _is_cjk(before) or _is_cjk(after)
+    return _KINDS[allowed, opportunity]
+
+
+def _fit(units: list[_Unit], first: int, width: int) -> int:
+    """The index of the unit that starts the line after the one starting at ``first``: the last good break
+    that fits, else the last one inside a word, else the last one against kinsoku, else the width's cut."""
+    limit = _limit(units, first, width)
+    if limit == len(units):
+        return limit
+    seen: dict[str, int] = {}
+    for brk in range(limit, first, -1):
+        kind = _kind(units, first, brk)
+        if kind == "good":
+            return brk
+        seen.setdefault(kind, brk)
+    return seen.get("inside a word", seen.get("against kinsoku", limit))
 
 
 def line_breaks(text: str, width: int) -> list[int]:
