@@ -91,6 +91,22 @@ def check_consistency(chapters: Sequence[Chapter], names: Sequence[str] | None =
     return out
 
 
+def _move(members: dict[str, tuple[int, ...]], pos: int, old: str | None, new: str | None) -> set[str]:
+    """Move ``pos`` from the group of source key ``old`` to that of ``new``; the keys whose groups changed."""
+    if old != new:
+        if old is not None:
+            members[old] = tuple(p for p in members[old] if p != pos)
+        if new is not None:
+            members[new] = tuple(sorted((*members.get(new, ()), pos)))
+    return {key for key in (old, new) if key is not None}  # the same key: its translation may have changed
+
+
+def _group_in(chapter: Chapter, positions: tuple[int, ...]) -> dict[int, CheckWarning]:
+    """The INCONSISTENT warnings of the paragraphs at ``positions`` of ``chapter`` (one source), by position."""
+    group = _differing([(0, pos, chapter.paragraphs[pos].selected_text or "") for pos in positions])
+    return {} if group is None else {w.paragraph_index - 1: w for _, w in _group_warnings(group, [chapter])}
+
+
 @dataclass(frozen=True)
 class ChapterConsistency:
     """INCONSISTENT among the paragraphs of one chapter, updated group by group as paragraphs change."""
@@ -115,40 +131,23 @@ class ChapterConsistency:
         """INCONSISTENT in ``chapter``: the same paragraph IDs at the same places as this one's chapter, the
         texts changed at the positions ``changed`` (only the groups of their old and new sources are found again)."""
         changed = tuple(changed)
-        if not changed:
-            return ChapterConsistency(chapter, self.keys, self.members, self.warnings)
         keys = list(self.keys)
         members = dict(self.members)
         touched: set[str] = set()
         for pos in changed:
-            old, new = keys[pos], _translated_key(chapter.paragraphs[pos])
-            if old == new:
-                touched.update(() if old is None else (old,))  # the translation may have changed
-                continue
+            new = _translated_key(chapter.paragraphs[pos])
+            touched.update(_move(members, pos, keys[pos], new))
             keys[pos] = new
-            if old is not None:
-                members[old] = tuple(p for p in members[old] if p != pos)
-                touched.add(old)
-            if new is not None:
-                members[new] = tuple(sorted((*members.get(new, ()), pos)))
-                touched.add(new)
         return ChapterConsistency(chapter, tuple(keys), members, self.warnings)._regrouped(chapter, touched, changed)
 
     def _regrouped(self, chapter: Chapter, keys: set[str], dropped: Iterable[int]) -> ChapterConsistency:
         """This with the warnings at ``dropped`` gone and those of the groups of ``keys`` found again."""
         warnings = dict(self.warnings)
-        for pos in dropped:
+        for pos in (*dropped, *(p for key in keys for p in self.members.get(key, ()))):
             warnings.pop(pos, None)
         for key in keys:
-            positions = self.members.get(key, ())
-            for pos in positions:
-                warnings.pop(pos, None)
-            places = [(0, pos, chapter.paragraphs[pos].selected_text or "") for pos in positions]
-            group = _differing(places)
-            if group is not None:
-                warnings.update((w.paragraph_index - 1, w) for _, w in _group_warnings(group, [chapter]))
-        members = {k: v for k, v in self.members.items() if v}
-        return ChapterConsistency(chapter, self.keys, members, warnings)
+            warnings.update(_group_in(chapter, self.members.get(key, ())))
+        return ChapterConsistency(chapter, self.keys, self.members, warnings)
 
     def listed(self) -> list[CheckWarning]:
         """The warnings in paragraph order."""

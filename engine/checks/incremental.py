@@ -211,12 +211,20 @@ class ChapterChecks:
         if chapter is None:
             return []
         extra = self.inconsistent if inconsistent is None else inconsistent
-        out: list[CheckWarning] = []
+        left_out = _nothing if include_dismissed else dismissed_codes
         wanted = CODE_ORDER.keys() if codes is None else codes
+        out: list[CheckWarning] = []
         for pos, warnings in sorted(_per_position(self.local, extra).items()):
-            left_out = frozenset() if include_dismissed else dismissed_codes(chapter.paragraphs[pos])
-            out.extend(w for w in warnings if w.code in wanted and w.code not in left_out)
+            out.extend(_kept(warnings, wanted, left_out(chapter.paragraphs[pos])))
         return out
+
+
+def _nothing(para: Paragraph) -> frozenset[str]:
+    return frozenset()
+
+
+def _kept(warnings: Iterable[CheckWarning], wanted: Collection[str], left_out: frozenset[str]) -> list[CheckWarning]:
+    return [w for w in warnings if w.code in wanted and w.code not in left_out]
 
 
 def _pair_of(chapter: Chapter) -> tuple[str | None, str | None]:

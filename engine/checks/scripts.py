@@ -8,7 +8,7 @@ reports one warning per paragraph: its span is the first run found, its message 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from re import Pattern
 
 from engine.checks.chinese_variants import simplified_only, traditional_only
@@ -32,11 +32,8 @@ def _runs(
 ) -> list[re.Match[str]]:
     """Matches of ``pattern`` in ``translation`` outside every glossary target."""
     found = [m for m in pattern.finditer(translation) if skip is None or not skip.fullmatch(m.group())]
-    if found and glossary:
-        spans = target_spans(translation, glossary)
-        if spans:
-            found = [m for m in found if not inside(spans, m.start(), m.end())]
-    return found
+    spans = target_spans(translation, glossary) if found else []
+    return [m for m in found if not inside(spans, m.start(), m.end())] if spans else found
 
 
 def _finding(code: str, what: str, runs: list[re.Match[str]]) -> Finding:
@@ -44,9 +41,14 @@ def _finding(code: str, what: str, runs: list[re.Match[str]]) -> Finding:
     return Finding(code, f"{what} left in the translation: {listed(texts)}", (runs[0].start(), runs[0].end()))
 
 
+def _foreign(langs: Languages, language: str) -> bool:
+    """Whether the source is in ``language`` and the target is known and in another one."""
+    return langs.source_is(language) and langs.target is not None and not langs.target_is(language)
+
+
 def check_kana(translation: str, langs: Languages, glossary: Sequence[GlossaryTerm]) -> Finding | None:
     """KANA_LEFT: a Japanese source, a non-Japanese target, and hiragana or katakana in the translation."""
-    if not langs.source_is("ja") or langs.target is None or langs.target_is("ja"):
+    if not _foreign(langs, "ja"):
         return None
     runs = _runs(_KANA_RUN, translation, glossary, skip=_LONG_VOWEL_ONLY)
     return _finding("KANA_LEFT", "Japanese kana", runs) if runs else None
@@ -54,7 +56,7 @@ def check_kana(translation: str, langs: Languages, glossary: Sequence[GlossaryTe
 
 def check_hangul(translation: str, langs: Languages, glossary: Sequence[GlossaryTerm]) -> Finding | None:
     """HANGUL_LEFT: a Korean source, a non-Korean target, and hangul in the translation."""
-    if not langs.source_is("ko") or langs.target is None or langs.target_is("ko"):
+    if not _foreign(langs, "ko"):
         return None
     runs = _runs(_HANGUL_RUN, translation, glossary)
     return _finding("HANGUL_LEFT", "Korean hangul", runs) if runs else None
@@ -68,18 +70,22 @@ def check_han(translation: str, langs: Languages, glossary: Sequence[GlossaryTer
     return _finding("CJK_LEFT", "Han characters", runs) if runs else None
 
 
+# The target's Chinese script -> the code, the characters only the other script writes, and their name.
+_OTHER_SCRIPT: dict[str, tuple[str, Callable[[], Pattern[str]], str]] = {
+    "simplified": ("TRADITIONAL_IN_SIMPLIFIED", traditional_only, "traditional characters"),
+    "traditional": ("SIMPLIFIED_IN_TRADITIONAL", simplified_only, "simplified characters"),
+}
+
+
 def check_chinese_script(translation: str, langs: Languages, glossary: Sequence[GlossaryTerm]) -> Finding | None:
     """TRADITIONAL_IN_SIMPLIFIED / SIMPLIFIED_IN_TRADITIONAL: characters only the other Chinese script writes."""
-    target = langs.target
-    if target is None or target.chinese is None or _HAN_RUN.search(translation) is None:
+    script = langs.target.chinese if langs.target is not None else None
+    if script is None or _HAN_RUN.search(translation) is None:
         return None
-    if target.chinese == "simplified":
-        code, pattern, what = "TRADITIONAL_IN_SIMPLIFIED", traditional_only(), "traditional characters"
-    else:
-        code, pattern, what = "SIMPLIFIED_IN_TRADITIONAL", simplified_only(), "simplified characters"
-    runs = _runs(pattern, translation, glossary)
+    code, characters, what = _OTHER_SCRIPT[script]
+    runs = _runs(characters(), translation, glossary)
     if not runs:
         return None
     chars = list(dict.fromkeys(m.group() for m in runs))
     shown = "".join(chars[:12]) + ("…" if len(chars) > 12 else "")
-    return Finding(code, f"{what} in a {target.chinese} Chinese translation: {shown}", (runs[0].start(), runs[0].end()))
+    return Finding(code, f"{what} in a {script} Chinese translation: {shown}", (runs[0].start(), runs[0].end()))

@@ -8,6 +8,8 @@ up to 100, spelled out in the target language (3人 → "three people", 3人 →
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from functools import cached_property
 
 from engine.checks.languages import Languages
 from engine.checks.warning import Finding, listed
@@ -117,12 +119,43 @@ def _spelled(number: str, langs: Languages, month: bool) -> tuple[str, ...]:
     ``month``: the source writes it as a month (9月), which English names (September)."""
     if not number.isdigit() or int(number) > 100 or langs.target is None:
         return ()
-    n = int(number)
-    if langs.target.base == "en":
-        return (*_english(n), _MONTHS[n - 1]) if month and 1 <= n <= 12 else _english(n)
-    if langs.target.base in ("zh", "ja"):
-        return _han(n)
-    return ()
+    speller = _SPELLERS.get(langs.target.base)
+    return () if speller is None else speller(int(number), month)
+
+
+def _english_words(n: int, month: bool) -> tuple[str, ...]:
+    return (*_english(n), _MONTHS[n - 1]) if month and 1 <= n <= 12 else _english(n)
+
+
+def _han_words(n: int, month: bool) -> tuple[str, ...]:
+    return _han(n)
+
+
+_SPELLERS: dict[str, Callable[[int, bool], tuple[str, ...]]] = {
+    "en": _english_words,
+    "zh": _han_words,
+    "ja": _han_words,
+}
+
+
+class _Lowered:
+    """A text, lower-cased once when first needed."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def lower(self) -> str:
+        return self.text.lower()
+
+
+def _number_kept(raw: str, end: int, source: str, have: set[str], langs: Languages, translation: _Lowered) -> bool:
+    """Whether the number ``raw`` of the source (ending at ``end``) is in the translation, in digits or words."""
+    number = _normal(raw)
+    if number in have:
+        return True
+    words = _spelled(number, langs, source.startswith("月", end))
+    return any(re.search(rf"(?<![a-z]){w}(?![a-z])", translation.lower) for w in words)
 
 
 def check_numbers(source: str, translation: str, langs: Languages) -> Finding | None:
@@ -131,19 +164,8 @@ def check_numbers(source: str, translation: str, langs: Languages) -> Finding | 
     if not found:
         return None
     have = {_normal(n) for n in _NUMBER.findall(translation)}
-    missing: list[str] = []
-    lowered: str | None = None
-    for raw, end in found.items():
-        number = _normal(raw)
-        if number in have:
-            continue
-        words = _spelled(number, langs, source.startswith("月", end))
-        if words:
-            if lowered is None:
-                lowered = translation.lower()
-            if any(re.search(rf"(?<![a-z]){w}(?![a-z])", lowered) for w in words):
-                continue
-        missing.append(raw)
+    text = _Lowered(translation)
+    missing = [raw for raw, end in found.items() if not _number_kept(raw, end, source, have, langs, text)]
     if not missing:
         return None
     return Finding("NUMBERS_DIFFER", f"numbers of the source missing from the translation: {listed(missing)}")
