@@ -8,13 +8,33 @@ from __future__ import annotations
 
 import bisect
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
-from store.model import Chapter
+from store.model import Chapter, Paragraph
 
 Scope = Literal["both", "source", "translation"]
 _PREFIXES: dict[str, Scope] = {"src:": "source", "tr:": "translation"}
+
+
+def _source(para: Paragraph) -> tuple[str, ...]:
+    return (para.text,)
+
+
+def _translation(para: Paragraph) -> tuple[str, ...]:
+    return (para.selected_text or "",)
+
+
+def _both(para: Paragraph) -> tuple[str, ...]:
+    return (para.text, para.selected_text or "")
+
+
+_SEARCHED: dict[Scope, Callable[[Paragraph], tuple[str, ...]]] = {
+    "both": _both,
+    "source": _source,
+    "translation": _translation,
+}
 SCOPE_WORDS: dict[Scope, str] = {"both": "source and translation", "source": "source", "translation": "translation"}
 
 
@@ -41,13 +61,9 @@ class Search:
     def matches(self, chapter: Chapter) -> list[int]:
         """The 0-based positions of the paragraphs that match, in chapter order."""
         if self._for is None or self._for() is not chapter:
-            folded = self.needle.casefold()
-            in_source, in_translation = self.scope != "translation", self.scope != "source"
+            folded, texts = self.needle.casefold(), _SEARCHED[self.scope]
             self._matches = [
-                pos
-                for pos, para in enumerate(chapter.paragraphs)
-                if (in_source and folded in para.text.casefold())
-                or (in_translation and folded in (para.selected_text or "").casefold())
+                pos for pos, para in enumerate(chapter.paragraphs) if any(folded in t.casefold() for t in texts(para))
             ]
             self._for = weakref.ref(chapter)
         return self._matches

@@ -52,6 +52,16 @@ _PATTERNS = tuple(re.compile(pattern) for _, pattern in _RULES)
 _TRIGGERS = tuple((trigger, i) for i, (triggers, _) in enumerate(_RULES) for trigger in triggers)
 
 
+def _candidates(lowered: str, rules: set[int]) -> list[re.Match[str]]:
+    """What the patterns of ``rules`` match in ``lowered``, in text order."""
+    return sorted((m for i in sorted(rules) for m in _PATTERNS[i].finditer(lowered)), key=lambda m: m.start())
+
+
+def _first_said(found: list[re.Match[str]], lowered_source: str) -> re.Match[str] | None:
+    """The first match the source does not say too (a story may speak of a translator)."""
+    return next((m for m in found if m.group().strip() not in lowered_source), None)
+
+
 def check_chatter(source: str, translation: str) -> Finding | None:
     """AI_CHATTER: model talk or a translator's note in the translation ("Here is the translation", "T/N", ```)."""
     lowered = translation.lower()
@@ -60,15 +70,9 @@ def check_chatter(source: str, translation: str) -> Finding | None:
     rules = {i for trigger, i in _TRIGGERS if trigger in lowered}
     if not rules:
         return None
-    found = [m for i in sorted(rules) for m in _PATTERNS[i].finditer(lowered)]
-    if not found:
+    m = _first_said(_candidates(lowered, rules), source.lower())
+    if m is None:
         return None
-    lowered_source = source.lower()
-    for m in sorted(found, key=lambda m: m.start()):
-        said = m.group().strip()
-        if said in lowered_source:
-            continue
-        start = m.start() + (len(m.group()) - len(m.group().lstrip()))
-        text = translation[start : m.end()]
-        return Finding("AI_CHATTER", f"model talk or a translator's note: {quoted(text, 40)}", (start, m.end()))
-    return None
+    start = m.start() + (len(m.group()) - len(m.group().lstrip()))
+    text = translation[start : m.end()]
+    return Finding("AI_CHATTER", f"model talk or a translator's note: {quoted(text, 40)}", (start, m.end()))

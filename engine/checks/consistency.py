@@ -98,7 +98,11 @@ def _move(members: dict[str, tuple[int, ...]], pos: int, old: str | None, new: s
             members[old] = tuple(p for p in members[old] if p != pos)
         if new is not None:
             members[new] = tuple(sorted((*members.get(new, ()), pos)))
-    return {key for key in (old, new) if key is not None}  # the same key: its translation may have changed
+    return _keys(old, new)  # the same key too: its translation may have changed
+
+
+def _keys(*keys: str | None) -> set[str]:
+    return {key for key in keys if key is not None}
 
 
 def _group_in(chapter: Chapter, positions: tuple[int, ...]) -> dict[int, CheckWarning]:

@@ -31,17 +31,16 @@ def _entries(para: Paragraph) -> list[Any]:
 def dismissed_codes(para: Paragraph, translation: str | None = None) -> frozenset[str]:
     """The codes dismissed for the paragraph's current texts (``translation``: default the selected one)."""
     entries = _entries(para)
-    if not entries:
-        return frozenset()
     text = para.selected_text if translation is None else translation
-    if text is None:
+    if not entries or text is None:
         return frozenset()
     current = fingerprint(para.text, text)
-    return frozenset(
-        e["code"]
-        for e in entries
-        if isinstance(e, dict) and e.get("fingerprint") == current and isinstance(e.get("code"), str)
-    )
+    return frozenset(e["code"] for e in entries if _entry_of(e, current))
+
+
+def _entry_of(entry: Any, current: str) -> bool:
+    """Whether ``entry`` (as read from the file: anything) dismisses a code for the texts of ``current``."""
+    return isinstance(entry, dict) and entry.get("fingerprint") == current and isinstance(entry.get("code"), str)
 
 
 def dismiss(para: Paragraph, code: str, translation: str) -> Paragraph:

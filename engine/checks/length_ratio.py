@@ -83,16 +83,23 @@ def _copied_latin(source: str, translation: str) -> tuple[int, int]:
     return in_source, in_translation
 
 
+def _counted_letters(source: str, translation: str, langs: Languages) -> tuple[int, int]:
+    """The letters of the source and of the translation that count: in a CJK source, Latin words it holds (and
+    the translation copies) are left out of both."""
+    src, tr = letters(source), letters(translation)
+    if langs.source is None or langs.source.base not in CJK_LANGUAGES:
+        return src, tr
+    copied_src, copied_tr = _copied_latin(source, translation)
+    return src - copied_src, tr - copied_tr
+
+
 def check_length(source: str, translation: str, langs: Languages) -> Finding | None:
     """LENGTH_RATIO: the translation's letters, against the source's times the expected ratio, are below a third
     or above three times."""
     ratio = expected_ratio(langs)
     if ratio is None:
         return None
-    src, tr = letters(source), letters(translation)
-    if langs.source is not None and langs.source.base in CJK_LANGUAGES:
-        copied_src, copied_tr = _copied_latin(source, translation)
-        src, tr = src - copied_src, tr - copied_tr
+    src, tr = _counted_letters(source, translation, langs)
     if src < MIN_SOURCE_LETTERS:
         return None
     actual = tr / (src * ratio)

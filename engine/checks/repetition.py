@@ -78,18 +78,26 @@ def _may_loop(text: str) -> bool:
     return False
 
 
+def _run_finding(source: str, translation: str) -> Finding | None:
+    """A unit repeated 8+ times in a row, at least twice as often as the source repeats anything."""
+    count, run = _longest_run(_RUN, translation, MIN_PUNCTUATION_REPEATS) if _may_loop(translation) else (0, None)
+    if run is None or _longest_run(_SOURCE_RUN, source)[0] * 2 >= count:
+        return None
+    unit, start = run.group(1), run.start()
+    cut = unit.rfind(" ") + 1
+    if 0 < cut < len(unit):  # "nt we" found in "servant went went …": start at the word, "went "
+        unit, start = unit[cut:] + unit[:cut], start + cut
+        count = (run.end() - start) // len(unit)
+    end = start + count * len(unit)
+    end -= len(translation[start:end]) - len(translation[start:end].rstrip())
+    return Finding("REPETITION", f"{quoted(unit)} repeated {count} times in a row", (start, end))
+
+
 def check_repetition(source: str, translation: str) -> Finding | None:
     """REPETITION: a unit repeated 8+ times in a row, or a sentence twice, far beyond what the source does."""
-    count, run = _longest_run(_RUN, translation, MIN_PUNCTUATION_REPEATS) if _may_loop(translation) else (0, None)
-    if run is not None and _longest_run(_SOURCE_RUN, source)[0] * 2 < count:
-        unit, start = run.group(1), run.start()
-        cut = unit.rfind(" ") + 1
-        if 0 < cut < len(unit):  # "nt we" found in "servant went went …": start at the word, "went "
-            unit, start = unit[cut:] + unit[:cut], start + cut
-            count = (run.end() - start) // len(unit)
-        end = start + count * len(unit)
-        end -= len(translation[start:end]) - len(translation[start:end].rstrip())
-        return Finding("REPETITION", f"{quoted(unit)} repeated {count} times in a row", (start, end))
+    found = _run_finding(source, translation)
+    if found is not None:
+        return found
     again = _repeated_sentence(translation)
     if again is None or _repeated_sentence(source) is not None:
         return None

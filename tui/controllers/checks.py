@@ -33,6 +33,7 @@ from tui.widgets.paragraph_table import ParagraphTable
 from tui.worker_failures import ReportsWorkerFailures
 
 ANY_WARNING = "any warning"
+_WRAPPED = {True: "Wrapped to the first warning.", False: "Wrapped to the last warning."}
 
 
 def _paragraphs(n: int) -> str:
@@ -131,16 +132,16 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
 
     def status_parts(self) -> list[str]:
         """The status line's parts about warnings: the filter, and how many there are."""
-        parts: list[str] = []
         table = self._table
-        if self.filter_on and table.filter_label is not None:
-            parts.append(f"only {table.filter_label}: {_paragraphs(len(table.only_ids or ()))} (o: all)")
+        shown = self.filter_on and table.filter_label is not None
+        parts = [f"only {table.filter_label}: {_paragraphs(len(table.only_ids or ()))} (o: all)"] if shown else []
+        return [*parts, *self._count_parts()]
+
+    def _count_parts(self) -> list[str]:
         if self.warnings.chapter is None and self._wanted is not None:
-            parts.append("checking…")
-        elif self.warnings.count:
-            count = self.warnings.count
-            parts.append(f"{count} warning{'' if count == 1 else 's'}: w")
-        return parts
+            return ["checking…"]
+        count = self.warnings.count
+        return [f"{count} warning{'' if count == 1 else 's'}: w"] if count else []
 
     # -- moving ------------------------------------------------------------------------------------------------
 
@@ -158,7 +159,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
             self.notify("No other paragraph has warnings.", timeout=2)
             return
         if wrapped:
-            self.notify("Wrapped to the first warning." if step > 0 else "Wrapped to the last warning.", timeout=2)
+            self.notify(_WRAPPED[step > 0], timeout=2)
         table.move_to(target)
 
     # -- dismissing ----------------------------------------------------------------------------------------------

@@ -80,13 +80,7 @@ class ChapterListScreen(Screen[None]):
         table.clear()
         summaries = self.summaries
         for s in summaries:
-            if s.invalid:
-                progress, reviewed = "invalid", ""
-            elif s.chapter_id is None:
-                progress, reviewed = "reading…" if self.proofdesk.seeding else "?", ""
-            else:
-                percent = round(100 * s.translated / s.non_empty) if s.non_empty else 100
-                progress, reviewed = f"{s.translated}/{s.non_empty} {percent:>3}%", f"{s.reviewed}"
+            progress, reviewed = self._progress(s)
             # Text cells, never str: a str cell is parsed as markup, and names and titles come from files.
             table.add_row(
                 marks(s),
@@ -98,13 +92,24 @@ class ChapterListScreen(Screen[None]):
             )
         if summaries:
             table.move_cursor(row=min(keep, len(summaries) - 1))
-        problem = self.query_one("#list-problem", Static)
-        current = summaries[table.cursor_row] if summaries and table.cursor_row < len(summaries) else None
-        problem.update(
-            visible(current.invalid or "", newlines=False)
-            if current
-            else ("No chapter files (*.json) in this folder." if not self.proofdesk.seeding else "")
-        )
+        self._say_problem(summaries, table.cursor_row)
+
+    def _progress(self, s: ChapterSummary) -> tuple[str, str]:
+        """The "translated" and "reviewed" cells of a chapter."""
+        if s.invalid:
+            return "invalid", ""
+        if s.chapter_id is None:
+            return "reading…" if self.proofdesk.seeding else "?", ""
+        percent = round(100 * s.translated / s.non_empty) if s.non_empty else 100
+        return f"{s.translated}/{s.non_empty} {percent:>3}%", f"{s.reviewed}"
+
+    def _say_problem(self, summaries: list[ChapterSummary], row: int) -> None:
+        """Under the table: why the chapter at ``row`` is invalid, or that the folder has no chapter."""
+        if row < len(summaries):
+            said = visible(summaries[row].invalid or "", newlines=False)
+        else:
+            said = "No chapter files (*.json) in this folder." if not self.proofdesk.seeding else ""
+        self.query_one("#list-problem", Static).update(said)
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -53,11 +53,14 @@ def char_diff(old: str, new: str) -> list[Piece]:
     a, b = _TOKENS.findall(old), _TOKENS.findall(new)
     out: list[Piece] = []
     for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        left, right = "".join(a[i1:i2]), "".join(b[j1:j2])
-        if tag == "equal":
-            out.append(("equal", left))
-        elif len(left) * len(right) <= _CHAR_LIMIT:
-            out.extend(_chars(left, right))
-        else:
-            out.extend([("delete", left), ("insert", right)])
+        out.extend(_pieces(tag, "".join(a[i1:i2]), "".join(b[j1:j2])))
     return _merge(out)
+
+
+def _pieces(tag: str, left: str, right: str) -> list[Piece]:
+    """One opcode of the word diff as pieces: a changed stretch short enough is diffed by character."""
+    if tag == "equal":
+        return [("equal", left)]
+    if len(left) * len(right) <= _CHAR_LIMIT:
+        return _chars(left, right)
+    return [("delete", left), ("insert", right)]

@@ -263,12 +263,13 @@ def find_target(chapter: Chapter, target: str) -> int | None:
     wanted = target.strip().strip("[]").strip()
     if not wanted:
         return None
-    if wanted.isdigit():
-        number = int(wanted)
-        if 1 <= number <= len(chapter.paragraphs):
-            return number - 1
+    number = int(wanted) if wanted.isdigit() else 0
+    if 1 <= number <= len(chapter.paragraphs):
+        return number - 1
     exact = chapter.positions.get(wanted)
-    if exact is not None:
-        return exact
-    matches = [pos for pid, pos in chapter.positions.items() if pid.startswith(wanted)]
-    return min(matches) if matches else None
+    return exact if exact is not None else _by_prefix(chapter, wanted)
+
+
+def _by_prefix(chapter: Chapter, prefix: str) -> int | None:
+    """The first position whose paragraph ID starts with ``prefix``."""
+    return min((pos for pid, pos in chapter.positions.items() if pid.startswith(prefix)), default=None)
