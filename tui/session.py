@@ -141,15 +141,20 @@ class ChapterSession:
 
     def _summarise(self) -> ChapterSummary:
         chapter = self.chapter
-        paragraphs = chapter.paragraphs if chapter is not None else ()
+        if chapter is None:
+            return self._summary_of(None, None, 0, [])
         # The non-empty positions come from the lookup tables every commit hands on: no text is looked at here.
-        nonempty = chapter_index(chapter).nonempty if chapter is not None else ()
-        non_empty = [paragraphs[pos] for pos in nonempty]
+        non_empty = [chapter.paragraphs[pos] for pos in chapter_index(chapter).nonempty]
+        return self._summary_of(chapter.id, chapter.title, len(chapter.paragraphs), non_empty)
+
+    def _summary_of(
+        self, chapter_id: str | None, title: str | None, paragraphs: int, non_empty: list[Paragraph]
+    ) -> ChapterSummary:
         return ChapterSummary(
             path=self.path,
-            chapter_id=chapter.id if chapter is not None else None,
-            title=chapter.title if chapter is not None else None,
-            paragraphs=len(paragraphs),
+            chapter_id=chapter_id,
+            title=title,
+            paragraphs=paragraphs,
             non_empty=len(non_empty),
             translated=sum(p.selected_translation_id is not None for p in non_empty),
             reviewed=sum(p.reviewed for p in non_empty),

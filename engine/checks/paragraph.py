@@ -24,15 +24,15 @@ from engine.checks.warning import CheckWarning, Finding
 _WIDE = re.compile("[^\x00-\u10ff\u2000-\u2bff]")
 
 
+_SCRIPT_CHECKS = (check_kana, check_hangul, check_han, check_chinese_script)
+
+
 def findings(source: str, translation: str, langs: Languages, glossary: Sequence[GlossaryTerm] = ()) -> list[Finding]:
     """What the per-paragraph checks find in ``translation`` of ``source``."""
     wide = _WIDE.search(translation) is not None
     found = (
         check_same_as_source(source, translation, langs),
-        check_kana(translation, langs, glossary) if wide else None,
-        check_hangul(translation, langs, glossary) if wide else None,
-        check_han(translation, langs, glossary) if wide else None,
-        check_chinese_script(translation, langs, glossary) if wide else None,
+        *(check(translation, langs, glossary) for check in (_SCRIPT_CHECKS if wide else ())),
         check_quotes_balanced(source, translation),
         check_quotes_lost(source, translation),
         check_end_punctuation(source, translation, langs),

@@ -69,21 +69,20 @@ def _codes(text: str | None) -> set[str] | None:
 
 def chapter_files(paths: list[Path]) -> list[Path]:
     """The chapter files the arguments stand for, in order, each once; a folder gives its chapter files."""
-    files: list[Path] = []
-    seen: set[Path] = set()
-    for path in paths:
-        if path.is_dir():
-            found = [path / p.name for p in Workspace(path).chapter_paths()]
-            if not found:
-                raise UsageError(f"{path}: no chapter files in this folder")
-        else:
-            found = [path]
-        for file in found:
-            key = file.resolve()
-            if key not in seen:
-                seen.add(key)
-                files.append(file)
-    return files
+    by_key: dict[Path, Path] = {}
+    for file in (file for path in paths for file in _files_of(path)):
+        by_key.setdefault(file.resolve(), file)  # the first naming of a file wins, in its place
+    return list(by_key.values())
+
+
+def _files_of(path: Path) -> list[Path]:
+    """``path`` itself, or the chapter files of the folder ``path``."""
+    if not path.is_dir():
+        return [path]
+    found = [path / p.name for p in Workspace(path).chapter_paths()]
+    if not found:
+        raise UsageError(f"{path}: no chapter files in this folder")
+    return found
 
 
 def _glossary_terms(files: list[Path]) -> tuple[GlossaryTerm, ...]:
@@ -110,8 +109,7 @@ def run(args: argparse.Namespace) -> int:
     )
     report = _Report(as_json=args.json, include_dismissed=args.include_dismissed)
     for name, chapter, warnings in zip(names, chapters, results, strict=True):
-        for w in warnings:
-            report.add(name, chapter, w)
+        report.add(name, chapter, warnings)
     report.write()
     return EXIT_FAILED if report.remaining else EXIT_OK
 
@@ -126,7 +124,11 @@ class _Report:
     records: list[dict[str, Any]] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
 
-    def add(self, name: str, chapter: Chapter, w: CheckWarning) -> None:
+    def add(self, name: str, chapter: Chapter, warnings: list[CheckWarning]) -> None:
+        for w in warnings:
+            self._add(name, chapter, w)
+
+    def _add(self, name: str, chapter: Chapter, w: CheckWarning) -> None:
         dismissed = self.include_dismissed and _is_dismissed(chapter, w)
         self.remaining += not dismissed
         if self.as_json:

@@ -150,7 +150,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
         if chapter is None or not chapter.paragraphs:
             return
         table = self._table
-        positions = [p for p in self.warnings.positions_in(chapter) if table.is_shown(p)]
+        positions = self._shown_warnings(chapter)
         if not positions:
             self.notify("No paragraph shown has warnings." if self.warnings.count else "No warnings in this chapter.")
             return
@@ -161,6 +161,11 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
         if wrapped:
             self.notify(_WRAPPED[step > 0], timeout=2)
         table.move_to(target)
+
+    def _shown_warnings(self, chapter: Chapter) -> list[int]:
+        """The positions of the paragraphs with warnings that have a row (the filter may hide some)."""
+        table = self._table
+        return [p for p in self.warnings.positions_in(chapter) if table.is_shown(p)]
 
     # -- dismissing ----------------------------------------------------------------------------------------------
 

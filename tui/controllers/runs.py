@@ -25,6 +25,7 @@ from textual.worker import Worker, WorkerState
 from engine.chunks import TaskType, work_set
 from engine.events import BatchCommitted, EngineEvent, ErrorEvent, RunFinished, ToolResult
 from store.errors import ChapterLoadError
+from store.model import Chapter
 from tui.messages import ChapterStateChanged, EngineEventReceived
 from tui.run_status import RunStatus
 from tui.sample import is_bundled_sample
@@ -179,12 +180,16 @@ class RunControl(Vertical, ReportsWorkerFailures):
         chapter = self.session.chapter
         if chapter is None or not chapter.paragraphs:
             return None
+        chunk = self._rows_for(chapter, task, include_all).chunk_of(self._table.cursor)
+        return None if chunk is None else chunk.index
+
+    def _rows_for(self, chapter: Chapter, task: TaskType, include_all: bool) -> RowModel:
+        """The rows shown when their separators are the chunks a run of ``task`` would cut now, else those."""
         table = self._table
         shown = table.model
-        fresh = not include_all and shown.task == task and shown.built_for == id(chapter) and table.chapter is chapter
-        model = shown if fresh else RowModel.build(chapter, task, self.workspace.chunk_chars, include_all=include_all)
-        chunk = model.chunk_of(table.cursor)
-        return None if chunk is None else chunk.index
+        if not include_all and shown.task == task and shown.built_for == id(chapter) and table.chapter is chapter:
+            return shown
+        return RowModel.build(chapter, task, self.workspace.chunk_chars, include_all=include_all)
 
     def _thaw_rows(self) -> None:
         if self.run_rows is not None:

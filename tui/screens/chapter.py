@@ -41,7 +41,7 @@ from tui.search import SCOPE_WORDS, Search
 from tui.session import ChapterSession, ChapterSummary, EditRefused, WorkspaceSession
 from tui.terminal_text import visible
 from tui.widgets.chapter_panes import ChapterPanes
-from tui.widgets.detail_pane import DetailPane
+from tui.widgets.detail_pane import DetailPane, viewed_index
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_rows import RowModel, find_target
 from tui.widgets.paragraph_table import ParagraphTable
@@ -69,6 +69,13 @@ def _file_parts(s: ChapterSummary) -> list[str]:
     if s.conflicts:
         parts.append(f"{counted(s.conflicts, 'conflict')}: c")
     return parts
+
+
+def _first_separators(chapter: Chapter | None) -> TaskType:
+    """The chunks shown when the view opens: the translation's while a paragraph waits for one, else polishing's."""
+    if chapter is None or any(not p.is_empty and p.selected_translation_id is None for p in chapter.paragraphs):
+        return "translate"
+    return "polish"
 
 
 class ChapterScreen(Screen[None], ReportsWorkerFailures):
@@ -104,11 +111,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         super().__init__()
         self.workspace = workspace
         self.session = session
-        chapter = session.chapter
-        has_todo = chapter is not None and any(
-            not p.is_empty and p.selected_translation_id is None for p in chapter.paragraphs
-        )
-        self.separator_task: TaskType | None = "translate" if has_todo or chapter is None else "polish"
+        self.separator_task: TaskType | None = _first_separators(session.chapter)
         self.viewed_version: int | None = None
         self.last_query = ""
         self.search: Search | None = None
@@ -203,10 +206,8 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         # Big chapter: chunking every paragraph takes a while. Show the rows now (with the previous
         # separators while the paragraphs are the same ones), and the new separators once computed.
         current = self.table.model
-        self.table.show(
-            chapter,
-            current if current.fits(chapter) and current.task == task else RowModel.build(chapter, None, chunk_chars),
-        )
+        kept = current.fits(chapter) and current.task == task
+        self.table.show(chapter, current if kept else RowModel.build(chapter, None, chunk_chars))
         self._separators_later(chapter, task, chunk_chars)
 
     @work(thread=True, exclusive=True, group="rows", description="chunk separators", exit_on_error=False)
@@ -352,15 +353,10 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
 
     def action_edit_external(self) -> None:
         para = self._current()
-        if para is None or para.is_empty:
+        edited = None if para is None or para.is_empty else self._edit_in_editor(para)
+        if para is None or edited is None:
             return
-        try:
-            from tui.screens.edit import EditorFailed, edit_in_editor
-
-            text, editor = edit_in_editor(self.app, para.selected_text or "", hint=para.id, source=para.text)
-        except EditorFailed as exc:
-            self.notify(visible(str(exc)), severity="error", markup=False)
-            return
+        text, editor = edited
         if text.strip() and text != para.selected_text:
             self._commit(
                 self.session.edit_translation,
@@ -369,17 +365,22 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
                 done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version from {editor}",
             )
 
+    def _edit_in_editor(self, para: Paragraph) -> tuple[str, str] | None:
+        """The text the person wrote in $EDITOR and the editor's name; None (and said) when it failed."""
+        from tui.screens.edit import EditorFailed, edit_in_editor
+
+        try:
+            return edit_in_editor(self.app, para.selected_text or "", hint=para.id, source=para.text)
+        except EditorFailed as exc:
+            self.notify(visible(str(exc)), severity="error", markup=False)
+            return None
+
     def action_version(self, step: int) -> None:
         para = self._current()
         if para is None or not para.translations:
             return
-        count = len(para.translations)
-        current = self.viewed_version
-        if current is None:
-            current = next(
-                (i for i, v in enumerate(para.translations) if v.id == para.selected_translation_id), count - 1
-            )
-        self.viewed_version = min(max(current + step, 0), count - 1)
+        current = viewed_index(para, self.viewed_version)
+        self.viewed_version = min(max(current + step, 0), len(para.translations) - 1)
         self._update_detail()
 
     def action_select_version(self) -> None:

@@ -380,10 +380,14 @@ def viewed_index(para: Paragraph, viewed: int | None) -> int:
 def append_marked(text: Text, raw: str, spans: Sequence[tuple[int, int]], style: Style) -> None:
     """Append ``raw`` to ``text`` shown escaped, with the characters inside any of ``spans`` (offsets in
     ``raw``) in ``style``. Each piece is escaped on its own, so an escape never splits a marked place."""
-    size = len(raw)
-    places = [(min(max(a, 0), size), min(max(b, 0), size)) for a, b in spans]
-    places = [(a, b) for a, b in places if a < b]
-    cuts = sorted({0, size, *(a for a, _ in places), *(b for _, b in places)})
+    places = _places(spans, len(raw))
+    cuts = sorted({0, len(raw), *(edge for place in places for edge in place)})
     for a, b in pairwise(cuts):
         marked = any(s <= a and b <= e for s, e in places)
         text.append(visible(raw[a:b]), style if marked else None)
+
+
+def _places(spans: Sequence[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """``spans`` kept within ``[0, size]``, the empty ones left out."""
+    clamped = [(min(max(a, 0), size), min(max(b, 0), size)) for a, b in spans]
+    return [(a, b) for a, b in clamped if a < b]

@@ -346,21 +346,24 @@ class ParagraphTable(ScrollView, can_focus=True):
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        styles = self._row_styles()
         if ref < 0:
-            text = separator_text(shown.chunks[-ref - 1], width, styles.separator)
+            text = separator_text(shown.chunks[-ref - 1], width, self._row_styles().separator)
         else:
-            para = chapter.paragraphs[ref]
-            text = paragraph_text(para, ref, self.status_of(para), cols, styles, warned=para.id in self.warned)
-            if self.highlight:
-                text.highlight_words(
-                    [self.highlight], self.get_component_rich_style("paragraph-table--match"), case_sensitive=False
-                )
-            if is_cursor:
-                text.stylize(self.get_component_rich_style("paragraph-table--cursor"))
+            text = self._paragraph_row(chapter.paragraphs[ref], ref, cols, is_cursor)
         strip = self._strip(text, base, width)
         self._cache[key] = strip
         return strip
+
+    def _paragraph_row(self, para: Paragraph, position: int, cols: Columns, is_cursor: bool) -> Text:
+        """The row of ``para``: its marks, the search highlighted, and the cursor's style on it."""
+        status = self.status_of(para)
+        text = paragraph_text(para, position, status, cols, self._row_styles(), warned=para.id in self.warned)
+        if self.highlight:
+            match = self.get_component_rich_style("paragraph-table--match")
+            text.highlight_words([self.highlight], match, case_sensitive=False)
+        if is_cursor:
+            text.stylize(self.get_component_rich_style("paragraph-table--cursor"))
+        return text
 
     def _strip(self, text: Text, base: Style, width: int) -> Strip:
         text.stylize_before(base)
