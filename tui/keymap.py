@@ -6,7 +6,7 @@ the command palette, so neither can drift from what the keys do.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from textual.app import App
@@ -56,15 +56,31 @@ def _group_of(node: DOMNode) -> str:
     return str(getattr(node, "HELP_GROUP", None) or type(node).__name__)
 
 
-def _nodes(app: App, screen: Screen) -> list[DOMNode]:
-    nodes: list[DOMNode] = [screen]
-    nodes.extend(
+def _textual(binding: Binding) -> bool:
+    return binding.id is None  # every binding of ours has an id
+
+
+def _ours(binding: Binding) -> bool:
+    return binding.id is not None
+
+
+def _anything(binding: Binding) -> bool:
+    return True
+
+
+def _nodes(app: App, screen: Screen) -> list[tuple[DOMNode, Callable[[Binding], bool]]]:
+    """The nodes whose bindings are listed, in order, each with which of its bindings: the screen's from Textual,
+    the screen's parts (widgets in its help group, from the innermost out: the order a key is looked up from a
+    pane), the screen's own, its other widgets, the app."""
+    widgets = [
         w
         for w in screen.walk_children(with_self=False)
         if type(w).__dict__.get("BINDINGS") or getattr(type(w), "HELP_GROUP", None)
-    )
-    nodes.append(app)
-    return nodes
+    ]
+    group = _group_of(screen)
+    parts = [(w, _anything) for w in reversed(widgets) if _group_of(w) == group]
+    others = [(w, _anything) for w in widgets if _group_of(w) != group]
+    return [(screen, _textual), *parts, (screen, _ours), *others, (app, _anything)]
 
 
 def live_bindings(app: App, screen: Screen) -> list[KeyInfo]:
@@ -72,13 +88,13 @@ def live_bindings(app: App, screen: Screen) -> list[KeyInfo]:
     keymap = app._keymap  # Textual keeps the applied keymap here; there is no public getter
     infos: list[KeyInfo] = []
     seen_groups: set[tuple[str, str]] = set()
-    for node in _nodes(app, screen):
+    for node, listed in _nodes(app, screen):
         bindings = node._bindings.copy()
         if keymap:
             bindings.apply_keymap(keymap)
         by_action: dict[tuple[str, str], list[tuple[str, Binding]]] = {}
         for key, binding in bindings:
-            if binding.system:
+            if binding.system or not listed(binding):
                 continue
             by_action.setdefault((binding.action, binding.id or ""), []).append((key, binding))
         group = _group_of(node)

@@ -20,6 +20,9 @@ Rows (medians; the candidates of a row run in turns, so a busy machine slows the
 - in process, what the time is made of: loading the files, and ``check_workspace``;
 - in the loop: ``batch_warnings`` on batches of 20 paragraphs, per paragraph (goal: < 1 ms), and on the longest
   paragraph of Rashomon alone.
+- in the workstation: ``ChapterChecks.update`` (what the chapter view's checks thread computes) after one edited
+  translation, after a batch of 20 committed paragraphs, after a dismissal and for the same state again, each
+  beside the checks of that state from scratch.
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.checks import batch_warnings, check_workspace
+from engine.checks import batch_warnings, check_workspace, dismiss
+from engine.checks.incremental import ChapterChecks
 from engine.checks.length_ratio import letters
 from store.atomic import atomic_write
 from store.loader import load_chapter
@@ -270,6 +274,47 @@ def bench_in_loop(repeat: int) -> None:
         )
 
 
+def _edited(chapter: Chapter, positions: range, text: str) -> Chapter:
+    """``chapter`` with a new selected translation ``text`` at ``positions`` (each keeps its other versions)."""
+    changed = {}
+    for pos in positions:
+        para = chapter.paragraphs[pos]
+        version = TranslationVersion(id=f"e{pos:07d}", text=text, origin="manual", created_at=_STAMP)
+        changed[pos] = para.replace(translations=(*para.translations, version), selected_translation_id=version.id)
+    return chapter.with_paragraphs(changed)
+
+
+def _timer(fn: Callable[[Chapter], object], chapter: Chapter) -> Callable[[], float]:
+    return lambda: timed_ms(lambda: fn(chapter))
+
+
+def bench_incremental(sizes: list[int], repeat: int) -> None:
+    """ChapterChecks.of and its updates, as the chapter view's checks thread runs them."""
+    print("in the workstation: ChapterChecks (ms; the update reuses the checks of the state before)")
+    for kind in ("clean", "noisy"):
+        for n in sizes:
+            chapter = build(kind, n)
+            checks = ChapterChecks.of(chapter)
+            middle = n // 2
+            first = chapter.paragraphs[middle]
+            states = {
+                "one edit": _edited(chapter, range(middle, middle + 1), "The servant waited under the gate."),
+                "batch of 20": _edited(chapter, range(middle, middle + 20), "The servant waited under the gate."),
+                "dismissal": chapter.with_paragraphs(
+                    {middle: dismiss(first, "LENGTH_RATIO", first.selected_text or "")}
+                ),
+                "same state": chapter,
+            }
+            candidates: dict[str, Callable[[], float]] = {}
+            for name, state in states.items():
+                candidates[name] = _timer(checks.update, state)
+                candidates[f"{name}, from scratch"] = _timer(ChapterChecks.of, state)
+            medians = in_turns(candidates, repeat)
+            print(f"  {kind:<6} {n:>7,} paragraphs, update (from scratch):")
+            for name in states:
+                print(f"    {name:<12} {medians[name]:>8.1f} ({medians[f'{name}, from scratch']:.1f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000", help="paragraphs per chapter file (comma-separated)")
@@ -279,6 +324,8 @@ def main() -> None:
     args = parser.parse_args()
     print(f"medians; candidates of a row run in turns; load average {os.getloadavg()[0]:.1f}\n")
     bench_in_loop(args.repeat)
+    print()
+    bench_incremental([int(s) for s in args.sizes.split(",")], args.repeat)
     print()
     with tempfile.TemporaryDirectory(dir=args.dir, prefix="bench-check-") as tmp:
         bench_cli(
