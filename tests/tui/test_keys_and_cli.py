@@ -11,9 +11,12 @@ from store.loader import load_chapter
 from tests.tui.conftest import SIZE, make_app, palette_offers, wait_for
 from tui.app import ProofdeskApp
 from tui.cli import main
+from tui.controllers.checks import ChecksControl
+from tui.controllers.runs import RunControl
 from tui.keymap import binding_ids
 from tui.screens.chapter import ChapterScreen
 from tui.screens.help import HelpScreen
+from tui.widgets.chapter_panes import ChapterPanes
 from tui.widgets.paragraph_table import ParagraphTable
 
 
@@ -56,7 +59,7 @@ async def test_help_lists_every_key_of_the_screen(review_path: Path) -> None:
         help_screen = app.screen
         assert isinstance(help_screen, HelpScreen)
         text = help_screen.render_help().plain
-        wanted = binding_ids([ProofdeskApp, ChapterScreen, ParagraphTable])
+        wanted = binding_ids([ProofdeskApp, ChapterScreen, RunControl, ChecksControl, ChapterPanes, ParagraphTable])
         missing = [i for i in wanted if i not in text]
         assert not missing
         assert "changed by the last run" in text  # the row states legend
