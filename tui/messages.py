@@ -4,6 +4,7 @@ watcher, and the one redraw of the chapter view."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Literal
 
 from textual.message import Message
 
@@ -32,15 +33,21 @@ class WorkspaceChanged(Message):
         self.error = error
 
 
+Redrawn = Literal["status", "view", "rows"]
+"""What a chapter view redraws, each one more than the one before: the status line only; the view (the rows of a
+new chapter state, the marks, the detail pane and the status line); the rows even for the same chapter state."""
+
+_REDRAWN_ORDER: dict[Redrawn, int] = {"status": 0, "view": 1, "rows": 2}
+
+
 class ChapterStateChanged(Message):
     """Something the chapter view shows changed (the chapter, its marks, its run, its warnings, the filter): the
-    view redraws once from its session, however many of these came in a row. ``rows``: the chunk separators
-    changed too, so the rows are rebuilt even for the same chapter state."""
+    view redraws ``what`` from its session once, however many of these came in a row."""
 
-    def __init__(self, *, rows: bool = False) -> None:
+    def __init__(self, what: Redrawn = "view") -> None:
         super().__init__()
-        self.rows = rows
+        self.what: Redrawn = what
 
     def can_replace(self, message: Message) -> bool:
-        # Two redraws in a row are one redraw (the same kind: one that rebuilds the rows is never dropped).
-        return isinstance(message, ChapterStateChanged) and message.rows == self.rows
+        # Redraws in a row are one redraw, unless the next one would draw less than this one.
+        return isinstance(message, ChapterStateChanged) and _REDRAWN_ORDER[message.what] >= _REDRAWN_ORDER[self.what]

@@ -67,6 +67,6 @@ async def test_redraws_in_a_row_are_one(checks_path: Path, monkeypatch: pytest.M
         monkeypatch.setattr(screen, "_redraw", counting)  # counts the redraws the messages lead to
         for _ in range(5):
             screen.post_message(ChapterStateChanged())
-        screen.post_message(ChapterStateChanged(rows=True))
+        screen.post_message(ChapterStateChanged("rows"))
         await wait_for(pilot, lambda: True in drawn, what="the redraw with the rows")
         assert drawn.count(True) == 1 and drawn.count(False) < 5

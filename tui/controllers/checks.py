@@ -26,7 +26,7 @@ from textual.worker import get_current_worker
 from engine.checks import SEVERITIES, CheckWarning, GlossaryTerm
 from engine.checks.incremental import NO_WARNINGS, ChapterChecks, ChapterWarnings
 from store.model import Chapter, Paragraph
-from tui.messages import ChapterStateChanged
+from tui.messages import ChapterStateChanged, Redrawn
 from tui.screens.choice import ChoiceScreen
 from tui.session import ChapterSession
 from tui.widgets.paragraph_table import ParagraphTable
@@ -91,8 +91,8 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
     def _table(self) -> ParagraphTable:
         return self.query_one(ParagraphTable)
 
-    def _changed(self) -> None:
-        self.post_message(ChapterStateChanged())
+    def _changed(self, what: Redrawn = "view") -> None:
+        self.post_message(ChapterStateChanged(what))
 
     # -- computing -------------------------------------------------------------------------------------------
 
@@ -239,7 +239,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
             self._apply_filter()
         else:
             self._table.set_filter(None, None)
-        self._changed()
+        self._changed("status")
 
     def _apply_filter(self) -> None:
         """Show the rows the filter wants now (the warnings changed, or the filter did); when no paragraph is
@@ -256,4 +256,4 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
             return
         self.filter_on, self.filter_code = False, None
         self.notify(f"Showing every paragraph again: {message.reason}.", timeout=3, markup=False)
-        self._changed()
+        self._changed("status")

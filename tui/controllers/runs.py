@@ -26,7 +26,7 @@ from engine.chunks import TaskType, work_set
 from engine.events import BatchCommitted, EngineEvent, ErrorEvent, RunFinished, ToolResult
 from store.errors import ChapterLoadError
 from store.model import Chapter
-from tui.messages import ChapterStateChanged, EngineEventReceived
+from tui.messages import ChapterStateChanged, EngineEventReceived, Redrawn
 from tui.run_status import RunStatus
 from tui.sample import is_bundled_sample
 from tui.session import ChapterSession, WorkspaceSession
@@ -145,8 +145,8 @@ class RunControl(Vertical, ReportsWorkerFailures):
     def _log(self) -> LogPane:
         return self.query_one(LogPane)
 
-    def _changed(self, *, rows: bool = False) -> None:
-        self.post_message(ChapterStateChanged(rows=rows))
+    def _changed(self, what: Redrawn = "view") -> None:
+        self.post_message(ChapterStateChanged(what))
 
     # -- starting --------------------------------------------------------------------------------------------
 
@@ -194,7 +194,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
     def _thaw_rows(self) -> None:
         if self.run_rows is not None:
             self.run_rows = None
-            self._changed(rows=True)
+            self._changed("rows")
 
     def action_ask_model(self) -> None:
         table = self._table
@@ -287,7 +287,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         """Fold one event of the run in (the screen hands each one here after the log pane)."""
         self.run_status.update(event)
         if event.kind in _STATUS_EVENTS:
-            self._changed()
+            self._changed("status")
 
     @follow.register
     def _batch_committed(self, event: BatchCommitted) -> None:
@@ -377,7 +377,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         elif event.state == WorkerState.ERROR:
             self.run_status.finish("failed")
             self._log.add_notice(f"the run failed: {event.worker.error}", error=True)
-        self._changed()
+        self._changed("status")
 
     def action_cancel_run(self) -> None:
         if not self.run_in_progress:
@@ -390,4 +390,4 @@ class RunControl(Vertical, ReportsWorkerFailures):
         # The run stops within a second and still reports how it ended (run_finished, cancelled) in the log.
         events.cancel()
         self.run_status.cancelling = True
-        self._changed()
+        self._changed("status")

@@ -171,12 +171,15 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     def refresh_view(self, *, rows: bool = False) -> None:
         """Redraw from the session once the messages before this one are handled (``rows``: rebuild the rows
         even for the same chapter state, the separators changed)."""
-        self.post_message(ChapterStateChanged(rows=rows))
+        self.post_message(ChapterStateChanged("rows" if rows else "view"))
 
     @on(ChapterStateChanged)
     def _state_changed(self, message: ChapterStateChanged) -> None:
         message.stop()
-        self._redraw(rows=message.rows)
+        if message.what == "status":
+            self.update_status()
+        else:
+            self._redraw(rows=message.what == "rows")
 
     def _redraw(self, *, rows: bool = False) -> None:
         """Redraw from the session: rows when the chapter (or ``rows``: the separators) changed; always the
