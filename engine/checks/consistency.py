@@ -39,10 +39,14 @@ def _translated_key(para: Paragraph) -> str | None:
 
 def _differing(places: list[_Place]) -> list[_Place] | None:
     """``places`` with their translations squeezed when those are not all the same, else None."""
-    if len(places) < 2 or len({t for _, _, t in places}) == 1:
+    if _all_same(t for _, _, t in places):
         return None  # one paragraph, or the same text everywhere: nothing to squeeze
     squeezed = [(c, pos, _SPACE.sub(" ", t.strip())) for c, pos, t in places]
-    return squeezed if len({t for _, _, t in squeezed}) > 1 else None
+    return None if _all_same(t for _, _, t in squeezed) else squeezed
+
+
+def _all_same(texts: Iterable[str]) -> bool:
+    return len(set(texts)) <= 1
 
 
 def _groups(chapters: Sequence[Chapter]) -> list[list[_Place]]:

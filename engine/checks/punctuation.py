@@ -50,6 +50,11 @@ def _imbalance(text: str) -> tuple[int, str] | None:
         if not stack:
             return i, ch
         stack.pop()
+    return _last_open(open_at)
+
+
+def _last_open(open_at: dict[str, list[int]]) -> tuple[int, str] | None:
+    """The last opening mark left unclosed: ``(offset, mark)``."""
     left = [(stack[-1], opener) for opener, stack in open_at.items() if stack]
     return max(left) if left else None
 

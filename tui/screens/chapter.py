@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rich.text import Text
 from textual import on, work
@@ -121,7 +121,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
 
     @property
     def proofdesk(self) -> ProofdeskApp:
-        return self.app  # type: ignore[return-value]
+        return cast("ProofdeskApp", self.app)
 
     def compose(self) -> ComposeResult:
         self.runs.demo_delay = self.proofdesk.demo_delay

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on
@@ -51,7 +51,7 @@ class ChapterListScreen(Screen[None]):
 
     @property
     def proofdesk(self) -> ProofdeskApp:
-        return self.app  # type: ignore[return-value]
+        return cast("ProofdeskApp", self.app)
 
     def compose(self) -> ComposeResult:
         yield Static(

@@ -1,4 +1,5 @@
-"""The panes of the chapter view in one column: the paragraph table, the detail pane and the log pane.
+"""The panes of the chapter view in one column under its status line: the paragraph table, the detail pane and the
+log pane.
 
 The detail pane's keys (zoom, scroll) live here because Textual looks a key up along the focused widget and its
 ancestors only: bound on this container, they work while the table (or the log) keeps the focus. What they do is
