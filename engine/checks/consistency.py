@@ -9,8 +9,10 @@ naming the paragraphs translated otherwise, so the editor can pick one wording.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import islice
 
 from engine.checks.warning import SEVERITIES, CheckWarning
 from store.model import Chapter, Paragraph
@@ -41,8 +43,8 @@ def _differing(places: list[_Place]) -> list[_Place] | None:
     """``places`` with their translations squeezed when those are not all the same, else None."""
     if _all_same(t for _, _, t in places):
         return None  # one paragraph, or the same text everywhere: nothing to squeeze
-    squeezed = [(c, pos, _SPACE.sub(" ", t.strip())) for c, pos, t in places]
-    return None if _all_same(t for _, _, t in squeezed) else squeezed
+    squeeze = {t: _SPACE.sub(" ", t.strip()) for t in {t for _, _, t in places}}  # each wording once
+    return None if _all_same(squeeze.values()) else [(c, pos, squeeze[t]) for c, pos, t in places]
 
 
 def _all_same(texts: Iterable[str]) -> bool:
@@ -73,15 +75,32 @@ def _group_warnings(
     places: list[_Place], chapters: Sequence[Chapter], names: Sequence[str] | None = None
 ) -> list[tuple[int, CheckWarning]]:
     """The INCONSISTENT warning of each place of one group, with the number of its chapter."""
+    counts = Counter(t for _, _, t in places)
+    messages: dict[tuple[str, int], str] = {}  # one per wording and chapter: it names the same places
     out: list[tuple[int, CheckWarning]] = []
     for c, pos, translation in places:
-        others = [p for p in places if p[2] != translation]
-        shown = [_where(chapters, names, c, place) for place in others[:MAX_NAMED]]
-        more = f" and {len(others) - MAX_NAMED} more" if len(others) > MAX_NAMED else ""
+        message = messages.get((translation, c))
+        if message is None:
+            message = messages[translation, c] = _message(places, chapters, names, c, translation, counts)
         para = chapters[c].paragraphs[pos]
-        message = f"the same source is translated differently in {', '.join(shown)}{more}"
         out.append((c, CheckWarning("INCONSISTENT", para.id, pos + 1, message, SEVERITIES["INCONSISTENT"])))
     return out
+
+
+def _message(
+    places: list[_Place],
+    chapters: Sequence[Chapter],
+    names: Sequence[str] | None,
+    c: int,
+    translation: str,
+    counts: Counter[str],
+) -> str:
+    """What a paragraph of chapter ``c`` translated ``translation`` is told: the first places translated otherwise."""
+    others = islice((p for p in places if p[2] != translation), MAX_NAMED)
+    shown = [_where(chapters, names, c, place) for place in others]
+    left = len(places) - counts[translation] - len(shown)
+    more = f" and {left} more" if left > 0 else ""
+    return f"the same source is translated differently in {', '.join(shown)}{more}"
 
 
 def check_consistency(chapters: Sequence[Chapter], names: Sequence[str] | None = None) -> list[list[CheckWarning]]:
