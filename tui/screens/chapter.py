@@ -35,7 +35,7 @@ from store.errors import StoreError
 from store.model import Chapter, Paragraph
 from tui.controllers.checks import ChecksControl
 from tui.controllers.runs import RunControl
-from tui.messages import ChapterStateChanged, EngineEventReceived, WorkspaceChanged
+from tui.messages import ChapterStateChanged, EngineEventReceived, Redrawn, WorkspaceChanged
 from tui.screens.prompt import PromptScreen
 from tui.search import SCOPE_WORDS, Search
 from tui.session import ChapterSession, ChapterSummary, EditRefused, WorkspaceSession
@@ -169,9 +169,13 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     # -- showing -----------------------------------------------------------------------------------------
 
     def refresh_view(self, *, rows: bool = False) -> None:
-        """Redraw from the session once the messages before this one are handled (``rows``: rebuild the rows
-        even for the same chapter state, the separators changed)."""
-        self.post_message(ChapterStateChanged("rows" if rows else "view"))
+        """Redraw from the session once the messages before this one are handled (for callers outside the view,
+        such as the app after a change of model; ``rows``: rebuild the rows even for the same chapter state)."""
+        self._changed("rows" if rows else "view")
+
+    def _changed(self, what: Redrawn = "view") -> None:
+        """Something shown changed: redraw ``what`` (one ``ChapterStateChanged``, the view's one way to redraw)."""
+        self.post_message(ChapterStateChanged(what))
 
     @on(ChapterStateChanged)
     def _state_changed(self, message: ChapterStateChanged) -> None:
@@ -195,7 +199,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         self.update_status()
 
     def on_screen_resume(self) -> None:
-        self.refresh_view()  # the session kept up with the files (and the run) while another screen was shown
+        self._changed()  # the session kept up with the files (and the run) while another screen was shown
 
     def _show_rows(self, chapter: Chapter) -> None:
         run_rows = self.runs.run_rows
@@ -260,7 +264,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
 
     async def load_conflicts(self) -> None:
         await asyncio.to_thread(self.session.refresh_conflicts)
-        self.refresh_view()
+        self._changed()
 
     # -- messages ------------------------------------------------------------------------------------------
 
@@ -300,7 +304,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         if message.notice and message.path is not None:
             self.log_pane.add_notice(message.notice, error=message.error)
         self.session.changed_on_disk = False
-        self.refresh_view()
+        self._changed()
 
     # -- review ----------------------------------------------------------------------------------------------
 
@@ -322,7 +326,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
                 return
             if done:
                 self.log_pane.add_notice(done)
-            self.refresh_view()
+            self._changed()
 
         self.run_worker(commit(), group="commit")
 
@@ -454,7 +458,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
             self.table.set_highlight(needle)
             self.query_one(DetailPane).highlight = needle
             if self.search is None:
-                self.refresh_view()
+                self._changed()
                 return
             self.action_search_step(1)
 
@@ -481,7 +485,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
             )
         else:
             self.table.move_to(pos)
-        self.refresh_view()
+        self._changed()
 
     def action_goto(self) -> None:
         def go(target: str | None) -> None:
@@ -527,7 +531,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     def set_separators(self, task: TaskType | None) -> None:
         """Show the chunk separators of ``task`` (None: none)."""
         self.separator_task = task
-        self.refresh_view(rows=True)
+        self._changed("rows")
 
     @on(LogPane.EntryViewRequested)
     def _view_entry(self, message: LogPane.EntryViewRequested) -> None:
@@ -548,12 +552,12 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     def action_conflicts(self) -> None:
         from tui.screens.conflicts import ConflictsScreen
 
-        self.app.push_screen(ConflictsScreen(self.session), lambda _: self.refresh_view())
+        self.app.push_screen(ConflictsScreen(self.session), lambda _: self._changed())
 
     def action_glossary(self) -> None:
         from tui.screens.glossary import GlossaryScreen
 
-        self.app.push_screen(GlossaryScreen(self.workspace.glossary), lambda _: self.refresh_view())
+        self.app.push_screen(GlossaryScreen(self.workspace.glossary), lambda _: self._changed())
 
     def action_back(self) -> None:
         if self.run_in_progress:  # the screen stays installed: its run and log go on while another is shown
