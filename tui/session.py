@@ -119,6 +119,11 @@ class ChapterSession:
         self.invalid = error.line
         self.generation += 1
 
+    @property
+    def usable(self) -> bool:
+        """Whether the file on disk can take a commit (it parses and it exists)."""
+        return not self.invalid and not self.deleted
+
     def mark_deleted(self) -> None:
         """The file is gone: keep the last good state in memory, refuse edits."""
         self.deleted = True

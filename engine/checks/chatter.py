@@ -70,7 +70,8 @@ def check_chatter(source: str, translation: str) -> Finding | None:
     rules = {i for trigger, i in _TRIGGERS if trigger in lowered}
     if not rules:
         return None
-    m = _first_said(_candidates(lowered, rules), source.lower())
+    found = _candidates(lowered, rules)
+    m = _first_said(found, source.lower()) if found else None
     if m is None:
         return None
     start = m.start() + (len(m.group()) - len(m.group().lstrip()))

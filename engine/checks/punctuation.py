@@ -9,7 +9,6 @@ A paragraph whose source is itself unbalanced (a quotation running over several 
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from engine.checks.languages import Languages
 from engine.checks.warning import Finding
@@ -108,34 +107,30 @@ _NAMES = {"question": "a question mark", "exclamation": "an exclamation mark", "
 
 
 _MARK_CHARS = {"question": _QUESTION, "exclamation": _EXCLAIM, "ellipsis": _ELLIPSIS_CHARS}
+_ANY_MARK = _QUESTION | _EXCLAIM | _ELLIPSIS_CHARS
 _ELLIPSIS_RUNS = ("...", "。。。", "・・・", "･･･")
+_NO_MARKS: frozenset[str] = frozenset()
 
 
-class _Ending(NamedTuple):
-    """What a text ends with."""
-
-    marks: set[str]  # among question, exclamation, ellipsis
-    dash: bool  # a dash and no final mark
-    body: str  # the text up to the final marks (closing quotes and spaces left out)
-    at: int  # where the final marks start
-    end: int  # where they end
-
-
-def _marks(run: str) -> set[str]:
+def _marks(run: str) -> frozenset[str]:
+    if len(run) < 3 and _ANY_MARK.isdisjoint(run):
+        return _NO_MARKS  # most texts end with a full stop: no mark, and too short for "..."
     found = {kind for kind, chars in _MARK_CHARS.items() if not chars.isdisjoint(run)}
     if any(dots in run for dots in _ELLIPSIS_RUNS):
         found.add("ellipsis")
-    return found
+    return frozenset(found)
 
 
-def _ending(text: str) -> _Ending:
-    """What ``text`` ends with (see :class:`_Ending`)."""
+def _ending(text: str) -> tuple[frozenset[str], bool, str, int, int]:
+    """What ``text`` ends with: its marks among question/exclamation/ellipsis, whether a dash (and no final
+    mark), the text up to the final marks (closing quotes and spaces left out), where those marks start and end.
+    A plain tuple: this runs twice per paragraph checked."""
     end = len(text.rstrip(_TRAILING))
     start = end
     while start > 0 and text[start - 1] in _TERMINAL:
         start -= 1
     dash = start == end and end > 0 and text[end - 1] in _DASHES
-    return _Ending(_marks(text[start:end]), dash, text[:end], start, end)
+    return _marks(text[start:end]), dash, text[:end], start, end
 
 
 def _asks(body: str) -> bool:
@@ -149,23 +144,24 @@ def _asks(body: str) -> bool:
 
 def check_end_punctuation(source: str, translation: str, langs: Languages) -> Finding | None:
     """END_PUNCTUATION: one side ends with a question, exclamation or ellipsis mark and the other does not."""
-    src, tr = _ending(source), _ending(translation)
-    if src.marks == tr.marks:
+    src_marks, src_dash, src_body, _, _ = _ending(source)
+    tr_marks, tr_dash, _, tr_at, tr_end = _ending(translation)
+    if src_marks == tr_marks:
         return None
     for kind in _NAMES:
-        in_source = kind in src.marks
-        if in_source == (kind in tr.marks) or _excused(kind, in_source, src, tr):
+        in_source = kind in src_marks
+        if in_source == (kind in tr_marks) or _excused(kind, in_source, (src_dash, tr_dash), src_body):
             continue
         if in_source:
             return Finding("END_PUNCTUATION", f"the source ends with {_NAMES[kind]} and the translation does not")
         message = f"the translation ends with {_NAMES[kind]} and the source does not"
-        return Finding("END_PUNCTUATION", message, (tr.at, tr.end))
+        return Finding("END_PUNCTUATION", message, (tr_at, tr_end))
     return None
 
 
-def _excused(kind: str, in_source: bool, src: _Ending, tr: _Ending) -> bool:
-    """Whether a mark of ``kind`` on one side only is fine all the same."""
+def _excused(kind: str, in_source: bool, dashes: tuple[bool, bool], src_body: str) -> bool:
+    """Whether a mark of ``kind`` on one side only is fine all the same (``dashes``: source's, translation's)."""
     if kind == "ellipsis":
-        return tr.dash if in_source else src.dash  # a sentence trailing off: …… in one, ―― in the other
+        return dashes[1] if in_source else dashes[0]  # a sentence trailing off: …… in one, ―― in the other
     # The source asks with a particle or a question word where English needs a ?
-    return kind == "question" and not in_source and _asks(src.body)
+    return kind == "question" and not in_source and _asks(src_body)

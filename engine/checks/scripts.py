@@ -33,7 +33,7 @@ def _runs(
     """Matches of ``pattern`` in ``translation`` outside every glossary target."""
     found = [m for m in pattern.finditer(translation) if skip is None or not skip.fullmatch(m.group())]
     spans = target_spans(translation, glossary) if found else []
-    return [m for m in found if not inside(spans, m.start(), m.end())]
+    return [m for m in found if not inside(spans, m.start(), m.end())] if spans else found
 
 
 def _finding(code: str, what: str, runs: list[re.Match[str]]) -> Finding:

@@ -231,9 +231,8 @@ class RunControl(Vertical, ReportsWorkerFailures):
         """Why ``ask`` cannot run now, and how bad that is; None: it can."""
         if self.run_in_progress:
             return "A run is already going; x cancels it.", "warning"
-        session = self.session
-        chapter = session.chapter
-        if session.invalid or session.deleted or chapter is None:
+        chapter = self.session.chapter
+        if chapter is None or not self.session.usable:
             return "The chapter file is not usable on disk; fix it first.", "error"
         if ask.only_paragraph is None and not work_set(chapter, ask.task, include_all=ask.include_all):
             # Nothing to send: say so, and leave the screen (and the last run's marks) as they are.

@@ -360,8 +360,10 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
 
     def action_edit_external(self) -> None:
         para = self._current()
-        edited = None if para is None or para.is_empty else self._edit_in_editor(para)
-        if para is None or edited is None:
+        if para is None or para.is_empty:
+            return
+        edited = self._edit_in_editor(para)
+        if edited is None:
             return
         text, editor = edited
         if text.strip() and text != para.selected_text:
