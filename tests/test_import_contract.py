@@ -57,7 +57,7 @@ def _targets(node: ast.Import | ast.ImportFrom, importer: str) -> Iterator[str]:
     base = node.module or ""
     if node.level:
         package = importer.split(".")
-        if not MODULES[importer].name == "__init__.py":
+        if MODULES[importer].name != "__init__.py":
             package = package[:-1]
         package = package[: len(package) - (node.level - 1)]
         base = ".".join([*package, base] if base else package)

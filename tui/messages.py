@@ -1,4 +1,5 @@
-"""Messages that cross screens: engine events from the run worker, and workspace changes from the watcher."""
+"""Messages that cross screens: engine events from the run worker, workspace changes from the watcher, and the
+glossary read again."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ class EngineEventReceived(Message):
         super().__init__()
         self.event = event
         self.chapter_path = chapter_path
+
+
+class GlossaryChanged(Message):
+    """The workspace glossary was read again (``GlossaryView``): views showing its entries redraw."""
 
 
 class WorkspaceChanged(Message):

@@ -25,7 +25,7 @@ from engine.trace import latest_trace
 from store.edits import needs_review
 from store.errors import StoreError
 from store.model import Chapter, Paragraph
-from tui.messages import WorkspaceChanged
+from tui.messages import GlossaryChanged, WorkspaceChanged
 from tui.run_status import RunStatus
 from tui.sample import is_bundled_sample
 from tui.screens.chapter_checks import ChapterChecks
@@ -49,7 +49,7 @@ SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
 SYNC_ROWS = 2000  # up to this many paragraphs, chunk separators are computed at once (no flicker)
 
 
-class ChapterScreen(ReportsWorkerFailures, ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None]):
+class ChapterScreen(ChapterRuns, ChapterChecks, DetailPaneKeys, Screen[None], ReportsWorkerFailures):
     """One chapter: rows, the paragraph under the cursor, the log of the run."""
 
     HELP_GROUP = "Chapter"
@@ -219,6 +219,10 @@ class ChapterScreen(ReportsWorkerFailures, ChapterRuns, ChapterChecks, DetailPan
         self.refresh_view()
 
     # -- messages ------------------------------------------------------------------------------------------
+
+    @on(GlossaryChanged)
+    def _glossary_changed(self) -> None:
+        self.refresh_view()
 
     @on(WorkspaceChanged)
     def _workspace_changed(self, message: WorkspaceChanged) -> None:

@@ -30,7 +30,6 @@ from engine.checks.dismissal import dismissed_codes
 from engine.checks.languages import languages
 from engine.checks.paragraph import findings
 from engine.checks.warning import CODE_ORDER
-from engine.glossary.run_glossary import RunGlossary
 from store.model import Chapter, Paragraph, is_empty_text
 from tui.screens.choice import ChoiceScreen
 from tui.widgets.paragraph_table import ParagraphTable
@@ -186,7 +185,7 @@ class ChapterChecks(DOMNode):
     @work(thread=True, exclusive=True, group="checks", description="QA checks", exit_on_error=False)
     def _compute_warnings(self, chapter: Chapter, cache: FindingCache) -> None:
         worker = get_current_worker()
-        terms = RunGlossary.terms_of(self._view.workspace.glossary.current())  # its file, as it is now
+        terms = self._view.workspace.glossary.snapshot.approved_terms  # immutable, read in the app's worker
         result = compute_warnings(chapter, cache, terms, stop=lambda: worker.is_cancelled)
         if result is not None:
             self.app.call_from_thread(self._show_warnings, chapter, *result)

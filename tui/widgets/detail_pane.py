@@ -68,7 +68,7 @@ class _Pair:
 _Block = Text | _Pair
 
 
-class DetailPane(ReportsWorkerFailures, ScrollView, can_focus=True):
+class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
     """Everything about the paragraph under the cursor; scrolls when focused, or from the table (J / K).
 
     A Line API widget: the text is wrapped to the pane's width here, so showing another paragraph redraws
