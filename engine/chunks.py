@@ -11,15 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
 from engine.counted import counted
 from engine.settings import CHUNK_CHARS, DEFAULT_CHUNK_CHARS, SettingError
-from store.model import Chapter, Origin, Paragraph
-
-TaskType = Literal["translate", "polish", "proofread"]
-TASKS: tuple[TaskType, ...] = ("translate", "polish", "proofread")
-TASK_ORIGIN: dict[str, Origin] = {"translate": "translation", "polish": "polish", "proofread": "proofreading"}
+from engine.tasks import TASK_RULES, TASKS, TaskType
+from store.model import Chapter, Paragraph
 
 SEPARATOR = "\n\n"
 
@@ -135,18 +132,18 @@ def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> 
 
     paragraphs = chapter.paragraphs
     nonempty = chapter_index(chapter).nonempty
-    if task == "translate":
-        if include_all:
-            return list(nonempty)
-        return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is None]
-    return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is not None]
+    if TASK_RULES[task].revises:
+        return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is not None]
+    if include_all:
+        return list(nonempty)
+    return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is None]
 
 
 def format_entry(para: Paragraph, index: int, task: TaskType) -> str:
     """The chunk entry of one paragraph; ``index`` is its 1-based original position."""
-    if task == "translate":
-        return f"[{index}] [ID: {para.id}] {para.text}"
-    return f"[{index}] [ID: {para.id}] Source: {para.text}\nTranslation: {para.selected_text}"
+    if TASK_RULES[task].revises:
+        return f"[{index}] [ID: {para.id}] Source: {para.text}\nTranslation: {para.selected_text}"
+    return f"[{index}] [ID: {para.id}] {para.text}"
 
 
 def paragraph_chunk(chapter: Chapter, task: TaskType, paragraph_id: str) -> Chunk:
@@ -162,7 +159,7 @@ def paragraph_chunk(chapter: Chapter, task: TaskType, paragraph_id: str) -> Chun
     para = chapter.paragraphs[pos]
     if para.is_empty:
         raise ValueError(f"paragraph {paragraph_id} is empty; there is nothing to {task}")
-    if task != "translate" and para.selected_text is None:
+    if TASK_RULES[task].revises and para.selected_text is None:
         raise ValueError(f"paragraph {paragraph_id} has no translation to {task}; translate it first")
     return Chunk(
         index=1,

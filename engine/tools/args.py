@@ -11,6 +11,7 @@ import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
 from engine.tools.results import ErrorCode, failure
@@ -267,7 +268,7 @@ def decode_arguments(tool: str, raw: object) -> dict[str, Any]:
     return value
 
 
-def _describe(err: dict[str, Any]) -> str:
+def _describe(err: ErrorDetails) -> str:
     msg = str(err.get("msg", "is invalid"))
     if err.get("type") == "missing":
         return "is required"
