@@ -21,7 +21,7 @@ from engine.chapter_source import ChapterSource, StaticChapter
 from engine.chunks import Chunk
 from engine.settings import DEFAULT_MAX_BATCH
 from engine.submissions import SubmissionTracker
-from engine.tasks import TASK_ORIGIN, TaskType
+from engine.tasks import TASK_RULES, TaskType
 from store.model import Chapter, Origin
 
 
@@ -93,7 +93,7 @@ class ChunkScope:
             chunk=chunk,
             boundaries=ChunkBoundaries.from_paragraph_ids(chunk.paragraph_ids),
             submissions=SubmissionTracker.for_chunk(chunk),
-            origin=origin or TASK_ORIGIN[chunk.task],
+            origin=origin or TASK_RULES[chunk.task].origin,
             model=model,
             max_batch=max_batch,
         )
@@ -116,7 +116,7 @@ class ChunkScope:
             task=task,
             boundaries=ChunkBoundaries.from_paragraph_ids(paragraph_ids) if paragraph_ids is not None else None,
             submissions=SubmissionTracker(paragraph_ids, {}) if paragraph_ids is not None else None,
-            origin=origin or (TASK_ORIGIN[task] if task else "manual"),
+            origin=origin or (TASK_RULES[task].origin if task else "manual"),
             model=model,
             max_batch=max_batch,
         )

@@ -33,4 +33,3 @@ TASK_RULES: dict[TaskType, TaskRules] = {
     "polish": TaskRules("polish", "polish_system.md", "chunk_revise.md", revises=True),
     "proofread": TaskRules("proofreading", "proofread_system.md", "chunk_revise.md", revises=True),
 }
-TASK_ORIGIN: dict[TaskType, Origin] = {task: rules.origin for task, rules in TASK_RULES.items()}
