@@ -170,25 +170,27 @@ def _text_problem(number: int, text: object, ids: dict[str, str]) -> dict[str, A
     return None
 
 
+def _prefix_problem(number: int, prefix: object, ids: dict[str, str]) -> dict[str, Any] | None:
+    if prefix is None or (isinstance(prefix, str) and len(prefix) <= MAX_TEXT_CHARS):
+        return None
+    reason = "original_text_prefix must be a short string (or left out)"
+    return _item_error(number, ErrorCode.INVALID_ARGUMENTS, reason, **ids)
+
+
 def _check_item(ctx: ToolContext, number: int, item: dict[str, Any], problems: list[dict[str, Any]]) -> Parsed | None:
     """One item of step 2: what it submits, or None with its problems added to ``problems``."""
     pid = normalise_paragraph_id(item.get("paragraph_id"))
-    if not isinstance(pid, str) or not pid:
+    usable = isinstance(pid, str) and bool(pid)
+    if not usable:
         problems.append(_id_problem(ctx, number, item, pid))
-        pid = None
-    ids = {"paragraph_id": pid} if pid else {}
+    ids = {"paragraph_id": pid} if usable else {}
     text = item.get("translated_text")
-    if (text_problem := _text_problem(number, text, ids)) is not None:
-        problems.append(text_problem)
-        text = None
     prefix = item.get("original_text_prefix")
-    if prefix is not None and (not isinstance(prefix, str) or len(prefix) > MAX_TEXT_CHARS):
-        reason = "original_text_prefix must be a short string (or left out)"
-        problems.append(_item_error(number, ErrorCode.INVALID_ARGUMENTS, reason, **ids))
+    found = [p for p in (_text_problem(number, text, ids), _prefix_problem(number, prefix, ids)) if p is not None]
+    problems.extend(found)
+    if not usable or found:
         return None
-    if pid is None or text is None:
-        return None
-    return pid, text, (prefix or "").strip() or None
+    return str(pid), str(text), (prefix or "").strip() or None
 
 
 def _items_hint(items: list[dict[str, Any]], problems: list[dict[str, Any]]) -> str:
