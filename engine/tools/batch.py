@@ -79,56 +79,71 @@ def _index_suggestion(ctx: ToolContext, value: Any) -> str | None:
     return pid
 
 
-def _check_shape(ctx: ToolContext, raw: dict[str, Any]) -> list[Any] | dict[str, Any]:
-    """Step 1: a non-empty list of at most ``max_batch`` objects."""
+class _Rejected(Exception):
+    """A validation step refused the whole batch; ``result`` is what the model is told."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__(result["error"])
+        self.result = result
+
+
+_SHAPE_HINT = 'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.'
+
+
+def _items_list(raw: dict[str, Any]) -> list[Any]:
+    """The ``paragraphs`` list (some models JSON-encode it a second time: that one level is unwrapped)."""
     if "paragraphs" not in raw:
-        return invalid_arguments(
-            TOOL,
-            "Invalid arguments for add_translation_batch: field 'paragraphs' is required.",
-            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.',
-            field="paragraphs",
-        )
+        error = "Invalid arguments for add_translation_batch: field 'paragraphs' is required."
+        raise _Rejected(invalid_arguments(TOOL, error, _SHAPE_HINT, field="paragraphs"))
     items = raw["paragraphs"]
     if isinstance(items, str):
-        # Some models JSON-encode the list a second time; unwrap that one level, nothing more.
         try:
             decoded = json.loads(items)
         except (json.JSONDecodeError, RecursionError):
             decoded = None
-        if isinstance(decoded, list):
-            items = decoded
+        items = decoded if isinstance(decoded, list) else items
     if not isinstance(items, list):
-        return invalid_arguments(
-            TOOL,
+        error = (
             f"Invalid arguments for add_translation_batch: field 'paragraphs' must be a list of items, "
-            f"not {type(items).__name__}.",
-            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.',
-            field="paragraphs",
+            f"not {type(items).__name__}."
         )
+        raise _Rejected(invalid_arguments(TOOL, error, _SHAPE_HINT, field="paragraphs"))
+    return items
+
+
+def _check_shape(ctx: ToolContext, raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Step 1: a non-empty list of at most ``max_batch`` objects."""
+    items = _items_list(raw)
     if not items:
-        return failure(
-            ErrorCode.EMPTY_BATCH,
-            "The batch is empty: 'paragraphs' holds no items.",
-            "Put at least one {paragraph_id, translated_text} item in 'paragraphs'.",
+        raise _Rejected(
+            failure(
+                ErrorCode.EMPTY_BATCH,
+                "The batch is empty: 'paragraphs' holds no items.",
+                "Put at least one {paragraph_id, translated_text} item in 'paragraphs'.",
+            )
         )
     max_batch = ctx.scope.max_batch
     if len(items) > max_batch:
-        return failure(
-            ErrorCode.BATCH_TOO_LARGE,
-            f"The batch holds {len(items)} items, more than the limit of {max_batch} per call.",
-            f"Split it into calls of at most {max_batch} items. {_RESEND}",
-            max_batch=max_batch,
-            submitted_count=len(items),
+        raise _Rejected(
+            failure(
+                ErrorCode.BATCH_TOO_LARGE,
+                f"The batch holds {len(items)} items, more than the limit of {max_batch} per call.",
+                f"Split it into calls of at most {max_batch} items. {_RESEND}",
+                max_batch=max_batch,
+                submitted_count=len(items),
+            )
         )
-    for number, item in enumerate(items, start=1):
-        if not isinstance(item, dict):
-            return invalid_arguments(
+    number, item = next(((n, i) for n, i in enumerate(items, start=1) if not isinstance(i, dict)), (0, None))
+    if number:
+        raise _Rejected(
+            invalid_arguments(
                 TOOL,
                 f"Invalid arguments for add_translation_batch: item {number} of 'paragraphs' must be an "
                 f"object, not {type(item).__name__}.",
                 'Each item is an object like {"paragraph_id": "e58ed763", "translated_text": "…"}. ' + _RESEND,
                 field=f"paragraphs[{number - 1}]",
             )
+        )
     return items
 
 
@@ -207,16 +222,16 @@ def _items_hint(items: list[dict[str, Any]], problems: list[dict[str, Any]]) -> 
     return 'Every item needs "paragraph_id" (from [ID: …]) and a non-blank "translated_text".'
 
 
-def _check_items(ctx: ToolContext, items: list[dict[str, Any]]) -> list[Parsed] | dict[str, Any]:
+def _check_items(ctx: ToolContext, items: list[dict[str, Any]]) -> list[Parsed]:
     """Step 2: every item has a paragraph_id (never only an index) and a non-blank translated_text."""
     problems: list[dict[str, Any]] = []
     parsed = [_check_item(ctx, number, item, problems) for number, item in enumerate(items, start=1)]
     if problems:
-        return _items_failure(problems, len(items), _items_hint(items, problems))
+        raise _Rejected(_items_failure(problems, len(items), _items_hint(items, problems)))
     return [p for p in parsed if p is not None]
 
 
-def _check_duplicates(parsed: Sequence[Parsed]) -> dict[str, Any] | None:
+def _check_duplicates(parsed: Sequence[Parsed]) -> None:
     """Step 3: no paragraph_id twice."""
     seen: set[str] = set()
     dupes: dict[str, None] = {}
@@ -233,16 +248,17 @@ def _check_duplicates(parsed: Sequence[Parsed]) -> dict[str, Any] | None:
                 )
             )
         seen.add(pid)
-    if not dupes:
-        return None
-    ids = list(dupes)
-    return failure(
-        ErrorCode.DUPLICATE_PARAGRAPH_IDS,
-        f"The whole batch was rejected: paragraph_id {', '.join(repr(i) for i in ids)} appears more than once.",
-        f"Submit each paragraph once per batch, with its final text. {_RESEND}",
-        invalid_paragraph_ids=ids,
-        invalid_items=problems,
-    )
+    if dupes:
+        ids = list(dupes)
+        raise _Rejected(
+            failure(
+                ErrorCode.DUPLICATE_PARAGRAPH_IDS,
+                f"The whole batch was rejected: paragraph_id {', '.join(repr(i) for i in ids)} appears more than once.",
+                f"Submit each paragraph once per batch, with its final text. {_RESEND}",
+                invalid_paragraph_ids=ids,
+                invalid_items=problems,
+            )
+        )
 
 
 def _not_in_chunk(b: ChunkBoundaries, parsed: Sequence[Parsed]) -> dict[str, Any] | None:
@@ -303,12 +319,12 @@ def _empty_failure(empty: list[tuple[int, str]]) -> dict[str, Any]:
     )
 
 
-def _check_targets(ctx: ToolContext, parsed: Sequence[Parsed]) -> list[int] | dict[str, Any]:
+def _check_targets(ctx: ToolContext, parsed: Sequence[Parsed]) -> list[int]:
     """Step 4: every ID is in the chunk (or the chapter) and not an empty paragraph; returns positions."""
     b = ctx.chunk_boundaries
     unknown = _not_in_chunk(b, parsed) if b is not None else _not_in_chapter(ctx, parsed)
     if unknown is not None:
-        return unknown
+        raise _Rejected(unknown)
     positions = ctx.chapter.positions
     index = chapter_index(ctx.chapter)
     # -1: in the chunk but gone on disk -> the commit reports it stale
@@ -318,14 +334,16 @@ def _check_targets(ctx: ToolContext, parsed: Sequence[Parsed]) -> list[int] | di
         for n, ((pid, _, _), pos) in enumerate(zip(parsed, found, strict=True), start=1)
         if pos >= 0 and not index.is_nonempty(pos)
     ]
-    return _empty_failure(empty) if empty else found
+    if empty:
+        raise _Rejected(_empty_failure(empty))
+    return found
 
 
 def _stripped_source(text: str) -> str:
     return text.replace("\ufeff", "").strip()
 
 
-def _check_prefixes(ctx: ToolContext, parsed: Sequence[Parsed], positions: Sequence[int]) -> dict[str, Any] | None:
+def _check_prefixes(ctx: ToolContext, parsed: Sequence[Parsed], positions: Sequence[int]) -> None:
     """Step 5: where ``original_text_prefix`` is given, the stripped source starts with it."""
     problems: list[dict[str, Any]] = []
     paragraphs = ctx.chapter.paragraphs
@@ -344,37 +362,30 @@ def _check_prefixes(ctx: ToolContext, parsed: Sequence[Parsed], positions: Seque
                     source_start=source[: max(len(prefix), 20)],
                 )
             )
-    if not problems:
-        return None
-    ids = [p["paragraph_id"] for p in problems]
-    return failure(
-        ErrorCode.PREFIX_MISMATCH,
-        f"The whole batch was rejected: original_text_prefix does not match the source of "
-        f"{', '.join(repr(i) for i in ids)} — the paragraph_id may point at the wrong paragraph.",
-        "Check that each paragraph_id belongs to the text you translated (compare source_start), or leave "
-        f"original_text_prefix out. {_RESEND}",
-        invalid_paragraph_ids=ids,
-        invalid_items=problems,
-    )
+    if problems:
+        ids = [p["paragraph_id"] for p in problems]
+        raise _Rejected(
+            failure(
+                ErrorCode.PREFIX_MISMATCH,
+                f"The whole batch was rejected: original_text_prefix does not match the source of "
+                f"{', '.join(repr(i) for i in ids)} — the paragraph_id may point at the wrong paragraph.",
+                "Check that each paragraph_id belongs to the text you translated (compare source_start), or leave "
+                f"original_text_prefix out. {_RESEND}",
+                invalid_paragraph_ids=ids,
+                invalid_items=problems,
+            )
+        )
 
 
 def validate_batch(ctx: ToolContext, raw: dict[str, Any]) -> list[ValidItem] | dict[str, Any]:
     """Steps 1–5: the items to commit, or the failure result of the first failing step."""
-    shape = _check_shape(ctx, raw)
-    if isinstance(shape, dict):
-        return shape
-    parsed = _check_items(ctx, shape)
-    if isinstance(parsed, dict):
-        return parsed
-    failed = _check_duplicates(parsed)
-    if failed is not None:
-        return failed
-    positions = _check_targets(ctx, parsed)
-    if isinstance(positions, dict):
-        return positions
-    failed = _check_prefixes(ctx, parsed, positions)
-    if failed is not None:
-        return failed
+    try:
+        parsed = _check_items(ctx, _check_shape(ctx, raw))
+        _check_duplicates(parsed)
+        positions = _check_targets(ctx, parsed)
+        _check_prefixes(ctx, parsed, positions)
+    except _Rejected as rejected:
+        return rejected.result
     return [ValidItem(pid, text, pos) for (pid, text, _), pos in zip(parsed, positions, strict=True)]
 
 
