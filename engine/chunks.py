@@ -221,3 +221,18 @@ def build_chunks(
             )
         )
     return chunks
+
+
+def run_chunks(
+    chapter: Chapter,
+    task: TaskType,
+    *,
+    chunk_chars: int = DEFAULT_CHUNK_CHARS,
+    include_all: bool = False,
+    only_paragraph: str | None = None,
+) -> list[Chunk]:
+    """The chunks of a run: the work set's, or one chunk of ``only_paragraph`` whatever the work set says (the
+    editor asked about this very paragraph)."""
+    if only_paragraph is not None:
+        return [paragraph_chunk(chapter, task, only_paragraph)]
+    return build_chunks(chapter, task, chunk_chars=chunk_chars, include_all=include_all)

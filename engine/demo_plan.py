@@ -160,10 +160,15 @@ def _submission_turn(batch: list[ChunkLine], part: int, seen: _Seen, task: str, 
     return DemoTurn(text, (("add_translation_batch", {"paragraphs": items}),))
 
 
+def _chunk_message(messages: list[dict[str, Any]]) -> str:
+    """The first user message: the chunk."""
+    user = next((m.get("content") for m in messages if m.get("role") == "user"), None)
+    return user if isinstance(user, str) else ""
+
+
 def plan_turn(messages: list[dict[str, Any]], *, task: str, target_language: str = "en") -> DemoTurn:
     """The demo model's next turn for this conversation."""
-    user = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
-    lines, part = parse_chunk(user if isinstance(user, str) else "")
+    lines, part = parse_chunk(_chunk_message(messages))
     if not lines:
         return DemoTurn("I see no paragraphs to work on in this message.")
     seen = _history(messages)

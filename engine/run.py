@@ -50,6 +50,7 @@ from store.glossary import GlossaryLoadError
 from store.glossary_commit import GlossaryStore
 from store.lock import RunBusy, RunLock
 from store.merge import DEFAULT_KEEP_VERSIONS
+from store.model import Chapter
 from store.workspace import Workspace, safe_state_dir
 
 _END = object()
@@ -142,6 +143,12 @@ def needs_tls(settings: Sequence[ModelSettings]) -> bool:
     return any(httpx.URL(s.base_url).scheme != "http" for s in settings)
 
 
+def _holds(chapter: Chapter, paragraph_id: str, version_id: str) -> bool:
+    """Whether the chapter still has that version of that paragraph."""
+    para = chapter.paragraph(paragraph_id)
+    return para is not None and any(v.id == version_id for v in para.translations)
+
+
 class _Refused(Exception):
     """The run cannot start: one sentence, and the code of its error event."""
 
@@ -205,12 +212,7 @@ class _Run:
             chapter = self.store.load()
         except (ChapterLoadError, StoreError):
             return list(self.written)
-        gone = []
-        for pid, vid in self.written.items():
-            para = chapter.paragraph(pid)
-            if para is None or all(v.id != vid for v in para.translations):
-                gone.append(pid)
-        return gone
+        return [pid for pid, vid in self.written.items() if not _holds(chapter, pid, vid)]
 
     def refuse(self, message: str, code: str = "BAD_INPUT") -> None:
         """End the run before any work, in one sentence: bad input or configuration (status ``bad_input``), or
@@ -457,9 +459,14 @@ class _Run:
         statuses = {o.status for _, o in self.outcomes} - {"split"}
         status = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
         reverted = await asyncio.to_thread(self._reverted)
-        if not reverted:
+        if reverted:
+            message = self._report_reverted(reverted)
+            status = "incomplete" if status == "complete" else status
+            self.finish(status, self.stopped or message, reverted_on_disk=reverted)
+        else:
             self.finish(status, self.stopped)
-            return
+
+    def _report_reverted(self, reverted: list[str]) -> str:
         shown = ", ".join(reverted[:5]) + (" …" if len(reverted) > 5 else "")
         are = "is" if len(reverted) == 1 else "are"
         message = (
@@ -467,9 +474,7 @@ class _Run:
             f"{self.request.chapter_path.name} (changed on disk since, e.g. a checkout): {shown}"
         )
         self.emit(ErrorEvent(run_id=self.run_id, message=message, code="REVERTED_ON_DISK"))
-        self.finish(
-            "incomplete" if status == "complete" else status, self.stopped or message, reverted_on_disk=reverted
-        )
+        return message
 
     def close(self) -> None:
         if self.trace is not None:

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from engine.chapter_source import ChapterSource, StaticChapter
-from engine.chunks import Chunk, build_chunks, paragraph_chunk
+from engine.chunks import Chunk, run_chunks
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.tools import with_glossary
 from engine.loop_config import ToolCallLoopConfig
@@ -61,12 +61,7 @@ class TaskService:
         self.rules = TASK_RULES[task]
         self.source = source or StaticChapter(chapter)  # without a store the chunks' commits are refused
         self.source_language = source_language or chapter.source_language
-        self.target_language = target_language or chapter.target_language
-        if not self.rules.revises and not self.target_language:
-            raise TaskSetupError(
-                f"chapter '{chapter.id}' names no target language; set \"target_language\" in the chapter file "
-                "(proofdesk import --target-language) or target_language under [run] in the config file"
-            )
+        self.target_language = self._target_language(target_language or chapter.target_language)
         self.max_batch = max_batch
         self.max_turns = max_turns
         self.model = model
@@ -76,14 +71,20 @@ class TaskService:
         self.glossary = glossary
         if glossary is not None:  # the same two tools in every chunk's list, glossary file or not
             with_glossary(self.registry, glossary)
-        # Built once, at the start of the run: later commits do not reshape this run's chunks. A run about
-        # one paragraph is one chunk of that paragraph, whatever the work set says.
-        self.chunks: list[Chunk] = (
-            [paragraph_chunk(chapter, task, only_paragraph)]
-            if only_paragraph is not None
-            else build_chunks(chapter, task, chunk_chars=chunk_chars, include_all=include_all)
+        # Built once, at the start of the run: later commits do not reshape this run's chunks.
+        self.chunks = run_chunks(
+            chapter, task, chunk_chars=chunk_chars, include_all=include_all, only_paragraph=only_paragraph
         )
         self._configs: list[ToolCallLoopConfig] | None = None
+
+    def _target_language(self, language: str | None) -> str | None:
+        """The target language; a translation cannot start without one."""
+        if not language and not self.rules.revises:
+            raise TaskSetupError(
+                f"chapter '{self.chapter.id}' names no target language; set \"target_language\" in the chapter "
+                "file (proofdesk import --target-language) or target_language under [run] in the config file"
+            )
+        return language
 
     @property
     def system_prompt(self) -> str:
