@@ -93,17 +93,26 @@ def _chunk_row(request: RunRequest, service: TaskService, config: ToolCallLoopCo
     }
 
 
+def _summed(rows: list[dict[str, Any]], key: str) -> list[int]:
+    """The chunks' ``[low, high]`` ranges of ``key`` added up."""
+    return [sum(r[key][0] for r in rows), sum(r[key][1] for r in rows)]
+
+
+def _summed_cost(rows: list[dict[str, Any]]) -> list[float]:
+    total = [0.0, 0.0]
+    for low, high in (r["cost"] for r in rows if r["cost"] is not None):
+        total = [round(total[0] + low, 6), round(total[1] + high, 6)]
+    return total
+
+
 def _totals(rows: list[dict[str, Any]], priced: bool) -> dict[str, Any]:
     """The chunks' ranges added up (the cost only when the profile has prices)."""
-    total: dict[str, Any] = {"chunks": len(rows), "paragraphs": sum(r["paragraphs"] for r in rows)}
-    for key in ("requests", "input_tokens", "output_tokens"):
-        total[key] = [sum(r[key][0] for r in rows), sum(r[key][1] for r in rows)]
-    cost = [0.0, 0.0]
-    for row in rows:
-        if row["cost"] is not None:
-            cost = [round(cost[0] + row["cost"][0], 6), round(cost[1] + row["cost"][1], 6)]
-    total["cost"] = cost if priced else None
-    return total
+    return {
+        "chunks": len(rows),
+        "paragraphs": sum(r["paragraphs"] for r in rows),
+        **{key: _summed(rows, key) for key in ("requests", "input_tokens", "output_tokens")},
+        "cost": _summed_cost(rows) if priced else None,
+    }
 
 
 def estimate_run(request: RunRequest) -> dict[str, Any]:

@@ -476,17 +476,20 @@ class ToolCallLoop:
         code = self._count_result(ok, result, outcome)
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
         if committed is not None and accepted:  # only when something reached the disk
-            self._event(
-                BatchCommitted,
-                paragraph_ids=accepted,
-                file=self.file_name,
-                unchanged=committed.unchanged,
-                kept_selection=committed.kept_selection,
-            )
+            self._committed(committed)
         history.append(_tool_message(call, result))
         if self._file_failures >= MAX_FILE_FAILURES:
             self._stop_on_file(outcome, str(code), result)
         return progress
+
+    def _committed(self, committed: Committed) -> None:
+        self._event(
+            BatchCommitted,
+            paragraph_ids=committed.accepted,
+            file=self.file_name,
+            unchanged=committed.unchanged,
+            kept_selection=committed.kept_selection,
+        )
 
     async def _execute(self, call: ToolCall) -> tuple[dict[str, Any], Committed | None, bool]:
         """The call's result, what it committed, and whether it repeats an earlier call of this chunk."""

@@ -185,16 +185,20 @@ class _Run:
         self.started = time.perf_counter()
 
     def emit(self, event: EngineEvent) -> None:
+        """Record ``event`` in the trace and pass it on; note what the run's end needs (responses, writes)."""
         if self.trace is not None:
-            self.trace.write(event)
-            if self.trace.failed:
-                failure, self.trace = self.trace.failed, None
-                self.emit_out(ErrorEvent(run_id=self.run_id, message=failure, code="TRACE_FAILED"))
+            self._write_trace(self.trace, event)
         if event.kind == "model_response":
             self.responses_seen += 1
         elif isinstance(event, BatchCommitted) and self.store is not None:
             self._remember_written(event)
         self.emit_out(event)
+
+    def _write_trace(self, trace: TraceWriter, event: EngineEvent) -> None:
+        trace.write(event)
+        if trace.failed:  # the run goes on without a trace, and says so once
+            self.trace = None
+            self.emit_out(ErrorEvent(run_id=self.run_id, message=trace.failed, code="TRACE_FAILED"))
 
     def _remember_written(self, event: BatchCommitted) -> None:
         """Note the version each accepted paragraph got (the newest one), to check the file still holds it."""

@@ -208,6 +208,12 @@ def _check_item(ctx: ToolContext, number: int, item: dict[str, Any], problems: l
     return str(pid), str(text), (prefix or "").strip() or None
 
 
+def _text_elsewhere(items: list[dict[str, Any]], problems: list[dict[str, Any]]) -> bool:
+    """Whether an item without translated_text has its text under another name ("text", "translation", …)."""
+    missing_text = (items[p["item"] - 1] for p in problems if p["code"] == ErrorCode.MISSING_TEXT)
+    return any(k in item for item in missing_text for k in _TEXT_ALIASES)
+
+
 def _items_hint(items: list[dict[str, Any]], problems: list[dict[str, Any]]) -> str:
     """The hint of step 2's failure: about indexes first, then about the text's field name."""
     codes = {p["code"] for p in problems}
@@ -216,8 +222,7 @@ def _items_hint(items: list[dict[str, Any]], problems: list[dict[str, Any]]) -> 
             "Submit by paragraph_id: copy the value shown as [ID: …] in the chunk text, e.g. for "
             '\'[12] [ID: e58ed763] …\' send "paragraph_id": "e58ed763". The [n] index is for reading only.'
         )
-    missing_text = (items[p["item"] - 1] for p in problems if p["code"] == ErrorCode.MISSING_TEXT)
-    if any(k in item for item in missing_text for k in _TEXT_ALIASES):
+    if _text_elsewhere(items, problems):
         return "Put the new text of each paragraph in the field 'translated_text'."
     return 'Every item needs "paragraph_id" (from [ID: …]) and a non-blank "translated_text".'
 
