@@ -14,7 +14,7 @@ import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from engine.chapter_source import ReadOnlyChapterError
 from engine.checks import batch_warnings
@@ -185,27 +185,45 @@ def _text_problem(number: int, text: object, ids: dict[str, str]) -> dict[str, A
     return None
 
 
+def _valid_text(text: object) -> TypeGuard[str]:
+    """A non-blank string within the length limit."""
+    return isinstance(text, str) and 0 < len(text) <= MAX_TEXT_CHARS and not text.isspace()
+
+
+def _valid_prefix(prefix: object) -> bool:
+    """Left out, or a string within the length limit."""
+    return prefix is None or (isinstance(prefix, str) and len(prefix) <= MAX_TEXT_CHARS)
+
+
 def _prefix_problem(number: int, prefix: object, ids: dict[str, str]) -> dict[str, Any] | None:
-    if prefix is None or (isinstance(prefix, str) and len(prefix) <= MAX_TEXT_CHARS):
+    if _valid_prefix(prefix):
         return None
     reason = "original_text_prefix must be a short string (or left out)"
     return _item_error(number, ErrorCode.INVALID_ARGUMENTS, reason, **ids)
 
 
+def _item_problems(
+    ctx: ToolContext, number: int, item: dict[str, Any], pid: object, text: object, prefix: object
+) -> list[dict[str, Any]]:
+    """Everything wrong with one item, in the order the model is told: its ID, its text, its prefix."""
+    usable = isinstance(pid, str) and bool(pid)
+    ids = {"paragraph_id": str(pid)} if usable else {}
+    found = [] if usable else [_id_problem(ctx, number, item, pid)]
+    for problem in (_text_problem(number, text, ids), _prefix_problem(number, prefix, ids)):
+        if problem is not None:
+            found.append(problem)
+    return found
+
+
 def _check_item(ctx: ToolContext, number: int, item: dict[str, Any], problems: list[dict[str, Any]]) -> Parsed | None:
     """One item of step 2: what it submits, or None with its problems added to ``problems``."""
     pid = normalise_paragraph_id(item.get("paragraph_id"))
-    usable = isinstance(pid, str) and bool(pid)
-    if not usable:
-        problems.append(_id_problem(ctx, number, item, pid))
-    ids = {"paragraph_id": pid} if usable else {}
     text = item.get("translated_text")
     prefix = item.get("original_text_prefix")
-    found = [p for p in (_text_problem(number, text, ids), _prefix_problem(number, prefix, ids)) if p is not None]
-    problems.extend(found)
-    if not usable or found:
-        return None
-    return str(pid), str(text), (prefix or "").strip() or None
+    if isinstance(pid, str) and pid and _valid_text(text) and _valid_prefix(prefix):
+        return pid, text, (prefix or "").strip() or None
+    problems.extend(_item_problems(ctx, number, item, pid, text, prefix))
+    return None
 
 
 def _text_elsewhere(items: list[dict[str, Any]], problems: list[dict[str, Any]]) -> bool:
