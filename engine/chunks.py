@@ -15,7 +15,7 @@ from typing import Any
 
 from engine.counted import counted
 from engine.settings import CHUNK_CHARS, DEFAULT_CHUNK_CHARS, SettingError
-from engine.tasks import TASK_RULES, TASKS, TaskType
+from engine.tasks import TASK_RULES, TASKS, TaskRules, TaskType
 from store.model import Chapter, Paragraph
 
 SEPARATOR = "\n\n"
@@ -122,17 +122,24 @@ def check_chunk_chars(chunk_chars: int) -> int:
         raise ChunkSizeError(f"chunk_chars {exc}") from None
 
 
+def _rules(task: TaskType) -> TaskRules:
+    """The task's rules; ``ValueError`` for a task that does not exist."""
+    rules = TASK_RULES.get(task)
+    if rules is None:
+        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    return rules
+
+
 def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> list[int]:
     """The 0-based positions of the task's work set, in chapter order."""
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    rules = _rules(task)
     # Deferred import: engine.tools imports this module. The non-empty positions are cached per chapter
     # version and shared with the tools, so a run's first tool call does not recompute them.
     from engine.tools.lookup import chapter_index
 
     paragraphs = chapter.paragraphs
     nonempty = chapter_index(chapter).nonempty
-    if TASK_RULES[task].revises:
+    if rules.revises:
         return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is not None]
     if include_all:
         return list(nonempty)
@@ -151,15 +158,14 @@ def paragraph_chunk(chapter: Chapter, task: TaskType, paragraph_id: str) -> Chun
 
     Raises ``ValueError`` (one sentence) when the paragraph is missing, empty, or has no translation to revise.
     """
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    rules = _rules(task)
     pos = chapter.positions.get(paragraph_id)
     if pos is None:
         raise ValueError(f"paragraph {paragraph_id} is not in chapter '{chapter.id}'")
     para = chapter.paragraphs[pos]
     if para.is_empty:
         raise ValueError(f"paragraph {paragraph_id} is empty; there is nothing to {task}")
-    if TASK_RULES[task].revises and para.selected_text is None:
+    if rules.revises and para.selected_text is None:
         raise ValueError(f"paragraph {paragraph_id} has no translation to {task}; translate it first")
     return Chunk(
         index=1,

@@ -50,6 +50,16 @@ def _item_error(number: int, code: ErrorCode, reason: str, **extra: Any) -> dict
     return {"item": number, "code": str(code), "reason": reason, **extra}
 
 
+def _quoted(ids: Sequence[str]) -> str:
+    """``'a', 'b'``: paragraph IDs as error sentences name them."""
+    return ", ".join(repr(i) for i in ids)
+
+
+def _invalid_items(code: ErrorCode, reason: str, numbered: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
+    """One ``invalid_items`` entry per (item number, paragraph_id), all for the same reason."""
+    return [_item_error(n, code, reason, paragraph_id=pid) for n, pid in numbered]
+
+
 def _items_failure(problems: list[dict[str, Any]], total: int, hint: str, **extra: Any) -> dict[str, Any]:
     first = problems[0]
     items = sorted({p["item"] for p in problems})
@@ -276,7 +286,7 @@ def _check_duplicates(parsed: Sequence[Parsed]) -> None:
         raise _Rejected(
             failure(
                 ErrorCode.DUPLICATE_PARAGRAPH_IDS,
-                f"The whole batch was rejected: paragraph_id {', '.join(repr(i) for i in ids)} appears more than once.",
+                f"The whole batch was rejected: paragraph_id {_quoted(ids)} appears more than once.",
                 f"Submit each paragraph once per batch, with its final text. {_RESEND}",
                 invalid_paragraph_ids=ids,
                 invalid_items=problems,
@@ -292,16 +302,13 @@ def _not_in_chunk(b: ChunkBoundaries, parsed: Sequence[Parsed]) -> dict[str, Any
     ids = [pid for _, pid in outside]
     return failure(
         ErrorCode.NOT_IN_CHUNK,
-        f"The whole batch was rejected: {', '.join(repr(i) for i in ids)} "
+        f"The whole batch was rejected: {_quoted(ids)} "
         f"{'is' if len(ids) == 1 else 'are'} not in {range_text(b)}; submissions must target the "
         "current chunk's paragraphs.",
         f"Submit only paragraph_ids shown as [ID: …] in the current chunk. {focus_hint(b)} {_RESEND}",
         invalid_paragraph_ids=ids,
         chunk_range=b.chunk_range(),
-        invalid_items=[
-            _item_error(n, ErrorCode.NOT_IN_CHUNK, "not a paragraph of the current chunk", paragraph_id=pid)
-            for n, pid in outside
-        ],
+        invalid_items=_invalid_items(ErrorCode.NOT_IN_CHUNK, "not a paragraph of the current chunk", outside),
     )
 
 
@@ -318,13 +325,10 @@ def _not_in_chapter(ctx: ToolContext, parsed: Sequence[Parsed]) -> dict[str, Any
     return failure(
         ErrorCode.PARAGRAPH_NOT_FOUND,
         f"The whole batch was rejected: no paragraph of chapter '{ctx.chapter.id}' has the paragraph_id "
-        f"{', '.join(repr(i) for i in ids)}.",
+        f"{_quoted(ids)}.",
         f"{hint} {_RESEND}",
         invalid_paragraph_ids=ids,
-        invalid_items=[
-            _item_error(n, ErrorCode.PARAGRAPH_NOT_FOUND, "no paragraph has this paragraph_id", paragraph_id=pid)
-            for n, pid in missing
-        ],
+        invalid_items=_invalid_items(ErrorCode.PARAGRAPH_NOT_FOUND, "no paragraph has this paragraph_id", missing),
     )
 
 
@@ -332,13 +336,11 @@ def _empty_failure(empty: list[tuple[int, str]]) -> dict[str, Any]:
     ids = [pid for _, pid in empty]
     return failure(
         ErrorCode.EMPTY_PARAGRAPH,
-        f"The whole batch was rejected: {', '.join(repr(i) for i in ids)} "
+        f"The whole batch was rejected: {_quoted(ids)} "
         f"{'is an empty paragraph' if len(ids) == 1 else 'are empty paragraphs'}, which take no translation.",
         f"Leave empty paragraphs out of the batch. {_RESEND}",
         invalid_paragraph_ids=ids,
-        invalid_items=[
-            _item_error(n, ErrorCode.EMPTY_PARAGRAPH, "the paragraph is empty", paragraph_id=pid) for n, pid in empty
-        ],
+        invalid_items=_invalid_items(ErrorCode.EMPTY_PARAGRAPH, "the paragraph is empty", empty),
     )
 
 
@@ -391,7 +393,7 @@ def _check_prefixes(ctx: ToolContext, parsed: Sequence[Parsed], positions: Seque
             failure(
                 ErrorCode.PREFIX_MISMATCH,
                 f"The whole batch was rejected: original_text_prefix does not match the source of "
-                f"{', '.join(repr(i) for i in ids)} — the paragraph_id may point at the wrong paragraph.",
+                f"{_quoted(ids)} — the paragraph_id may point at the wrong paragraph.",
                 "Check that each paragraph_id belongs to the text you translated (compare source_start), or leave "
                 f"original_text_prefix out. {_RESEND}",
                 invalid_paragraph_ids=ids,
@@ -431,7 +433,7 @@ def _commit_failure(ctx: ToolContext, exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, StaleParagraphError):
         return failure(
             ErrorCode.STALE_PARAGRAPH,
-            f"The whole batch was rejected: the source text of {', '.join(repr(i) for i in exc.stale_ids)} "
+            f"The whole batch was rejected: the source text of {_quoted(exc.stale_ids)} "
             "changed on disk (or the paragraph was removed) since this chunk was built.",
             "Do not resubmit these paragraphs in this run; the editor will review them. Your texts were kept "
             "in the conflicts folder. Submit the other paragraphs in a new batch.",
@@ -464,7 +466,7 @@ async def _commit(ctx: ToolContext, valid: Sequence[ValidItem]) -> CommitResult 
 def _kept_note(kept: Sequence[str]) -> str:
     return (
         "A person chose a different version of "
-        + ", ".join(repr(i) for i in kept)
+        + _quoted(kept)
         + " meanwhile; your text was saved as a new version but did not replace their choice."
     )
 
