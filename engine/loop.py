@@ -446,13 +446,20 @@ class ToolCallLoop:
         submitted = advanced = False
         for call in calls:
             progress = await self._one_call(call, history, turn, outcome)
-            if progress is not None:
-                submitted, advanced = True, advanced or progress
             if outcome.end_code in FILE_FAILURES:
                 return False, None
-            if progress is not None and not self.revises and not outcome.missing:
-                return True, True
+            if progress is not None:
+                submitted, advanced = True, advanced or progress
+                if self._all_submitted(outcome):
+                    return True, True
         return False, (advanced if submitted else None)
+
+    def _all_submitted(self, outcome: ChunkOutcome) -> bool:
+        """After a submission: whether every paragraph of a translate chunk now has one (``missing`` kept current)."""
+        if self.revises:  # a revising chunk ends on the model's word, not on a count
+            return False
+        outcome.missing = tuple(self._missing())
+        return not outcome.missing
 
     async def _one_call(
         self, call: ToolCall, history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
@@ -471,8 +478,6 @@ class ToolCallLoop:
         progress = None
         if call.executable and self.registry.submits(call.name):
             result, progress = _judged_submission(result, ok, accepted, repeated)
-            if ok and not self.revises:
-                outcome.missing = tuple(self._missing())
         code = self._count_result(ok, result, outcome)
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
         if committed is not None and accepted:  # only when something reached the disk

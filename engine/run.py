@@ -191,7 +191,7 @@ class _Run:
         if event.kind == "model_response":
             self.responses_seen += 1
         elif isinstance(event, BatchCommitted) and self.store is not None:
-            self._remember_written(event)
+            self._remember_written(self.store.chapter, event)
         self.emit_out(event)
 
     def _write_trace(self, trace: TraceWriter, event: EngineEvent) -> None:
@@ -200,9 +200,8 @@ class _Run:
             self.trace = None
             self.emit_out(ErrorEvent(run_id=self.run_id, message=trace.failed, code="TRACE_FAILED"))
 
-    def _remember_written(self, event: BatchCommitted) -> None:
+    def _remember_written(self, chapter: Chapter | None, event: BatchCommitted) -> None:
         """Note the version each accepted paragraph got (the newest one), to check the file still holds it."""
-        chapter = self.store.chapter if self.store is not None else None
         for pid in event.paragraph_ids:
             para = chapter.paragraph(pid) if chapter is not None else None
             if para is not None and para.translations:
