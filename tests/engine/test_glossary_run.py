@@ -8,7 +8,7 @@ from pathlib import Path
 from engine.glossary.index import GlossaryIndex
 from engine.glossary.run_glossary import RunGlossary
 from engine.run import RunRequest
-from engine.services import service_for
+from engine.services import TaskService
 from store.glossary import GlossaryEntry, load_glossary
 from store.glossary_commit import GlossaryStore, add_entry
 from store.loader import load_chapter
@@ -34,7 +34,7 @@ def glossary_of(folder: Path, *entries: GlossaryEntry) -> RunGlossary:
 
 
 def messages(path: Path, glossary: RunGlossary) -> list[str]:
-    service = service_for("translate")(load_chapter(path), chunk_chars=300, glossary=glossary)
+    service = TaskService(load_chapter(path), "translate", chunk_chars=300, glossary=glossary)
     return [c.user_message for c in service.loop_configs()]
 
 
@@ -60,7 +60,7 @@ def test_the_chunk_message_lists_the_entries_it_mentions_in_order(tmp_path: Path
     assert second.endswith("\n\nGlossary\n下人 → the servant (character) (proposed)\n")
     # a glossary without any term of a chunk adds nothing to its message
     none = glossary_of(tmp_path / "other", entry("x", "面皰", "pimple"))
-    plain = service_for("translate")(load_chapter(path), chunk_chars=300).loop_configs()
+    plain = TaskService(load_chapter(path), "translate", chunk_chars=300).loop_configs()
     assert messages(path, none)[0] == plain[0].user_message and "Glossary" not in plain[0].user_message
 
 
@@ -80,9 +80,10 @@ def test_latin_terms_match_case_insensitively_and_metacharacters_are_text(tmp_pa
 
 def test_the_system_prompt_and_tools_are_byte_identical_whatever_the_glossary_holds(tmp_path: Path) -> None:
     path = write_chapter(tmp_path)
-    empty = service_for("translate")(load_chapter(path), chunk_chars=300, glossary=glossary_of(tmp_path / "e"))
-    full = service_for("translate")(
+    empty = TaskService(load_chapter(path), "translate", chunk_chars=300, glossary=glossary_of(tmp_path / "e"))
+    full = TaskService(
         load_chapter(path),
+        "translate",
         chunk_chars=300,
         glossary=glossary_of(tmp_path / "f", entry("e1", "下人", "the servant"), entry("e2", "鴉", "crows")),
     )
