@@ -37,6 +37,7 @@ from engine.events import (
     RunStarted,
 )
 from engine.glossary.run_glossary import RunGlossary
+from engine.glossary.source import GlossarySource
 from engine.loop import FILE_FAILURES, ChatModel, ChunkOutcome, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.run_summary import run_summary
@@ -167,10 +168,12 @@ class _Run:
         workspace: Workspace | None,
         http: httpx.AsyncClient | None,
         store: ChapterStore | None = None,
+        glossary: GlossarySource | None = None,
     ) -> None:
         self.request = request
         self.http = http
         self.store = store  # the chapter's store: given by the caller, or opened by execute()
+        self.glossary = glossary  # the workspace glossary shared with the caller's views, or read by this run
         self.written: dict[str, str] = {}  # paragraph ID -> the version this run wrote for it
         self.emit_out: Callable[[EngineEvent], None] = lambda event: None
         self.workspace = workspace or Workspace.for_chapter(request.chapter_path)
@@ -271,7 +274,7 @@ class _Run:
 
     async def execute(self) -> None:
         """Run the request to its ``run_finished``: set up (or refuse), run every selected chunk, report the end."""
-        service = self._set_up()
+        service = await self._set_up()
         if service is None:
             return
         model = _open_model(self.request, service.target_language, self.http)
@@ -286,11 +289,12 @@ class _Run:
                 await asyncio.shield(model.aclose())
         await self._finish_run()
 
-    def _set_up(self) -> TaskService | None:
+    async def _set_up(self) -> TaskService | None:
         """Everything checked before any model is paid: the chapter, the task, the chunk asked for, the locks and
         the trace. None when the run was refused (its ``run_finished`` is out)."""
         try:
-            service = self._service()
+            # The chapter and the glossary are read in a thread: the workstation's runs share its event loop.
+            service = await asyncio.to_thread(self._service)
             self._check_only_chunk(service)
             self._lock()
             self._open_trace(service.chapter.id)
@@ -306,7 +310,7 @@ class _Run:
                 req.chapter_path, self.workspace, keep_versions=req.keep_versions, allow_read_only=req.force
             )
             chapter = store.load()
-            glossary = RunGlossary(GlossaryStore(self.workspace), model=req.settings.model)
+            glossary = RunGlossary(self.glossary or GlossaryStore(self.workspace), model=req.settings.model)
             return TaskService(
                 chapter,
                 req.task,
@@ -388,7 +392,8 @@ class _Run:
             )
             self.outcomes.append((config, outcome))
             return
-        config = service.refreshed(config)  # the glossary as it is now, proposals of earlier chunks included
+        # The glossary as it is now, proposals of earlier chunks included (read in a thread, as at the start).
+        config = await asyncio.to_thread(service.refreshed, config)
         self._emit_chunk_started(config)
         started = time.perf_counter()
         outcome = ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
@@ -560,14 +565,16 @@ def run_chapter(
     workspace: Workspace | None = None,
     http_client: httpx.AsyncClient | None = None,
     store: ChapterStore | None = None,
+    glossary: GlossarySource | None = None,
 ) -> RunEvents:
     """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
 
     ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one). ``store`` is
     the chapter's store to commit through when the caller holds one (the workstation does: after a commit it
-    shows the store's chapter instead of reading back its own write).
+    shows the store's chapter instead of reading back its own write). ``glossary`` is the workspace glossary
+    the caller already reads (the workstation's): a change is then parsed once for the run and the views.
     """
-    run = _Run(request, workspace, http_client, store)
+    run = _Run(request, workspace, http_client, store, glossary)
 
     async def produce(emit: Callable[[Any], None]) -> None:
         run.emit_out = emit

@@ -230,7 +230,10 @@ class ChapterRuns(DOMNode):
         screen = self._screen
         request = screen.workspace.run_request(screen.session, task, demo_delay=screen.proofdesk.demo_delay, **options)
         self._run_events = events = run_chapter(
-            request, workspace=screen.workspace.workspace, store=screen.session.store
+            request,
+            workspace=screen.workspace.workspace,
+            store=screen.session.store,
+            glossary=screen.workspace.glossary.source,
         )
         try:
             async for event in events:
