@@ -17,7 +17,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from engine.events import EngineEvent, ModelDelta
+from msgspec import Struct, ValidationError
+
+from engine.events import EngineEvent, EngineEventT, ModelDelta, event_from_json
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
 from store.workspace import safe_state_dir
 
@@ -133,31 +135,82 @@ def _first_chapter_id(path: Path) -> str | None:
     return event.get("chapter_id") if isinstance(event, dict) and event.get("kind") == "run_started" else None
 
 
+class TraceProblem(Struct, frozen=True, kw_only=True):
+    """A line of a trace that holds no event this proofdesk knows: an unknown ``kind``, a missing field or one of
+    the wrong type (a trace edited by hand, damaged, or written by another version). The inspector shows it as a
+    step of its own instead of failing."""
+
+    line_no: int  # 1-based; 0 for a record that did not come from a file
+    text: str  # the line as written
+    reason: str  # why it is not an event, as msgspec says it (``Object missing required field `turn```)
+    kind: str | None = None  # the ``kind`` it claims, when it is a string
+
+
+TraceRecord = EngineEventT | TraceProblem
+"""What a trace line reads as: the event a run emitted, or the problem that kept it from being one."""
+
+
+def decode_record(item: dict[str, Any], line_no: int = 0, text: str | None = None) -> TraceRecord:
+    """The event a trace line's JSON object holds, or a :class:`TraceProblem` saying why it holds none."""
+    try:
+        return event_from_json(item)
+    except ValidationError as exc:
+        kind = item.get("kind")
+        shown = json.dumps(item, ensure_ascii=False, default=str) if text is None else text.rstrip("\n")
+        return TraceProblem(line_no=line_no, text=shown, reason=str(exc), kind=kind if isinstance(kind, str) else None)
+
+
+def read_events(path: Path) -> Iterator[TraceRecord]:
+    """The events of a trace file, typed; a line that is JSON but no known event is a :class:`TraceProblem`.
+
+    A file that is not a trace at all (not UTF-8, not JSON lines of objects with a ``kind``) raises
+    :class:`TraceReadError`, as :func:`read_trace` does."""
+    for number, line, item in _records(path):
+        yield decode_record(item, number, line)
+
+
 def read_trace(path: Path) -> Iterator[dict[str, Any]]:
     """The events of a trace file as JSON objects; a bad line raises :class:`TraceReadError` naming it."""
+    for _, _, item in _records(path):
+        yield item
+
+
+def _records(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """(line number, line, its JSON object) for every line of a trace that is not blank."""
     try:
         handle = open(path, "rb")  # noqa: SIM115 — closed below
     except OSError as exc:
         raise TraceReadError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     with handle:
         for number, raw in enumerate(handle, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise TraceReadError(f"{path}:{number}: not UTF-8 text, so not a trace proofdesk wrote") from None
+            line = _text(path, number, raw)
             if not line.strip():
                 continue
-            if too_deep(line):
-                raise TraceReadError(
-                    f"{path}:{number}: a line nested more than {MAX_JSON_DEPTH} levels deep is "
-                    "not an event proofdesk wrote"
-                )
-            try:
-                item = json.loads(line)
-            except json.JSONDecodeError as exc:
-                if not line.endswith("\n"):  # the last line of a trace still being written
-                    return
-                raise TraceReadError(f"{path}:{number}:{exc.colno}: invalid JSON line: {exc.msg}") from None
-            if not isinstance(item, dict) or "kind" not in item:
-                raise TraceReadError(f'{path}:{number}: expected an event object with a "kind"')
-            yield item
+            item = _parse(path, number, line)
+            if item is None:  # the last line of a trace still being written
+                return
+            yield number, line, item
+
+
+def _text(path: Path, number: int, raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TraceReadError(f"{path}:{number}: not UTF-8 text, so not a trace proofdesk wrote") from None
+
+
+def _parse(path: Path, number: int, line: str) -> dict[str, Any] | None:
+    """The JSON object of one line (None for an unfinished last line); anything else raises :class:`TraceReadError`."""
+    if too_deep(line):
+        raise TraceReadError(
+            f"{path}:{number}: a line nested more than {MAX_JSON_DEPTH} levels deep is not an event proofdesk wrote"
+        )
+    try:
+        item = json.loads(line)
+    except json.JSONDecodeError as exc:
+        if not line.endswith("\n"):
+            return None
+        raise TraceReadError(f"{path}:{number}:{exc.colno}: invalid JSON line: {exc.msg}") from None
+    if not isinstance(item, dict) or "kind" not in item:
+        raise TraceReadError(f'{path}:{number}: expected an event object with a "kind"')
+    return item
