@@ -78,5 +78,5 @@ async def test_the_trace_stores_each_message_once_and_the_inspector_rebuilds_the
     assert [r["first_message"] for r in requests[1:]] == [r["message_count"] for r in requests[:-1]]
     steps = build_steps([decode_record(e) for e in trace])
     turns = [s for s in steps if s.kind == "turn" and s.chunk_event and s.chunk_event.chunk == 1]
-    rebuilt = turns[len(requests) - 1].events[0].messages  # type: ignore[union-attr]
+    rebuilt = turns[len(requests) - 1].events[0].to_json()["messages"]
     assert json.loads(json.dumps(rebuilt)) == model_server.requests[len(requests) - 1].json["messages"]
