@@ -3,6 +3,11 @@
 Traces go to ``<workspace>/.proofdesk/traces/<chapter id>/<UTC time>-<task>.jsonl`` unless a path is
 given. ``model_delta`` events are left out by default (the assembled ``model_response`` holds the same
 text). Secrets are scrubbed from every line as a second line of defence: events never carry them.
+
+Reading one back: :func:`read_events` gives the engine's own event types (``engine.events.EngineEventT``), and a
+line that holds no event this version knows (an unknown ``kind``, a missing or mistyped field) as a
+:class:`TraceProblem`; :func:`read_trace` gives the JSON objects. A file that is no trace at all is refused whole
+(:class:`TraceReadError`).
 """
 
 from __future__ import annotations

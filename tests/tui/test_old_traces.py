@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -53,3 +54,5 @@ async def test_the_inspector_opens_a_first_version_trace(tmp_path: Path) -> None
         assert "finish stop · 1,002 tokens: 1,000 in, 2 out · 400 ms" in texts[5]
         assert '"kind": "run_finished"' in texts[-1] and '"paragraphs_done": 1' in texts[-1]
         assert "progress_note" in texts[8]
+        await pilot.press("y")  # the step under the cursor, as the JSON the trace holds
+        assert json.loads(app.clipboard)[0]["kind"] == "run_started"

@@ -259,7 +259,7 @@ class TraceScreen(Screen[None]):
     def action_copy(self) -> None:
         step = self.current
         if step is not None:
-            self.app.copy_to_clipboard(pretty(step.events))
+            self.app.copy_to_clipboard(pretty([_json(record) for record in step.events]))
             self.notify("Copied the step's events as JSON (OSC 52).", timeout=2)
 
     def action_detail_page(self, direction: int) -> None:

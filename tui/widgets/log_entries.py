@@ -1,5 +1,5 @@
 """How engine events read in the log pane: one short line each, the whole text of the expanded entry, and the
-text a copy gives (pure).
+text a copy gives (pure). The words and the style of each kind come from its describer in ``tui.event_text``.
 
 ``model_delta`` events are not entries: the pane folds them into its one "current output" line. A line's
 ``text`` is safe to draw (control characters from the model or the chapter shown escaped); ``detail`` and
