@@ -22,9 +22,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from msgspec import Struct, ValidationError
+from msgspec import DecodeError, Struct, ValidationError
 
-from engine.events import EngineEvent, EngineEventT, ModelDelta, event_from_json
+from engine.events import EngineEvent, EngineEventT, ModelDelta, decode_event, event_from_json
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
 from store.workspace import safe_state_dir
 
@@ -170,18 +170,38 @@ def read_events(path: Path) -> Iterator[TraceRecord]:
 
     A file that is not a trace at all (not UTF-8, not JSON lines of objects with a ``kind``) raises
     :class:`TraceReadError`, as :func:`read_trace` does."""
-    for number, line, item in _records(path):
+    for number, line in _lines(path):
+        event = _event(line)
+        if event is not None:
+            yield event
+            continue
+        item = _parse(path, number, line)  # not an event: why not (a whole bad file raises)
+        if item is None:
+            return
         yield decode_record(item, number, line)
+
+
+def _event(line: str) -> EngineEventT | None:
+    """The event of a line when it is one as it stands (every line of a trace this version wrote): msgspec reads
+    it in one pass, several times faster than ``json.loads`` and a conversion of the object."""
+    try:
+        return decode_event(line)
+    except DecodeError:  # a ValidationError too
+        return None
 
 
 def read_trace(path: Path) -> Iterator[dict[str, Any]]:
     """The events of a trace file as JSON objects; a bad line raises :class:`TraceReadError` naming it."""
-    for _, _, item in _records(path):
+    for number, line in _lines(path):
+        item = _parse(path, number, line)
+        if item is None:  # the last line of a trace still being written
+            return
         yield item
 
 
-def _records(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
-    """(line number, line, its JSON object) for every line of a trace that is not blank."""
+def _lines(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, line) for every line of a trace that is not blank, each checked to be UTF-8 and not nested
+    deeper than a proofdesk event."""
     try:
         handle = open(path, "rb")  # noqa: SIM115 — closed below
     except OSError as exc:
@@ -191,10 +211,12 @@ def _records(path: Path) -> Iterator[tuple[int, str, dict[str, Any]]]:
             line = _text(path, number, raw)
             if not line.strip():
                 continue
-            item = _parse(path, number, line)
-            if item is None:  # the last line of a trace still being written
-                return
-            yield number, line, item
+            if too_deep(line):
+                raise TraceReadError(
+                    f"{path}:{number}: a line nested more than {MAX_JSON_DEPTH} levels deep is "
+                    "not an event proofdesk wrote"
+                )
+            yield number, line
 
 
 def _text(path: Path, number: int, raw: bytes) -> str:
@@ -206,10 +228,6 @@ def _text(path: Path, number: int, raw: bytes) -> str:
 
 def _parse(path: Path, number: int, line: str) -> dict[str, Any] | None:
     """The JSON object of one line (None for an unfinished last line); anything else raises :class:`TraceReadError`."""
-    if too_deep(line):
-        raise TraceReadError(
-            f"{path}:{number}: a line nested more than {MAX_JSON_DEPTH} levels deep is not an event proofdesk wrote"
-        )
     try:
         item = json.loads(line)
     except json.JSONDecodeError as exc:

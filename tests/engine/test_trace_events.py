@@ -171,3 +171,11 @@ def test_a_file_that_is_no_trace_is_still_refused_whole(tmp_path: Path) -> None:
     path.write_text('{"kind": "retry"}\n{"kind": broken}\n', encoding="utf-8")
     with pytest.raises(TraceReadError, match=":2:10: invalid JSON line"):
         list(read_events(path))
+
+
+def test_a_lone_surrogate_written_as_its_escape_reads_back_the_same(tmp_path: Path) -> None:
+    event = ErrorEvent(run_id=R, message="bad \ud800 text")
+    path = tmp_path / "t.jsonl"
+    with TraceWriter(path) as trace:
+        trace.write(event)
+    assert list(read_events(path)) == [event]
