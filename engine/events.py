@@ -18,7 +18,8 @@ import time
 from functools import cache
 from typing import Any, ClassVar, get_args
 
-from msgspec import Struct, convert, field, json, to_builtins
+from msgspec import Struct, convert, field, to_builtins
+from msgspec.json import Decoder
 from msgspec.structs import asdict
 
 from engine.cost import Cost
@@ -218,8 +219,8 @@ for _type in get_args(EngineEventT):
 
 
 @cache
-def _decoder() -> json.Decoder[EngineEventT]:
-    return json.Decoder(EngineEventT)
+def _decoder() -> Decoder[EngineEventT]:
+    return Decoder(EngineEventT)
 
 
 def decode_event(line: bytes | str) -> EngineEventT:
