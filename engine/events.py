@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from functools import cache
-from typing import Any, ClassVar, get_args
+from typing import Any, ClassVar, Literal, get_args
 
 from msgspec import Struct, convert, field, to_builtins
 from msgspec.json import Decoder
@@ -89,7 +89,7 @@ class ModelDelta(EngineEvent, frozen=True, kw_only=True, tag="model_delta"):
     """Streaming progress: text, reasoning, or tool-argument characters (not persisted in traces)."""
 
     turn: int
-    channel: str  # "text" | "reasoning" | "tool_arguments"
+    channel: Literal["text", "reasoning", "tool_arguments"]
     text: str = ""
     tool_name: str | None = None
     chars: int = 0
