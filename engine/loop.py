@@ -42,6 +42,7 @@ from engine.events import (
     ToolResult,
 )
 from engine.loop_config import ToolCallLoopConfig
+from engine.summaries import ChunkStatus, EndCode
 from engine.tasks import TASK_RULES
 from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 from engine.tools.registry import ToolRegistry
@@ -78,7 +79,7 @@ class ChunkOutcome:
     ``MAX_FILE_FAILURES`` times in a row (which stops the run: no later chunk could be saved either).
     """
 
-    status: str  # complete | incomplete | failed | cancelled | split
+    status: ChunkStatus
     missing: tuple[str, ...]
     turns: int = 0
     tool_calls: int = 0
@@ -86,7 +87,7 @@ class ChunkOutcome:
     usage: Counter[str] = field(default_factory=Counter)
     failure: ModelFailure | None = None
     error: str | None = None
-    end_code: str | None = None
+    end_code: EndCode | None = None
     cut_completion_tokens: list[int] = field(default_factory=list)  # of responses that ended with length
 
     @property
@@ -216,7 +217,7 @@ class ToolCallLoop:
     def _missing(self) -> list[str]:
         return list(self.submissions.remaining)
 
-    def _end(self, code: str) -> bool:
+    def _end(self, code: EndCode) -> bool:
         """End the chunk with ``code`` (returns False: the conversation stops)."""
         self.outcome.end_code = code
         return False
@@ -348,7 +349,7 @@ class ToolCallLoop:
         )
         return dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_RESPONSE]), dropped
 
-    def _stop_on_file(self, outcome: ChunkOutcome, code: str, result: dict[str, Any]) -> None:
+    def _stop_on_file(self, outcome: ChunkOutcome, code: EndCode, result: dict[str, Any]) -> None:
         """The chapter file failed ``MAX_FILE_FAILURES`` calls in a row: a deleted file, a full disk, a read-only
         folder will not heal while the model retries, so end the chunk (and, through the run, the rest)."""
         detail = str(result.get("error") or code)
@@ -484,7 +485,9 @@ class ToolCallLoop:
             self._committed(committed)
         history.append(_tool_message(call, result))
         if self._file_failures >= MAX_FILE_FAILURES:
-            self._stop_on_file(outcome, str(code), result)
+            self._stop_on_file(
+                outcome, "CHAPTER_UNAVAILABLE" if code == "CHAPTER_UNAVAILABLE" else "COMMIT_FAILED", result
+            )
         return progress
 
     def _committed(self, committed: Committed) -> None:

@@ -43,6 +43,7 @@ from engine.loop_config import ToolCallLoopConfig
 from engine.run_summary import run_summary
 from engine.services import TaskService, TaskSetupError
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
+from engine.summaries import RunStatus, RunSummary
 from engine.trace import TraceWriter, default_trace_path
 from engine.urls import public_url
 from store.commit import ChapterStore
@@ -227,10 +228,10 @@ class _Run:
         self.emit(ErrorEvent(run_id=self.run_id, message=message, code=code, fatal=True))
         self.finish("busy" if code == "RUN_BUSY" else "bad_input", message)
 
-    def finish(self, status: str, error: str | None = None, **extra: Any) -> None:
+    def finish(self, status: RunStatus, error: str | None = None, **extra: Any) -> None:
         self.emit(RunFinished(run_id=self.run_id, status=status, summary=self.summary(status, error, **extra)))
 
-    def summary(self, status: str, error: str | None, **extra: Any) -> dict[str, Any]:
+    def summary(self, status: RunStatus, error: str | None, **extra: Any) -> RunSummary:
         return run_summary(
             self.request,
             self.outcomes,
@@ -465,7 +466,7 @@ class _Run:
         """The run's status, checked against what is on disk now, not what was acknowledged: a checkout under the
         run may have undone batches."""
         statuses = {o.status for _, o in self.outcomes} - {"split"}
-        status = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
+        status: RunStatus = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
         reverted = await asyncio.to_thread(self._reverted)
         if reverted:
             message = self._report_reverted(reverted)

@@ -193,5 +193,5 @@ async def test_a_broken_glossary_refuses_the_run_in_one_line(tmp_path: Path, mod
     path = write_chapter(tmp_path)
     (tmp_path / "glossary.json").write_text('{"format": "proofdesk.glossary/1", "entries": [}')
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url)))
-    assert events[-1].status == "bad_input" and "glossary.json:1:" in events[-1].summary["error"]
+    assert events[-1].status == "bad_input" and "glossary.json:1:" in events[-1].summary.error
     assert model_server.requests == []
