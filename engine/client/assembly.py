@@ -138,6 +138,13 @@ class StreamAssembler:
             return []
         return self.feed_payload(payload)
 
+    def feed_all(self, events: list[SSEEvent]) -> list[StreamEvent]:
+        """Apply the events of one network read; return the deltas they produced."""
+        produced: list[StreamEvent] = []
+        for event in events:
+            produced += self.feed(event)
+        return produced
+
     def feed_payload(self, payload: Any) -> list[StreamEvent]:
         """Apply one decoded chunk (also used for a non-streamed JSON completion turned into a chunk)."""
         provider_error = parse_error_payload(payload)

@@ -8,11 +8,14 @@ tool twice.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import email.utils
 import random
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+
+from engine.client.failure import ModelFailure
 
 
 def server_delay(
@@ -68,3 +71,42 @@ class RetryPolicy:
     async def sleep(self, delay_s: float) -> None:
         """Wait ``delay_s`` seconds, scaled by ``time_scale``."""
         await asyncio.sleep(max(0.0, delay_s * self.time_scale))
+
+
+@dataclass
+class RetryBudget:
+    """The retries of one request: how many were taken, and whether the one free reconnect was used."""
+
+    policy: RetryPolicy
+    taken: int = 0
+    reconnected: bool = False
+
+    def reconnect_at_once(self, stale_connection: bool) -> bool:
+        """Whether to send again at once, outside the budget: a kept-alive connection the server had already closed
+        (llama.cpp and uvicorn close idle ones after ~5 s) means nothing reached the server. Once per request."""
+        if not stale_connection or self.reconnected:
+            return False
+        self.reconnected = True
+        return True
+
+    def next_delay(self, failure: ModelFailure) -> tuple[float | None, ModelFailure]:
+        """Seconds to wait before retrying after ``failure``, or None when it is not retried; and the failure, which
+        says why when the server asked to wait longer than the policy accepts."""
+        if not failure.retryable or self.taken >= self.policy.max_retries:
+            return None, failure
+        delay = self.policy.delay(self.taken, failure.retry_after_s)
+        if delay is None:
+            return None, dataclasses.replace(failure, message=self._asks_too_long(failure))
+        return delay, failure
+
+    def take(self) -> int:
+        """Count one retry; its number (1 = the first retry)."""
+        self.taken += 1
+        return self.taken
+
+    def _asks_too_long(self, failure: ModelFailure) -> str:
+        wait = failure.retry_after_s or 0.0
+        return (
+            f"{failure.message.rstrip('.')} (it asks to wait "
+            f"{wait:.0f} s, longer than the {self.policy.max_server_delay_s:.0f} s we accept)."
+        )
