@@ -25,6 +25,28 @@ class CallInProgress:
         self.scan = BracketScan()
         self.never_object = False  # the arguments hold an error no later fragment can repair
 
+    def take_name(self, name: str) -> bool:
+        """Take a delta's ``name``; whether the call's name changed. A name resent on every delta is not added again
+        (``read_fileread_file``); a name fragmented across deltas (``edit_ex`` + ``isting_file``) is joined."""
+        if name == self.name:
+            return False
+        if not self.name:
+            self.name = name
+            return True
+        if self.args_len or name.startswith(self.name):
+            return False
+        self.name += name
+        return True
+
+    def starts_new_call(self, call_id: str | None, name: str | None, fragment: str) -> bool:
+        """Whether a delta matched to this call starts another one: it brings a different id, or a name (or an id)
+        and a new object after arguments that already form one."""
+        if call_id is not None and self.id is not None:
+            return call_id != self.id
+        if (name is None and call_id is None) or not self.args_len or not fragment.lstrip().startswith("{"):
+            return False
+        return self.args_form_object()
+
     def args_form_object(self) -> bool:
         """The arguments so far are a complete object (or several glued ones): a new object starts a new call.
 
