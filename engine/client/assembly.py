@@ -21,7 +21,7 @@ from engine.client.call_in_progress import CallInProgress
 from engine.client.events import ReasoningDelta, StreamEvent, TextDelta, ToolCallProgress
 from engine.client.failure import FailureType, ModelFailure, classify
 from engine.client.final_calls import final_calls
-from engine.client.finish import FinishReason, normalise_finish_reason
+from engine.client.finish import FinishReason, agreeing_with_calls, normalise_finish_reason
 from engine.client.response import AssembledResponse, Usage
 from engine.client.sse import SSEEvent
 from engine.client.text_stream import TextStream, fix_surrogates
@@ -39,10 +39,6 @@ from engine.client.wire import (
     validate_chunk,
 )
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
-
-# ``finish_reason`` agreeing with the calls that are left to run.
-_WITH_CALLS: dict[FinishReason, FinishReason] = {"stop": "tool_calls"}
-_WITHOUT_CALLS: dict[FinishReason, FinishReason] = {"tool_calls": "stop"}
 
 
 class StreamAssembler:
@@ -304,7 +300,7 @@ class StreamAssembler:
             content=content,
             reasoning=reasoning,
             tool_calls=tuple(calls),
-            finish_reason=(_WITH_CALLS if calls else _WITHOUT_CALLS).get(finish, finish),
+            finish_reason=agreeing_with_calls(finish, has_tool_calls=bool(calls)),
             finish_reason_raw=self._finish_raw,
             usage=self._usage,
             failure=failure,

@@ -83,26 +83,37 @@ class BracketScan:
     def feed(self, fragments: list[str]) -> bool:
         """Read the fragments not yet read; whether the text so far is balanced (outside any string)."""
         for fragment in fragments[self.read :]:
-            skip = 0 if self.escaped else -1  # the index of a character a backslash escaped
-            self.escaped = False
-            for match in _STRUCTURE.finditer(fragment):
-                at = match.start()
-                if at == skip:
-                    continue
-                char = match.group()
-                if self.in_string:
-                    if char == "\\":
-                        skip = at + 1
-                        self.escaped = skip == len(fragment)  # it escapes the next fragment's first character
-                    elif char == '"':
-                        self.in_string = False
-                elif char == '"':
-                    self.in_string = True
-                elif char in "{[":
-                    self.depth += 1
-                    self.opened = True
-                elif char in "}]":
-                    self.depth -= 1
-                    self.spoiled = self.spoiled or self.depth < 0
+            self._fragment(fragment)
         self.read = len(fragments)
         return self.opened and not self.spoiled and not self.in_string and self.depth == 0
+
+    def _fragment(self, fragment: str) -> None:
+        skip = 0 if self.escaped else -1  # the index of a character a backslash escaped
+        self.escaped = False
+        for match in _STRUCTURE.finditer(fragment):
+            at = match.start()
+            if at == skip:
+                continue
+            if self.in_string:
+                skip = self._in_string(match.group(), at, len(fragment))
+            else:
+                self._outside_string(match.group())
+
+    def _in_string(self, char: str, at: int, size: int) -> int:
+        """A backslash or a quote inside a string; the index of the character a backslash escapes (else -1)."""
+        if char == "\\":
+            self.escaped = at + 1 == size  # it escapes the next fragment's first character
+            return at + 1
+        if char == '"':
+            self.in_string = False
+        return -1
+
+    def _outside_string(self, char: str) -> None:
+        if char == '"':
+            self.in_string = True
+        elif char in "{[":
+            self.depth += 1
+            self.opened = True
+        elif char in "}]":
+            self.depth -= 1
+            self.spoiled = self.spoiled or self.depth < 0

@@ -119,12 +119,7 @@ class ModelClient:
             body[self.max_tokens_field] = self.max_tokens
         body["stream"] = True
         body["stream_options"] = {"include_usage": True}
-        for key, value in self._extra_body.items():
-            if value is None:
-                body.pop(key, None)
-            else:
-                body[key] = value
-        return body
+        return _with_extra(body, self._extra_body)
 
     async def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> AsyncIterator[StreamEvent]:
         """Post one chat completion and yield its deltas, any retries, and finally ``Completed``.
@@ -193,6 +188,16 @@ class ModelClient:
 
     def _cleaned(self, failure: ModelFailure) -> ModelFailure:
         return dataclasses.replace(failure, message=self._failures.clean(failure.message))
+
+
+def _with_extra(body: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with the profile's ``extra_body`` keys set, and those set to None removed."""
+    for key, value in extra.items():
+        if value is None:
+            body.pop(key, None)
+        else:
+            body[key] = value
+    return body
 
 
 def _request_headers(api_key: str | None, extra_headers: Mapping[str, str]) -> dict[str, str]:

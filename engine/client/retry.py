@@ -23,24 +23,30 @@ def server_delay(
 ) -> float | None:
     """The delay the server asked for: ``retry-after-ms``, then ``Retry-After`` (seconds or HTTP date), then
     Google's ``RetryInfo.retryDelay`` from the body; None when it asked for nothing usable."""
-    value = headers.get("retry-after-ms")
-    if value:
-        try:
-            return float(value) / 1000.0
-        except ValueError:
-            pass
-    value = headers.get("retry-after")
-    if value:
-        try:
-            return float(value)
-        except ValueError:
-            try:
-                when = email.utils.parsedate_to_datetime(value)
-            except (TypeError, ValueError):
-                when = None
-            if when is not None:
-                return when.timestamp() - now()
-    return body_delay_s
+    millis = _number(headers.get("retry-after-ms"))
+    if millis is not None:
+        return millis / 1000.0
+    after = _retry_after_s(headers.get("retry-after"), now)
+    return body_delay_s if after is None else after
+
+
+def _retry_after_s(value: str | None, now: Callable[[], float]) -> float | None:
+    """``Retry-After`` in seconds: a number, or an HTTP date."""
+    seconds = _number(value)
+    if seconds is not None or not value:
+        return seconds
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return when.timestamp() - now()
+
+
+def _number(value: str | None) -> float | None:
+    try:
+        return float(value) if value else None
+    except ValueError:
+        return None
 
 
 @dataclass(frozen=True)
