@@ -19,8 +19,7 @@ from engine.json_depth import MAX_JSON_DEPTH, too_deep
 
 _FENCE_OPEN = re.compile(r"^\s*```[A-Za-z0-9_-]*[ \t]*\n?")
 _FENCE_CLOSE = re.compile(r"\n?\s*```\s*$")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_NUMBER = re.compile(r"-?[0-9][0-9.eE+-]*")
+_BARE = re.compile(r"(?P<word>[A-Za-z_][A-Za-z0-9_]*)|(?P<number>-?[0-9][0-9.eE+-]*)")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _SPACE = re.compile(r"\s*")
 
@@ -209,13 +208,13 @@ class _Scanner:
 
     def _value(self, _: str) -> _Scan | None:
         """A bare word (``true``, ``None``, an unquoted key) or a number; anything else is skipped."""
-        word = _WORD.match(self.text, self.at) or _NUMBER.match(self.text, self.at)
-        if word is None:
+        token = _BARE.match(self.text, self.at)
+        if token is None:
             self.at += 1
             self.last = "other"
             return None
-        self.last = "key" if self.expecting_key else "number" if word.group()[0] in "-0123456789" else "word"
-        self.at = word.end()
+        self.last = "key" if self.expecting_key else token.lastgroup or "other"
+        self.at = token.end()
         return None
 
 
@@ -294,11 +293,17 @@ def _object_texts(text: str) -> list[str] | None:
 
 def unwrap_parallel(name: str, arguments: dict[str, Any] | None) -> list[tuple[str, dict[str, Any]]] | None:
     """The inner calls of OpenAI's hallucinated ``multi_tool_use.parallel`` wrapper, or None if it is not one."""
-    uses = arguments.get("tool_uses") if name == "multi_tool_use.parallel" and arguments else None
-    if not isinstance(uses, list) or not uses:
+    uses = _tool_uses(arguments) if name == "multi_tool_use.parallel" else None
+    if not uses:
         return None
     calls = [call for call in map(_inner_use, uses) if call is not None]
     return calls if len(calls) == len(uses) else None
+
+
+def _tool_uses(arguments: dict[str, Any] | None) -> list[Any] | None:
+    """The wrapper's ``tool_uses`` list, or None when it has none."""
+    uses = arguments.get("tool_uses") if arguments else None
+    return uses if isinstance(uses, list) else None
 
 
 def _inner_use(use: Any) -> tuple[str, dict[str, Any]] | None:
@@ -327,13 +332,17 @@ def lone_surrogate_at(value: Any, path: str = "") -> str | None:
     reach the chapter or the trace.
     """
     if isinstance(value, str):
-        return (path or "(the value)") if _SURROGATE.search(value) else None
+        return _lone_in_text(value, path)
     for key, item in _children(value):
         here = f"{path}.{key}" if path else str(key)
         found = here if isinstance(key, str) and _SURROGATE.search(key) else lone_surrogate_at(item, here)
         if found is not None:
             return found
     return None
+
+
+def _lone_in_text(text: str, path: str) -> str | None:
+    return (path or "(the value)") if _SURROGATE.search(text) else None
 
 
 def _children(value: Any) -> Iterable[tuple[Any, Any]]:

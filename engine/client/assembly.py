@@ -244,18 +244,19 @@ class StreamAssembler:
 
     def _target(self, index: int | None, call_id: str | None, name: str | None, fragment: str) -> CallInProgress:
         """The call a delta continues, or a new one; it takes the delta's id when it had none."""
-        if index is not None:
-            call = self._by_index.get(index)
-        elif call_id is not None:
-            call = self._by_id.get(call_id)
-        else:
-            call = self._calls[-1] if self._calls else None
+        call = self._by_index.get(index) if index is not None else self._unindexed(call_id)
         if call is None or call.starts_new_call(call_id, name, fragment):
             call = self._new_call(index)
         if call_id is not None and call.id is None:
             call.id = call_id
             self._by_id.setdefault(call_id, call)
         return call
+
+    def _unindexed(self, call_id: str | None) -> CallInProgress | None:
+        """A server that omits ``index``: the call with the same id, or else the last call."""
+        if call_id is not None:
+            return self._by_id.get(call_id)
+        return self._calls[-1] if self._calls else None
 
     def _new_call(self, index: int | None) -> CallInProgress:
         call = CallInProgress(len(self._calls))

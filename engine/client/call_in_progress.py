@@ -41,11 +41,14 @@ class CallInProgress:
     def starts_new_call(self, call_id: str | None, name: str | None, fragment: str) -> bool:
         """Whether a delta matched to this call starts another one: it brings a different id, or a name (or an id)
         and a new object after arguments that already form one."""
-        if call_id is not None and self.id is not None:
+        if call_id is None:
+            return name is not None and self._opens_another_object(fragment)  # the usual case: a continuation
+        if self.id is not None:
             return call_id != self.id
-        if (name is None and call_id is None) or not self.args_len or not fragment.lstrip().startswith("{"):
-            return False
-        return self.args_form_object()
+        return self._opens_another_object(fragment)
+
+    def _opens_another_object(self, fragment: str) -> bool:
+        return self.args_len > 0 and fragment.lstrip().startswith("{") and self.args_form_object()
 
     def args_form_object(self) -> bool:
         """The arguments so far are a complete object (or several glued ones): a new object starts a new call.
@@ -56,15 +59,18 @@ class CallInProgress:
         """
         if self.never_object or not self.scan.feed(self.args):
             return False
-        text = "".join(self.args)
-        try:
-            if isinstance(json.loads(text), dict):
-                return True
-        except (ValueError, RecursionError):
-            if split_concatenated(text) is not None:
-                return True
+        if _forms_objects("".join(self.args)):
+            return True
         self.never_object = True
         return False
+
+
+def _forms_objects(text: str) -> bool:
+    """Whether ``text`` is a JSON object, or several glued one after another."""
+    try:
+        return isinstance(json.loads(text), dict)
+    except (ValueError, RecursionError):
+        return split_concatenated(text) is not None
 
 
 _STRUCTURE = re.compile(r'[{}\[\]"\\]')
@@ -85,6 +91,11 @@ class BracketScan:
         for fragment in fragments[self.read :]:
             self._fragment(fragment)
         self.read = len(fragments)
+        return self.balanced
+
+    @property
+    def balanced(self) -> bool:
+        """The text read so far opened a bracket, closed every one, and is outside any string."""
         return self.opened and not self.spoiled and not self.in_string and self.depth == 0
 
     def _fragment(self, fragment: str) -> None:

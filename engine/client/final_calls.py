@@ -47,8 +47,11 @@ def final_calls(
         for made in _made_calls(call, ids, executable=executable, finish=finish):
             received.append(made)
             inner = _inner_calls(made, ids)
-            expanded = expanded or inner is not None
-            run.extend((made,) if inner is None else inner)
+            if inner is None:
+                run.append(made)
+            else:
+                expanded = True
+                run.extend(inner)
     return run, (received if expanded else [])
 
 

@@ -17,17 +17,23 @@ _SCRIPT = re.compile(r"<(script|style)[^>]*>.*?</\1>", re.IGNORECASE | re.DOTALL
 
 def error_text(body: bytes, content_type: str) -> ProviderError | None:
     """The provider's message from an error body: a JSON error object, the title of an HTML page, or the text."""
-    text = body.decode("utf-8", errors="replace").strip().lstrip("\ufeff")
+    text = _body_text(body)
     if not text:
         return None
-    if text.startswith("data:"):  # an error status with an SSE body: read its first event
-        text = text.splitlines()[0][5:].strip() or text
     payload = _json_or_none(text)
     if payload is not None:
         return _json_error(payload, text)
     if "html" in content_type.lower() or text[:1] == "<":
         return ProviderError(message=html_title(text))
     return ProviderError(message=text[:300])
+
+
+def _body_text(body: bytes) -> str:
+    """The body as text; of an SSE body (an error status can carry one), its first event."""
+    text = body.decode("utf-8", errors="replace").strip().lstrip("\ufeff")
+    if text.startswith("data:"):
+        text = text.splitlines()[0][5:].strip() or text
+    return text
 
 
 def _json_or_none(text: str) -> Any:

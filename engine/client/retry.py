@@ -68,11 +68,11 @@ class RetryPolicy:
 
     def delay(self, retries_taken: int, requested_s: float | None) -> float | None:
         """Seconds to wait before the next attempt, or None when the server asks for longer than we accept."""
-        if requested_s is not None and requested_s > self.max_server_delay_s:
+        if requested_s is None:
+            return self.backoff(retries_taken)
+        if requested_s > self.max_server_delay_s:
             return None
-        if requested_s is not None and requested_s > 0:
-            return requested_s
-        return self.backoff(retries_taken)
+        return requested_s if requested_s > 0 else self.backoff(retries_taken)
 
     async def sleep(self, delay_s: float) -> None:
         """Wait ``delay_s`` seconds, scaled by ``time_scale``."""

@@ -70,9 +70,13 @@ class SSEDecoder:
         """The read without what belongs before it: the LF of a CRLF split between reads, and a BOM opening the
         stream."""
         if self._skip_lf and chunk:
-            self._skip_lf = False
-            chunk = chunk[1:] if chunk[:1] == b"\n" else chunk
+            chunk = self._after_cr(chunk)
         return chunk if not chunk or self._bom_checked else self._without_bom(chunk)
+
+    def _after_cr(self, chunk: bytes) -> bytes:
+        """The read after one that ended in CR: an LF opening it ends the same line."""
+        self._skip_lf = False
+        return chunk[1:] if chunk[:1] == b"\n" else chunk
 
     def _without_bom(self, chunk: bytes) -> bytes:
         """The first bytes of the stream without a BOM (held back until three bytes are in)."""

@@ -214,8 +214,10 @@ def parse_error_payload(payload: Any) -> ProviderError | None:
     """
     if isinstance(payload, list):
         return next((found for found in map(parse_error_payload, payload) if found is not None), None)
-    if not isinstance(payload, dict):
-        return None
+    return _error_in_object(payload) if isinstance(payload, dict) else None
+
+
+def _error_in_object(payload: dict[str, Any]) -> ProviderError | None:
     inner = payload.get("error")
     if isinstance(inner, str) and inner:
         return ProviderError(message=inner)
@@ -281,7 +283,7 @@ def _numeric_status(code: Any, status: Any) -> int | None:
 def _status_number(value: Any) -> int | None:
     if isinstance(value, str) and value.isdigit():
         value = int(value)
-    if isinstance(value, int) and not isinstance(value, bool) and 100 <= value <= 599:
+    if type(value) is int and 100 <= value <= 599:  # not a bool: type(True) is bool
         return value
     return None
 
