@@ -13,7 +13,7 @@ import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
 
@@ -103,9 +103,12 @@ def _safely_repaired(candidate: str, scan: _Scan) -> dict[str, Any] | None:
         repaired = json_repair.repair_json(candidate[scan.start : scan.end], return_objects=True)
     except Exception:  # json_repair is heuristic code; any failure means "not repairable"
         return None
-    if isinstance(repaired, dict) and _count_keys(repaired) == scan.keys and _is_json_data(repaired):
-        return repaired
-    return None
+    return repaired if _is_safe_repair(repaired, scan) else None
+
+
+def _is_safe_repair(repaired: Any, scan: _Scan) -> TypeGuard[dict[str, Any]]:
+    """The repair gave an object of plain JSON data that kept every key the scan saw (it dropped none)."""
+    return isinstance(repaired, dict) and _count_keys(repaired) == scan.keys and _is_json_data(repaired)
 
 
 def _invalid(sentence: str) -> ParsedArguments:
@@ -334,11 +337,17 @@ def lone_surrogate_at(value: Any, path: str = "") -> str | None:
     if isinstance(value, str):
         return _lone_in_text(value, path)
     for key, item in _children(value):
-        here = f"{path}.{key}" if path else str(key)
-        found = here if isinstance(key, str) and _SURROGATE.search(key) else lone_surrogate_at(item, here)
+        found = _lone_in_entry(key, item, f"{path}.{key}" if path else str(key))
         if found is not None:
             return found
     return None
+
+
+def _lone_in_entry(key: Any, item: Any, here: str) -> str | None:
+    """``here`` when the key itself holds a lone surrogate, else the place inside ``item``."""
+    if isinstance(key, str) and _SURROGATE.search(key):
+        return here
+    return lone_surrogate_at(item, here)
 
 
 def _lone_in_text(text: str, path: str) -> str | None:

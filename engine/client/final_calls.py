@@ -78,13 +78,18 @@ def _made_calls(call: CallInProgress, ids: _FreshIds, *, executable: bool, finis
 
 
 def _argument_texts(call: CallInProgress, executable: bool) -> list[str]:
-    """The argument texts of ``call``: none for an empty shell (an id-only delta with nothing after it), several
-    when objects were glued under one index (only split when the calls may run)."""
+    """The argument texts of ``call``: none for an empty shell, several when objects were glued under one index
+    (only split when the calls may run)."""
     raw = fix_surrogates("".join(call.args))
-    if not (call.name or raw.strip() or call.extra):
+    if _is_empty_shell(call, raw):
         return []
     glued = split_concatenated(raw) if executable else None
     return glued or [raw]
+
+
+def _is_empty_shell(call: CallInProgress, raw: str) -> bool:
+    """A call with no name, no arguments and no metadata (e.g. an id-only delta with nothing after it)."""
+    return not (call.name or raw.strip() or call.extra)
 
 
 def _finished_call(
