@@ -62,6 +62,7 @@ class _FreshIds:
         self._used: set[str] = set()
 
     def take(self, candidate: str | None) -> str:
+        """``candidate`` when it is free, else a fresh id; either way it is taken now."""
         call_id = candidate if candidate and candidate not in self._used else new_tool_call_id()
         while call_id in self._used:
             call_id = new_tool_call_id()
