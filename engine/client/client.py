@@ -11,6 +11,7 @@ import dataclasses
 import json
 import time
 from collections.abc import AsyncIterator, Mapping
+from contextlib import aclosing
 from typing import Any
 
 import httpx
@@ -168,9 +169,10 @@ class ModelClient:
                 self._http.stream("POST", self._url, content=payload, headers=self._headers) as response,
             ):
                 reads = await response_reads(response, assembler, self.limits, self._failures, started)
-                async for events in reads:
-                    for event in events:
-                        yield event
+                async with aclosing(reads):  # a consumer that stops early closes the reading at once
+                    async for events in reads:
+                        for event in events:
+                            yield event
         except INTERRUPTIONS as exc:
             cut = self._failures.interruption(exc)
             if not assembler.output_started:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 
 import httpx
 
@@ -26,7 +26,7 @@ _JSON_BODY_LIMIT = 32 * 1024 * 1024
 _DRAIN_SECONDS = 0.5
 _DRAIN_LIMIT = 1024 * 1024
 
-Reads = AsyncIterator[list[StreamEvent]]
+Reads = AsyncGenerator[list[StreamEvent], None]
 
 
 async def response_reads(
