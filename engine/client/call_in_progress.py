@@ -73,7 +73,9 @@ def _forms_objects(text: str) -> bool:
         return split_concatenated(text) is not None
 
 
-_STRUCTURE = re.compile(r'[{}\[\]"\\]')
+# What matters inside a string (its end, an escape) and outside one (brackets, the start of a string).
+_STRING_STOPS = re.compile(r'["\\]')
+_STRUCTURE = re.compile(r'[{}\[\]"]')
 
 
 class BracketScan:
@@ -99,32 +101,34 @@ class BracketScan:
         return self.opened and not self.spoiled and not self.in_string and self.depth == 0
 
     def _fragment(self, fragment: str) -> None:
-        skip = 0 if self.escaped else -1  # the index of a character a backslash escaped
+        at = 1 if self.escaped else 0  # a backslash ending the previous fragment escaped this one's first character
         self.escaped = False
-        for match in _STRUCTURE.finditer(fragment):
-            at = match.start()
-            if at == skip:
-                continue
-            if self.in_string:
-                skip = self._in_string(match.group(), at, len(fragment))
-            else:
-                self._outside_string(match.group())
+        while at < len(fragment):
+            at = self._in_string(fragment, at) if self.in_string else self._outside_string(fragment, at)
 
-    def _in_string(self, char: str, at: int, size: int) -> int:
-        """A backslash or a quote inside a string; the index of the character a backslash escapes (else -1)."""
-        if char == "\\":
-            self.escaped = at + 1 == size  # it escapes the next fragment's first character
-            return at + 1
-        if char == '"':
-            self.in_string = False
-        return -1
+    def _in_string(self, fragment: str, at: int) -> int:
+        """Read a string from ``at`` to its end or the next escape; where to go on."""
+        found = _STRING_STOPS.search(fragment, at)
+        if found is None:
+            return len(fragment)
+        if found.group() == "\\":
+            self.escaped = found.end() == len(fragment)  # it escapes the next fragment's first character
+            return found.end() + 1
+        self.in_string = False
+        return found.end()
 
-    def _outside_string(self, char: str) -> None:
+    def _outside_string(self, fragment: str, at: int) -> int:
+        """Read from ``at`` to the next bracket or the start of a string; where to go on."""
+        found = _STRUCTURE.search(fragment, at)
+        if found is None:
+            return len(fragment)
+        char = found.group()
         if char == '"':
             self.in_string = True
         elif char in "{[":
             self.depth += 1
             self.opened = True
-        elif char in "}]":
+        else:
             self.depth -= 1
             self.spoiled = self.spoiled or self.depth < 0
+        return found.end()
