@@ -8,8 +8,8 @@ arguments already form a complete object. Names and ids resent on every chunk ar
 provider's way.
 
 The common chunk (one ``data:`` line of JSON with one choice and a text or argument fragment) takes ``feed`` →
-``_apply`` → ``_delta`` → ``_add_text`` or ``_tool_delta``; everything else (errors, ``[DONE]``, odd shapes,
-reasoning fields, content parts) branches off into its own step.
+``_apply`` → ``_delta_words`` and ``_delta_calls`` → ``_add_text`` or ``_tool_delta``; everything else (errors,
+``[DONE]``, odd shapes, reasoning fields, content parts) branches off into its own step.
 """
 
 from __future__ import annotations
@@ -39,6 +39,8 @@ from engine.client.wire import (
     validate_chunk,
 )
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
+
+_NO_FUNCTION = WireFunction()  # a tool-call delta without ``function`` (an id-only delta): no name, no arguments
 
 
 class StreamAssembler:
@@ -148,8 +150,10 @@ class StreamAssembler:
         for choice in chunk.choices or ():
             if choice.index:
                 continue  # we ask for one choice; ignore any other (None and 0 are the first)
-            if choice.delta is not None:
-                self._delta(choice.delta, events)
+            delta = choice.delta
+            if delta is not None:
+                self._delta_words(delta, events)
+                self._delta_calls(delta, events)
             if choice.finish_reason:
                 self._finish_raw = choice.finish_reason
         return events
@@ -163,7 +167,8 @@ class StreamAssembler:
 
     # -- deltas --------------------------------------------------------------------------------------------------
 
-    def _delta(self, delta: WireDelta, events: list[StreamEvent]) -> None:
+    def _delta_words(self, delta: WireDelta, events: list[StreamEvent]) -> None:
+        """The delta's words: reasoning fields, the content (text or parts), a refusal (shown as text)."""
         if delta.reasoning_content is not None or delta.reasoning is not None:
             self._reasoning_delta(delta, events)
         content = delta.content
@@ -172,8 +177,16 @@ class StreamAssembler:
                 self._add_text(content, events)
             else:
                 self._add_parts(content, events)
-        if delta.refusal or delta.extra_content or delta.function_call is not None:
-            self._rare_fields(delta, events)
+        if delta.refusal:
+            self._add_text(delta.refusal, events)
+
+    def _delta_calls(self, delta: WireDelta, events: list[StreamEvent]) -> None:
+        """The delta's tool calls (a list, one object, or a legacy ``function_call``) and the provider metadata that
+        goes with them (Gemini's thought signatures in ``extra_content``), after its words."""
+        if delta.extra_content:
+            self._message_extra = _merge(self._message_extra, delta.extra_content)
+        if delta.function_call is not None:  # legacy functions API: one call, no index
+            self._tool_delta(WireToolCall(index=0, function=delta.function_call), events)
         entries = delta.tool_calls
         if entries is not None:
             for entry in (entries,) if isinstance(entries, WireToolCall) else entries:
@@ -200,15 +213,6 @@ class StreamAssembler:
             else:
                 self._add_text(text, events)
 
-    def _rare_fields(self, delta: WireDelta, events: list[StreamEvent]) -> None:
-        """A refusal (shown as text), provider metadata to echo back, a call of the legacy functions API."""
-        if delta.refusal:
-            self._add_text(delta.refusal, events)
-        if delta.extra_content:
-            self._message_extra = _merge(self._message_extra, delta.extra_content)
-        if delta.function_call is not None:  # legacy functions API: one call, no index
-            self._tool_delta(WireToolCall(index=0, function=delta.function_call), events)
-
     def _add_text(self, text: str, events: list[StreamEvent]) -> None:
         if not text:
             return
@@ -228,7 +232,11 @@ class StreamAssembler:
         events.append(ReasoningDelta(text))
 
     def _tool_delta(self, entry: WireToolCall, events: list[StreamEvent]) -> None:
-        name, fragment = _name_and_fragment(entry.function)
+        function = entry.function or _NO_FUNCTION
+        fragment = function.arguments
+        if fragment.__class__ is not str:
+            fragment = _arguments_text(fragment)
+        name = function.name or None  # an empty name counts as absent
         call_id = None if entry.id is None else str(entry.id) or None
         call = self._target(entry.index, call_id, name, fragment)
         changed = name is not None and call.take_name(name)
@@ -376,19 +384,9 @@ def _error_in(text: str) -> ProviderError:
     return found or ProviderError(message=text.strip() or "unknown error")
 
 
-def _name_and_fragment(function: WireFunction | None) -> tuple[str | None, str]:
-    """A tool-call delta's name (None when absent or empty) and its argument text."""
-    if function is None:
-        return None, ""
-    arguments = function.arguments
-    if arguments.__class__ is not str:
-        arguments = _arguments_text(arguments)
-    return function.name or None, arguments
-
-
 def _arguments_text(arguments: Any) -> str:
-    """Arguments sent as a whole object (llama-server, TGI, Venice) as text; a bare value the argument parser will
-    refuse stays refusable."""
+    """Arguments that are not a text fragment: none yet, or a whole object (llama-server, TGI, Venice) as text; a
+    bare value the argument parser will refuse stays refusable."""
     if arguments is None:
         return ""
     return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
