@@ -166,8 +166,8 @@ class _Rule:
 _NEVER_RETRIED = frozenset({"quota", "context_overflow"})
 _BAD_REQUEST = frozenset({400, 413, 422})
 
-# First match wins: the provider's own code or type beats the status (a 429 ``insufficient_quota`` is a quota
-# failure, a 400 ``exceed_context_size_error`` a context overflow), and the status beats words in the message.
+# First match wins, in this order: a quota or context code wins over a status that says otherwise (a 429
+# ``insufficient_quota`` is a quota failure, a 400 ``exceed_context_size_error`` a context overflow).
 _RULES = (
     _Rule("quota", frozenset({402}), _QUOTA_CODES, _QUOTA_WORDS),
     _Rule("context_overflow", codes=_CONTEXT_CODES, words=_CONTEXT_WORDS, words_when=_BAD_REQUEST | {None}),
@@ -209,7 +209,8 @@ def _unlisted(status: int | None) -> FailureType:
 
 
 def _retryable(kind: FailureType, hint: str) -> bool:
-    """Whether ``kind`` may succeed when retried; ``hint`` (``x-should-retry``) decides for the transient types."""
+    """Whether ``kind`` may succeed when retried. OpenAI's ``x-should-retry`` (``hint``) overrides the type's own
+    answer, except that a quota failure or a context overflow is never retried."""
     if kind in RUN_STOPPING_TYPES or kind == "context_overflow":
         return hint == "true" and kind not in _NEVER_RETRIED
     return hint != "false"
