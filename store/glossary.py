@@ -172,17 +172,6 @@ def _entries(items: object) -> object:
     return entries
 
 
-def load_glossary(path: Path) -> Glossary:
-    """The glossary at ``path``; an empty one when the file does not exist."""
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return Glossary()
-    except OSError as exc:
-        raise GlossaryLoadError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    return parse_glossary(raw, path)
-
-
 _UNSET_OMITTED = ("gender", "model")  # written only when set
 
 

@@ -9,7 +9,7 @@ from engine.glossary.index import GlossaryIndex
 from engine.glossary.run_glossary import RunGlossary
 from engine.run import RunRequest
 from engine.services import TaskService
-from store.glossary import GlossaryEntry, load_glossary
+from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
@@ -119,7 +119,7 @@ async def test_a_character_proposed_in_chunk_1_is_in_chunk_2_s_message(
     assert chunk_2.endswith("Glossary\n下人 → the servant (character; male; never named) (proposed)\n")
     chunk_1 = model_server.requests[0].json["messages"][1]["content"]
     assert "Glossary" not in chunk_1  # nothing was in the glossary when chunk 1 started
-    saved = load_glossary(tmp_path / "glossary.json").entries
+    saved = GlossaryStore(Workspace(tmp_path)).load().entries
     assert [(e.source, e.status, e.origin, e.model) for e in saved] == [("下人", "proposed", "model", "test-model")]
     assert events[-1].status == "complete"
 
@@ -150,7 +150,7 @@ async def test_a_person_s_glossary_edit_during_a_run_is_kept_and_used(
     model_server.responder = answer
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300))
     assert events[-1].status == "complete"
-    saved = {e.id: e for e in load_glossary(tmp_path / "glossary.json").entries}
+    saved = {e.id: e for e in GlossaryStore(Workspace(tmp_path)).load().entries}
     assert {"p0", "p1"} <= set(saved) and any(e.source == "羅生門" for e in saved.values())
     chunk_2 = model_server.requests[2].json["messages"][1]["content"]
     assert "下人 → the servant (term; by hand)" in chunk_2

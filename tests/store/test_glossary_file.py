@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes, load_glossary, parse_glossary
+from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes, parse_glossary
 from store.glossary_commit import (
     GlossaryConflict,
     GlossaryEditError,
@@ -106,12 +106,12 @@ def test_a_broken_file_is_one_line_naming_the_place(tmp_path: Path, content: str
     path = tmp_path / "glossary.json"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(GlossaryLoadError) as caught:
-        load_glossary(path)
+        GlossaryStore(Workspace(tmp_path)).load()
     assert said in caught.value.line and "\n" not in caught.value.line and str(path) in caught.value.line
 
 
 def test_no_file_is_an_empty_glossary_and_the_glossary_is_never_a_chapter(tmp_path: Path) -> None:
-    assert load_glossary(tmp_path / "glossary.json") == Glossary()
+    assert GlossaryStore(Workspace(tmp_path)).load() == Glossary()
     (tmp_path / "ch01.json").write_text("{}")
     (tmp_path / "glossary.json").write_text('{"format": "proofdesk.glossary/1", "entries": []}')
     assert [p.name for p in Workspace(tmp_path).chapter_paths()] == ["ch01.json"]
