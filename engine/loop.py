@@ -90,11 +90,6 @@ class ChunkOutcome:
     end_code: EndCode | None = None
     cut_completion_tokens: list[int] = field(default_factory=list)  # of responses that ended with length
 
-    @property
-    def fatal(self) -> bool:
-        """The model cannot be used for any later chunk either (quota, key, model name, request shape)."""
-        return self.failure is not None and self.failure.stops_run
-
     def fail(self, failure: ModelFailure) -> None:
         """End the chunk on a model failure."""
         self.status, self.failure, self.error = "failed", failure, failure.message
