@@ -7,7 +7,8 @@ from pathlib import Path
 from engine.loop import UNCHANGED_NOTE
 from engine.run import RunRequest
 from engine.tools import default_registry
-from store.glossary import load_glossary
+from store.glossary_commit import GlossaryStore
+from store.workspace import Workspace
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter
 from tests.support.model_server import ModelServer, tool_reply
 
@@ -41,7 +42,7 @@ async def test_a_second_writing_tool_is_not_chunk_progress(tmp_path: Path, model
     ]
     assert events[-1].status == "complete"
     # The proposals were written: the tool writes a file, and still is no submission of the chunk.
-    assert [e.source for e in load_glossary(tmp_path / "glossary.json").entries] == ["下人", "鴉"]
+    assert [e.source for e in GlossaryStore(Workspace(tmp_path)).load().entries] == ["下人", "鴉"]
 
 
 def test_only_the_batch_tool_submits() -> None:
