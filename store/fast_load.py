@@ -24,7 +24,7 @@ from typing import Any
 import orjson
 
 from store.model import FORMAT, ORIGINS, Chapter, Paragraph, TranslationVersion
-from store.serialize import keep_source
+from store.paragraph_bytes import keep_source
 
 MAX_DEPTH = 200  # far deeper than any chapter; keeps us well clear of RecursionError
 
