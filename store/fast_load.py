@@ -343,8 +343,10 @@ def _build(data: dict[str, Any]) -> tuple[Chapter, int, list[bool]] | None:
     paragraphs, plain, keys = body
     paragraph_ids = [p.id for p in paragraphs]
     ids += paragraph_ids
+    if not _ids_valid(ids):
+        return None
     positions = dict(zip(paragraph_ids, range(len(paragraph_ids)), strict=True))
-    if len(positions) != len(paragraph_ids) or not _ids_valid(ids):
+    if len(positions) != len(paragraph_ids):
         return None  # a paragraph ID twice: the careful path names both places
     fields = {k: data.get(k) for k in _CHAPTER_KEYS}
     fields["format"] = data.get("format", FORMAT)
