@@ -324,10 +324,6 @@ def load_chapter(path: str | Path) -> Chapter:
     path = Path(path)
     try:
         raw = path.read_bytes()
-    except IsADirectoryError:
-        raise ChapterLoadError(str(path), None, "is a folder, not a chapter file") from None
-    except FileNotFoundError:
-        raise ChapterLoadError(str(path), None, "no such file") from None
     except OSError as exc:
-        raise ChapterLoadError(str(path), None, f"cannot be read: {exc.strerror or exc}") from None
+        raise ChapterLoadError.unreadable(path, exc) from None
     return parse_chapter(raw, path)
