@@ -17,7 +17,7 @@ from __future__ import annotations
 import gc
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -116,14 +116,14 @@ def _keys_all_distinct(raw: bytes, keys: int) -> bool:
     return raw.count(b'":') == keys and _KEY_SPACE.search(raw) is None
 
 
-def _extra_keys(value: Any) -> int:
-    """The number of object keys nested in an unknown key's value; -1 if it holds a float or nests too deep.
+def _nested_keys(values: Iterable[Any]) -> int:
+    """The number of object keys nested in unknown keys' values; -1 if one holds a float or nests too deep.
 
     orjson reads integers beyond 64 bits as floats, so a float sends the file to the careful path (exact
     integers); depth is counted as :func:`store.loader._extras_too_deep` does.
     """
     keys = 0
-    stack: list[tuple[Any, int]] = [(value, 4)]
+    stack: list[tuple[Any, int]] = [(value, 4) for value in values]
     while stack:
         item, depth = stack.pop()
         kind = type(item)
@@ -140,13 +140,8 @@ def _extra_keys(value: Any) -> int:
 def _extras(data: dict[str, Any], known: frozenset[str]) -> tuple[dict[str, Any], int] | None:
     """An object's unknown keys and the object keys nested in them; None if one holds a float or nests too deep."""
     extra = {k: v for k, v in data.items() if k not in known}
-    nested = 0
-    for value in extra.values():
-        keys = _extra_keys(value)
-        if keys < 0:
-            return None
-        nested += keys
-    return extra, nested
+    nested = _nested_keys(extra.values())
+    return (extra, nested) if nested >= 0 else None
 
 
 def _record(cls: type[_R], fields: dict[str, Any], extra: dict[str, Any], fields_set: set[str]) -> _R:
@@ -181,24 +176,20 @@ def _ids_valid(ids: list[Any]) -> bool:
         return False
     if joined.isascii() and joined.isprintable() and " " not in joined and "" not in ids:
         return True
-    return all(type(i) is str and _ID.fullmatch(i) for i in ids)
+    return all(_ID.fullmatch(i) for i in ids)  # all strings: they joined
 
 
 def _version(v: Any, ids: list[Any]) -> tuple[TranslationVersion, int, bool] | None:
     """A checked version, its number of object keys, and whether it is plain (the known keys, in order)."""
     if type(v) is not dict or tuple(map(type, map(v.get, _VERSION_KEYS))) not in _VERSION_SHAPES:
         return None
-    if v["origin"] not in _ORIGIN_SET:
+    extras = _extras(v, _VERSION_FIELDS)
+    if extras is None or v["origin"] not in _ORIGIN_SET:
         return None
     ids.append(v["id"])
-    if tuple(v) == _VERSION_KEYS:
-        return _record(TranslationVersion, v, _NO_EXTRA, _PLAIN_VERSION_SET), 5, True
-    extras = _extras(v, _VERSION_FIELDS)
-    if extras is None:
-        return None
     extra, nested = extras
     fields = {k: v.get(k) for k in _VERSION_KEYS}
-    return _record(TranslationVersion, fields, extra, set(v)), len(v) + nested, False
+    return _record(TranslationVersion, fields, extra, set(v)), len(v) + nested, tuple(v) == _VERSION_KEYS
 
 
 def _versions(listed: Any, ids: list[Any]) -> tuple[tuple[TranslationVersion, ...], int, bool] | None:
@@ -227,29 +218,23 @@ def _paragraph(p: Any, ids: list[Any]) -> tuple[Paragraph, int, bool] | None:
     text, sel, reviewed = p.get("text"), p.get("selected_translation_id"), p.get("reviewed", False)
     if (type(text), type(sel), type(reviewed)) not in _PARA_SHAPES:
         return None
-    listed = p.get("translations", ())
-    got = _versions(listed, ids) if listed != () else ((), 0, True)
+    got = _versions(p.get("translations", []), ids)
     extras = _extras(p, _PARA_FIELDS)
     if got is None or extras is None:
         return None
     versions, keys, plain = got
     extra, nested = extras
-    if plain and tuple(p) == _PARA_KEYS:
-        p["translations"] = versions
-        paragraph = _record(Paragraph, p, _NO_EXTRA, _PLAIN_PARA_SET)
-    else:
-        fields = {
-            "id": p["id"],
-            "text": text,
-            "translations": versions,
-            "selected_translation_id": sel,
-            "reviewed": reviewed,
-        }
-        paragraph = _record(Paragraph, fields, extra, set(p))
-        plain = False
+    fields = {
+        "id": p["id"],
+        "text": text,
+        "translations": versions,
+        "selected_translation_id": sel,
+        "reviewed": reviewed,
+    }
+    paragraph = _record(Paragraph, fields, extra, set(p))
     if paragraph.problem() is not None:
         return None
-    return paragraph, len(p) + keys + nested, plain
+    return paragraph, len(p) + keys + nested, plain and tuple(p) == _PARA_KEYS
 
 
 def _usual(p: Any) -> bool:
