@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import ClassVar, TypeVar
 
@@ -268,17 +269,18 @@ class ChapterStore:
         ``.proofdesk/conflicts/``), :class:`~store.atomic.CommitError` (file untouched, no temp left) or
         :class:`~store.lock.LockTimeout`.
         """
+        return self._locked_retries(partial(self._merge_and_write, items, origin, model), "merging")
 
-        def merge_and_write(chapter: Chapter, state: FileState) -> CommitResult:
-            outcome = merge_batch(chapter, items, origin=origin, model=model, keep_versions=self.keep_versions)
-            if outcome.stale:
-                raise self._refuse(chapter, items, outcome, origin, model)
-            if not outcome.changed:
-                return self._result(outcome, state)
-            state = self._write(outcome.chapter, state)
-            return self._result(outcome, state, self._record_kept(chapter, items, outcome, origin, model))
-
-        return self._locked_retries(merge_and_write, "merging")
+    def _merge_and_write(
+        self, items: Sequence[BatchItem], origin: Origin, model: str | None, chapter: Chapter, state: FileState
+    ) -> CommitResult:
+        outcome = merge_batch(chapter, items, origin=origin, model=model, keep_versions=self.keep_versions)
+        if outcome.stale:
+            raise self._refuse(chapter, items, outcome, origin, model)
+        if not outcome.changed:
+            return self._result(outcome, state)
+        state = self._write(outcome.chapter, state)
+        return self._result(outcome, state, self._record_kept(chapter, items, outcome, origin, model))
 
     def update(self, fn: Callable[[Chapter], Chapter]) -> Chapter:
         """Locked read-modify-write: apply ``fn`` to the chapter on disk now and write the result durably.
@@ -286,18 +288,17 @@ class ChapterStore:
         ``fn`` may be called again (on the newer chapter) if the file changes under us; it must not have
         side effects. Returning the same chapter (or one with identical bytes) writes nothing.
         """
+        return self._locked_retries(partial(self._apply_and_write, fn), "updating")
 
-        def apply_and_write(chapter: Chapter, state: FileState) -> Chapter:
-            new = fn(chapter)
-            if new is chapter:
-                return chapter
-            data = _encode(self.path, new)
-            if data == self._raw:
-                return chapter
-            self._write(new, state, data)
-            return new
-
-        return self._locked_retries(apply_and_write, "updating")
+    def _apply_and_write(self, fn: Callable[[Chapter], Chapter], chapter: Chapter, state: FileState) -> Chapter:
+        new = fn(chapter)
+        if new is chapter:
+            return chapter
+        data = _encode(self.path, new)
+        if data == self._raw:
+            return chapter  # identical bytes: nothing to write
+        self._write(new, state, data)
+        return new
 
     def _locked_retries(self, write: Callable[[Chapter, FileState], _T], doing: str) -> _T:
         """Under the mutex and the lock: read the chapter on disk now and ``write`` onto it; when the file
