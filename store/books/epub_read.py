@@ -7,6 +7,7 @@ import zipfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 from urllib.parse import unquote
 
 from lxml import etree
@@ -130,22 +131,29 @@ def ncx_labels(ncx: etree._Element, ncx_path: str) -> Iterator[tuple[etree._Elem
             yield label, resolve(ncx_path, content.get("src", ""))
 
 
-def _member_root(zf: zipfile.ZipFile, book: Path, path: str | None) -> etree._Element | None:
-    """The parsed member at ``path``, or None when there is none."""
-    if not path or path not in zf.namelist():
-        return None
-    return parse_xml(read_member(zf, book, path), book, path)
+def _has(path: str | None, zf: zipfile.ZipFile) -> TypeGuard[str]:
+    """Whether ``path`` names a member of the zip."""
+    return bool(path) and path in zf.namelist()
 
 
 def toc_titles(zf: zipfile.ZipFile, book: Path, pkg: Package) -> dict[str, str]:
     """Document zip path -> title from the EPUB 3 nav (toc) or else the EPUB 2 NCX; the first entry wins."""
+    return _nav_titles(zf, book, pkg.nav_path) or _ncx_titles(zf, book, pkg.ncx_path)
+
+
+def _nav_titles(zf: zipfile.ZipFile, book: Path, nav_path: str | None) -> dict[str, str]:
     titles: dict[str, str] = {}
-    nav = _member_root(zf, book, pkg.nav_path)
-    for a, path in nav_links(nav, pkg.nav_path or "") if nav is not None else ():
-        titles.setdefault(path, " ".join(block_text(a).split()))
-    ncx = None if titles else _member_root(zf, book, pkg.ncx_path)
-    for label, path in ncx_labels(ncx, pkg.ncx_path or "") if ncx is not None else ():
-        titles.setdefault(path, (label.text or "").strip())
+    if _has(nav_path, zf):
+        for a, path in nav_links(parse_xml(read_member(zf, book, nav_path), book, nav_path), nav_path):
+            titles.setdefault(path, " ".join(block_text(a).split()))
+    return titles
+
+
+def _ncx_titles(zf: zipfile.ZipFile, book: Path, ncx_path: str | None) -> dict[str, str]:
+    titles: dict[str, str] = {}
+    if _has(ncx_path, zf):
+        for label, path in ncx_labels(parse_xml(read_member(zf, book, ncx_path), book, ncx_path), ncx_path):
+            titles.setdefault(path, (label.text or "").strip())
     return titles
 
 
@@ -161,15 +169,17 @@ def read_book(book: Path) -> tuple[Package, list[SpineDoc]]:
         check_not_encrypted(zf, book)
         pkg = read_package(zf, book)
         titles = toc_titles(zf, book, pkg)
-        docs = []
-        for path in pkg.spine:
-            if path == pkg.nav_path:
-                continue  # the table of contents is rebuilt from chapter titles, not translated as a chapter
-            root = parse_xml(read_member(zf, book, path), book, path)
-            found = blocks(root)
-            if not any(b.text.strip() for b in found):
-                continue
-            title = titles.get(path) or _heading(root)
-            href = posixpath.relpath(path, posixpath.dirname(pkg.opf_path))
-            docs.append(SpineDoc(path, href, title or None, found))
+        # The table of contents is rebuilt from chapter titles, not translated as a chapter.
+        read = (_spine_doc(zf, book, pkg, path, titles) for path in pkg.spine if path != pkg.nav_path)
+        docs = [doc for doc in read if doc is not None]
     return pkg, docs
+
+
+def _spine_doc(zf: zipfile.ZipFile, book: Path, pkg: Package, path: str, titles: dict[str, str]) -> SpineDoc | None:
+    """The spine document at ``path`` with its title and blocks; None when it holds no text."""
+    root = parse_xml(read_member(zf, book, path), book, path)
+    found = blocks(root)
+    if not any(b.text.strip() for b in found):
+        return None
+    href = posixpath.relpath(path, posixpath.dirname(pkg.opf_path))
+    return SpineDoc(path, href, titles.get(path) or _heading(root) or None, found)
