@@ -35,8 +35,10 @@ class CommitError(StoreError):
     def __init__(self, path: Path | str, step: str, error: OSError | str | None = None) -> None:
         self.path = Path(path)
         self.step = step
-        self.errno = error.errno if isinstance(error, OSError) else None
-        self.reason = (error.strerror or str(error)) if isinstance(error, OSError) else (error or "unknown error")
+        if isinstance(error, OSError):
+            self.errno, self.reason = error.errno, error.strerror or str(error)
+        else:
+            self.errno, self.reason = None, error or "unknown error"
         super().__init__(f"could not {step} for {self.path.name}: {self.reason}")
 
 

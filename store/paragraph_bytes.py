@@ -97,12 +97,9 @@ def carry_inners(chapter: Chapter, copy: Chapter, replacements: dict[int, Paragr
     if inners is None:
         return
     inners = list(inners)
-    missing = chapter.cached("missing")
-    missing = list(missing) if missing is not None else None
     for pos, para in replacements.items():
-        inner = inners[pos] = cached_inner(para)
-        if inner is None and missing is not None:
-            missing.append(pos)
+        inners[pos] = cached_inner(para)
     copy.cache("inners", inners)
+    missing = chapter.cached("missing")
     if missing is not None:
-        copy.cache("missing", missing)
+        copy.cache("missing", [*missing, *(pos for pos in replacements if inners[pos] is None)])

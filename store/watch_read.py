@@ -117,7 +117,7 @@ def examine(path: Path, known: Known | None, is_own: Callable[[str], bool] | Non
         chapter = parse_chapter(data, path)
     except ChapterLoadError as exc:
         return Examined("invalid", digest=digest, stat=key, error=exc)
-    if known is not None and known.chapter is not None and known.chapter == chapter:
+    if known is not None and known.chapter == chapter:
         # Same chapter, different bytes (reformatted, or only the trailing newline so far): nothing to reload.
         return Examined("same", digest=digest, stat=key, chapter=known.chapter)
     return Examined("changed", digest=digest, stat=key, chapter=chapter)
