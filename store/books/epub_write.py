@@ -45,14 +45,21 @@ def _targets(root: etree._Element, chapter: Chapter) -> list[tuple[Paragraph, et
     targets: list[tuple[Paragraph, etree._Element]] = []
     tree = root.getroottree()
     for para in chapter.paragraphs:
-        ref = (para.__pydantic_extra__ or {}).get("source_ref")
-        if not isinstance(ref, dict) or not isinstance(ref.get("path"), str):
+        path = _source_path(para)
+        if path is None:
             continue
-        found = tree.xpath(ref["path"])
+        found = tree.xpath(path)
         if not isinstance(found, list) or not found or not isinstance(found[0], etree._Element):
-            raise BookError(f"chapter {chapter.id}: paragraph {para.id}: {ref['path']} is not in the source EPUB")
+            raise BookError(f"chapter {chapter.id}: paragraph {para.id}: {path} is not in the source EPUB")
         targets.append((para, found[0]))
     return targets
+
+
+def _source_path(para: Paragraph) -> str | None:
+    """The element path the import recorded for this paragraph (``source_ref.path``), or None."""
+    ref = (para.__pydantic_extra__ or {}).get("source_ref")
+    path = ref.get("path") if isinstance(ref, dict) else None
+    return path if isinstance(path, str) else None
 
 
 def _rewrite_doc(root: etree._Element, chapter: Chapter, bilingual: bool, missing: Missing) -> None:
