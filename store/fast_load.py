@@ -256,9 +256,11 @@ def _usual(p: Any) -> bool:
     return strings and origin in _ORIGIN_SET and type(model) in _TEXT_OR_NONE and sel in (None, vid)
 
 
-def _paragraphs(listed: list[Any], ids: list[Any]) -> tuple[list[Paragraph], list[bool], int] | None:
+def _paragraphs(
+    listed: list[Any], ids: list[Any], paragraph_ids: list[Any]
+) -> tuple[list[Paragraph], list[bool], int] | None:
     """The checked paragraphs, whether each is plain, and their number of object keys; None as soon as one is
-    not plainly valid. Version IDs go to ``ids``."""
+    not plainly valid. Version IDs go to ``ids``, paragraph IDs to ``paragraph_ids``."""
     paragraphs: list[Paragraph] = []
     plain: list[bool] = []
     keys = 0
@@ -268,12 +270,14 @@ def _paragraphs(listed: list[Any], ids: list[Any]) -> tuple[list[Paragraph], lis
             if got is None:
                 return None
             paragraph, nested, is_plain = got
+            paragraph_ids.append(paragraph.id)
             paragraphs.append(paragraph)
             plain.append(is_plain)
             keys += nested
             continue
         # The usual paragraph, built here (records as _record builds them): this loop runs for every paragraph.
         keys += 5
+        paragraph_ids.append(p["id"])
         if versions := p["translations"]:
             keys += 5
             v = versions[0]
@@ -322,11 +326,11 @@ def _build(data: dict[str, Any]) -> tuple[Chapter, int, list[bool]] | None:
         return None
     top_extra, top_keys = head
     ids: list[Any] = [data.get("id")]  # every identifier, checked at once at the end
-    body = _paragraphs(data["paragraphs"], ids)
+    paragraph_ids: list[Any] = []
+    body = _paragraphs(data["paragraphs"], ids, paragraph_ids)
     if body is None:
         return None
     paragraphs, plain, keys = body
-    paragraph_ids = [p.id for p in paragraphs]
     ids += paragraph_ids
     if not _ids_valid(ids):
         return None
