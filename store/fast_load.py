@@ -116,18 +116,19 @@ def _keys_all_distinct(raw: bytes, keys: int) -> bool:
     return raw.count(b'":') == keys and _KEY_SPACE.search(raw) is None
 
 
-def _nested_keys(values: Iterable[Any]) -> int:
-    """The number of object keys nested in unknown keys' values; -1 if one holds a float or nests too deep.
+def nested_keys(values: Iterable[Any], *, floats: bool = False) -> int:
+    """The number of object keys nested in unknown keys' values (JSON data); -1 if one nests more than
+    ``MAX_DEPTH`` levels deep in the file (the values sit at depth 4), or holds a float unless ``floats``.
 
-    orjson reads integers beyond 64 bits as floats, so a float sends the file to the careful path (exact
-    integers); depth is counted as :func:`store.loader._extras_too_deep` does.
+    orjson reads integers beyond 64 bits as floats, so for the fast path a float sends the file to the careful
+    path (exact integers); the careful path counts depth with this same walk.
     """
     keys = 0
     stack: list[tuple[Any, int]] = [(value, 4) for value in values]
     while stack:
         item, depth = stack.pop()
         kind = type(item)
-        if kind is float or depth > MAX_DEPTH:
+        if depth > MAX_DEPTH or (kind is float and not floats):
             return -1
         if kind is dict:
             keys += len(item)
@@ -140,7 +141,7 @@ def _nested_keys(values: Iterable[Any]) -> int:
 def _extras(data: dict[str, Any], known: frozenset[str]) -> tuple[dict[str, Any], int] | None:
     """An object's unknown keys and the object keys nested in them; None if one holds a float or nests too deep."""
     extra = {k: v for k, v in data.items() if k not in known}
-    nested = _nested_keys(extra.values())
+    nested = nested_keys(extra.values())
     return (extra, nested) if nested >= 0 else None
 
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from store.errors import ChapterLoadError
 from store.fast_load import MAX_DEPTH as _MAX_DEPTH
-from store.fast_load import gc_paused, parse_fast
+from store.fast_load import gc_paused, nested_keys, parse_fast
 from store.model import FORMAT, Chapter
 from store.validation_text import field_path
 
@@ -307,16 +307,7 @@ def _extra_values(chapter: Chapter) -> list[Any]:
 
 def _extras_too_deep(chapter: Chapter) -> bool:
     """Unknown keys are the only place arbitrary nesting can hide; check just those."""
-    stack: list[tuple[Any, int]] = [(value, 4) for value in _extra_values(chapter)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > _MAX_DEPTH:
-            return True
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return False
+    return nested_keys(_extra_values(chapter), floats=True) < 0
 
 
 def load_chapter(path: str | Path) -> Chapter:
