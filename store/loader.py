@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError
 from store.errors import ChapterLoadError
 from store.fast_load import MAX_DEPTH as _MAX_DEPTH
 from store.fast_load import gc_paused, nested_keys, parse_fast
-from store.model import FORMAT, Chapter
+from store.model import FORMAT, Chapter, first_repeated
 from store.validation_text import field_path
 
 _BOM = b"\xef\xbb\xbf"
@@ -41,11 +41,7 @@ class _BadConstant(Exception):
 def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
+        raise _DuplicateKey(first_repeated(key for key, _ in pairs) or "?")
     return obj
 
 

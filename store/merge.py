@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from store.model import Chapter, Origin, Paragraph, append_version, prune_versions, utc_now
+from store.model import Chapter, Origin, Paragraph, append_version, first_repeated, prune_versions, utc_now
 
 DEFAULT_KEEP_VERSIONS = 20
 KEEP_VERSIONS_MAX = 1000
@@ -105,12 +105,10 @@ def merge_batch(
 ) -> MergeOutcome:
     """Apply ``items`` onto ``chapter`` under the merge rules; see :class:`MergeOutcome`."""
     check_keep_versions(keep_versions)
-    seen: set[str] = set()
-    for item in items:
-        if item.paragraph_id in seen:
-            # The tool rejects duplicates before a commit; reaching here is a programming error.
-            raise ValueError(f"paragraph {item.paragraph_id!r} appears twice in one batch")
-        seen.add(item.paragraph_id)
+    twice = first_repeated(item.paragraph_id for item in items)
+    if twice is not None:
+        # The tool rejects duplicates before a commit; reaching here is a programming error.
+        raise ValueError(f"paragraph {twice!r} appears twice in one batch")
     stale = find_stale(chapter, items)
     if stale:
         return MergeOutcome(chapter=chapter, stale=stale)

@@ -8,6 +8,7 @@ re-encodes what it touched.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from datetime import UTC, datetime
 from typing import Annotated, Any, Final, Literal
 
@@ -40,6 +41,16 @@ def utc_now() -> str:
 def is_empty_text(text: str) -> bool:
     """True when ``text`` counts as an empty paragraph: blank once U+FEFF is removed."""
     return not text.replace("\ufeff", "").strip()
+
+
+def first_repeated(items: Iterable[str]) -> str | None:
+    """The first item that comes a second time, or None when all differ."""
+    seen: set[str] = set()
+    for item in items:
+        if item in seen:
+            return item
+        seen.add(item)
+    return None
 
 
 class _Record(BaseModel):
@@ -107,16 +118,11 @@ class Paragraph(_Record):
         the functions of this module that derive paragraphs keep it true by construction.
         """
         sel = self.selected_translation_id
-        versions = self.translations
-        if sel is not None and all(t.id != sel for t in versions):
+        ids = [t.id for t in self.translations]
+        if sel is not None and sel not in ids:
             return f"selected_translation_id {sel!r} names no translation of this paragraph"
-        if len(versions) > 1 and len({t.id for t in versions}) != len(versions):
-            seen: set[str] = set()
-            for t in versions:
-                if t.id in seen:
-                    return f"translation id {t.id!r} appears twice in this paragraph"
-                seen.add(t.id)
-        return None
+        twice = first_repeated(ids)
+        return f"translation id {twice!r} appears twice in this paragraph" if twice is not None else None
 
     @property
     def is_empty(self) -> bool:
