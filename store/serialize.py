@@ -88,20 +88,28 @@ def paragraph_utf8(para: Paragraph) -> bytes:
     return b"{" + _inner_of(para) + b"\n    }"
 
 
-# The value types, field by field, of the records orjson writes exactly as json.dumps does: strings,
-# true/false and null where the format allows them (what the loader and the model's own functions produce).
-_PLAIN_PARAGRAPH = frozenset({(str, str, tuple, str, bool), (str, str, tuple, type(None), bool)})
-_PLAIN_VERSION = frozenset({(str, str, str, str, str), (str, str, str, type(None), str)})
+_TEXT_OR_NONE = (str, type(None))
 
 
 def _plain(para: Paragraph) -> bool:
-    """Whether orjson writes this paragraph exactly as json.dumps does (see ``_PLAIN_PARAGRAPH``)."""
-    if para.__pydantic_extra__ or tuple(map(type, para.__dict__.values())) not in _PLAIN_PARAGRAPH:
+    """Whether orjson writes this paragraph exactly as json.dumps does: known keys only, holding strings,
+    true/false and null where the format allows them (what the loader and the model's own functions produce).
+
+    Type by type rather than by a tuple of types: this runs for every paragraph of a first save.
+    """
+    fields = para.__dict__
+    if para.__pydantic_extra__ or len(fields) != 5 or type(fields["translations"]) is not tuple:
         return False
-    for version in para.translations:
+    strings = type(fields["id"]) is type(fields["text"]) is str
+    if not (strings and type(fields["reviewed"]) is bool and type(fields["selected_translation_id"]) in _TEXT_OR_NONE):
+        return False
+    for version in fields["translations"]:
         if type(version) is not TranslationVersion or version.__pydantic_extra__:
             return False
-        if tuple(map(type, version.__dict__.values())) not in _PLAIN_VERSION:
+        v = version.__dict__
+        if len(v) != 5 or type(v["model"]) not in _TEXT_OR_NONE:
+            return False
+        if not type(v["id"]) is type(v["text"]) is type(v["origin"]) is type(v["created_at"]) is str:
             return False
     return True
 
