@@ -109,7 +109,7 @@ def _plain(para: Paragraph) -> bool:
         v = version.__dict__
         if len(v) != 5 or type(v["model"]) not in _TEXT_OR_NONE:
             return False
-        if not type(v["id"]) is type(v["text"]) is type(v["origin"]) is type(v["created_at"]) is str:
+        if not (type(v["id"]) is type(v["text"]) is type(v["origin"]) is type(v["created_at"]) is str):
             return False
     return True
 
