@@ -283,15 +283,13 @@ def _check_paragraphs(chapter: Chapter, name: str) -> None:
             raise ChapterLoadError(name, f"paragraphs[{i}]", problem)
     if len(chapter.positions) == len(chapter.paragraphs):
         return
-    seen: dict[str, int] = {}
-    for i, para in enumerate(chapter.paragraphs):
-        if para.id in seen:
-            raise ChapterLoadError(
-                name,
-                f"paragraphs[{i}].id",
-                f"duplicate paragraph id {para.id!r} (also paragraphs[{seen[para.id]}].id); IDs must be unique",
-            )
-        seen[para.id] = i
+    twice = first_repeated(p.id for p in chapter.paragraphs)
+    first, second = [i for i, p in enumerate(chapter.paragraphs) if p.id == twice][:2]
+    raise ChapterLoadError(
+        name,
+        f"paragraphs[{second}].id",
+        f"duplicate paragraph id {twice!r} (also paragraphs[{first}].id); IDs must be unique",
+    )
 
 
 def _extra_values(chapter: Chapter) -> list[Any]:

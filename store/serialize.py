@@ -137,14 +137,17 @@ def _fill(paragraphs: tuple[Paragraph, ...], inners: list[bytes | None], missing
     together = []
     for i in missing:
         para = paragraphs[i]
-        cached = cached_inner(para)
-        if cached is not None:
-            inners[i] = cached
-        elif _plain(para):
+        if cached_inner(para) is None and _plain(para):
             together.append(i)
         else:
-            inners[i] = _inner_of(para)
-    encoded = _encode_together([paragraphs[i] for i in together]) if together else None
+            inners[i] = _inner_of(para)  # cached already, or written by hand
+    if together:
+        _fill_together(paragraphs, inners, together)
+
+
+def _fill_together(paragraphs: tuple[Paragraph, ...], inners: list[bytes | None], together: list[int]) -> None:
+    """Fill the entries at ``together`` (plain paragraphs) from one orjson call, by hand if orjson refuses."""
+    encoded = _encode_together([paragraphs[i] for i in together])
     if encoded is None:
         for i in together:
             inners[i] = _inner_of(paragraphs[i])
