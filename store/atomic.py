@@ -234,11 +234,14 @@ def _matches(path: str, expect: FileState, expect_content: bytes | None) -> bool
     if expect_content is None and expect.digest is None:
         return expect.same_stat(st)  # nothing to compare the content with: the stat is all we have
     # A different or untrustworthy stat with the same size (a touch, an identical rewrite): decide by content.
+    return _holds(path, expect_content, expect.digest)
+
+
+def _holds(path: str, content: bytes | None, digest: str | None) -> bool:
+    """Whether ``path`` holds exactly ``content`` (when given), else bytes of that ``digest``."""
     with open(path, "rb") as current:
         raw = current.read()
-    if expect_content is not None:
-        return raw == expect_content
-    return content_digest(raw) == expect.digest
+    return raw == content if content is not None else content_digest(raw) == digest
 
 
 def _link_backup(path: str) -> str | None:

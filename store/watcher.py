@@ -219,9 +219,8 @@ class ChapterWatcher:
         self._wake.set()
         self._scan_now.set()
         tasks, self._tasks = self._tasks, []
-        notify = [t for t in tasks if t.get_name().endswith("notify")]
         for task in tasks:
-            if task not in notify:
+            if not task.get_name().endswith("notify"):  # the notify loop ends by its stop event
                 task.cancel()  # no await in between: nothing can be queued after the end marker
         self._queue.put_nowait(_Stop())
         # Shielded: if stop() itself is cancelled the tasks still wind down (their stop signals are set).

@@ -23,8 +23,7 @@ def import_epub(book: Path, out: Path, *, target_language: str | None = None) ->
     pkg, docs = read_book(book)
     if not docs:
         raise BookError(f"{book}: no spine document holds text")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise BookError(f"{out}: already exists and is not an empty folder")
+    _refuse_taken(out)
     chapters: list[tuple[str, bytes]] = []
     order = []
     for n, doc in enumerate(docs, start=1):
@@ -55,28 +54,39 @@ def _chapter(cid: str, doc: SpineDoc, source_language: str | None, target_langua
     )
 
 
+def _refuse_taken(out: Path) -> None:
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise BookError(f"{out}: already exists and is not an empty folder")
+
+
+def _fill_staging(
+    staging: Path, chapters: list[tuple[str, bytes]], meta: Mapping[str, object], source: Path | None
+) -> None:
+    """Write the workspace's files into ``staging``, every one and both folders durable."""
+    state = staging / ".proofdesk"
+    state.mkdir()
+    if source is not None:
+        shutil.copyfile(source, state / "source.epub")
+    (state / BOOK_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    for name, data in chapters:
+        with open(staging / name, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+    fsync_folder(state)
+    fsync_folder(staging)
+
+
 def write_workspace(
     out: Path, chapters: list[tuple[str, bytes]], meta: Mapping[str, object], source: Path | None = None
 ) -> None:
     """Create the folder ``out`` with the chapter files and ``.proofdesk/book.json`` (and the source EPUB):
     built in a hidden sibling folder, then renamed into place, so an error leaves nothing behind."""
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise BookError(f"{out}: already exists and is not an empty folder")
+    _refuse_taken(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out.name}.importing-", dir=out.parent))
     try:
-        state = staging / ".proofdesk"
-        state.mkdir()
-        if source is not None:
-            shutil.copyfile(source, state / "source.epub")
-        (state / BOOK_FILE).write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-        for name, data in chapters:
-            with open(staging / name, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-        fsync_folder(state)
-        fsync_folder(staging)
+        _fill_staging(staging, chapters, meta, source)
         if out.exists():
             out.rmdir()
         os.rename(staging, out)
