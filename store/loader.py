@@ -190,8 +190,7 @@ def _describe_validation(err: ValidationError) -> str:
 def parse_chapter(raw: bytes, source: str | Path) -> Chapter:
     """Parse chapter bytes; raise :class:`ChapterLoadError` with one line naming ``source`` and the place."""
     name = str(source)
-    if raw.startswith(_BOM):
-        raw = raw[len(_BOM) :]
+    raw = raw.removeprefix(_BOM)
     if not raw or ((raw[:1].isspace() or raw[-1:].isspace()) and not raw.strip()):
         raise ChapterLoadError(name, None, "the file is empty; expected a JSON chapter object")
     with gc_paused():
