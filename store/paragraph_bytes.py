@@ -50,20 +50,17 @@ def _inners_from_source(chapter: Chapter, raw: bytes, plain: list[bool]) -> list
     end = raw.find(LIST_CLOSE, start)
     if start < 0 or end < 0:
         return None
-    cut = raw[start + len(_PARAGRAPHS_AT) : end].split(BETWEEN)
-    if len(cut) != len(paragraphs):
+    inners: list[bytes | None] = [*raw[start + len(_PARAGRAPHS_AT) : end].split(BETWEEN)]
+    if len(inners) != len(paragraphs):
         return None
-    inners: list[bytes | None] = []
-    for para, inner, is_plain in zip(paragraphs, cut, plain, strict=True):
-        if not is_plain:
-            inners.append(None)
-            continue
-        inners.append(inner)
+    for i, para in enumerate(paragraphs):
         # Inlined Record.cache: this runs once per paragraph of the first save.
-        if para.__pydantic_private__ is None:
-            object.__setattr__(para, "__pydantic_private__", {INNER: inner})
+        if not plain[i]:
+            inners[i] = None
+        elif para.__pydantic_private__ is None:
+            object.__setattr__(para, "__pydantic_private__", {INNER: inners[i]})
         else:
-            para.cache(INNER, inner)
+            para.cache(INNER, inners[i])
     return inners
 
 
