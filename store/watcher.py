@@ -372,18 +372,22 @@ class ChapterWatcher:
         loop = asyncio.get_running_loop()
         while not self._stopping:
             now = loop.time()
-            for path in [p for p, at in self._due.items() if at <= now]:
-                del self._due[path]
-                try:
-                    await self._check(path)
-                except Exception:
-                    log.exception("could not check %s; will look again", path)
-                    self._schedule_if_idle(path, loop.time() + max(self.settle, 1.0))
+            await self._check_due(now)
             self._wake.clear()
             timeout = min(self._due.values(), default=now + 3600.0) - loop.time()
             if timeout > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout=timeout)
+
+    async def _check_due(self, now: float) -> None:
+        """Look at every path whose time has come; one that cannot be checked is looked at again later."""
+        for path in [p for p, at in self._due.items() if at <= now]:
+            del self._due[path]
+            try:
+                await self._check(path)
+            except Exception:
+                log.exception("could not check %s; will look again", path)
+                self._schedule_if_idle(path, asyncio.get_running_loop().time() + max(self.settle, 1.0))
 
     async def _check(self, path: Path) -> None:
         loop = asyncio.get_running_loop()
