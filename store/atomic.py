@@ -181,9 +181,8 @@ def temp_target(temp_name: str) -> str | None:
         return None
     for prefix in (TEMP_PREFIX, LEGACY_TEMP_PREFIX):
         if temp_name.startswith(prefix):
-            middle = temp_name[len(prefix) : -len(TEMP_SUFFIX)]
-            target, dot, random_part = middle.rpartition(".")
-            if not (dot and target and random_part):
+            target, dot, random_part = temp_name[len(prefix) : -len(TEMP_SUFFIX)].rpartition(".")
+            if "" in (target, dot, random_part):
                 return None
             return target if prefix == TEMP_PREFIX else name_key(target)
     return None

@@ -278,10 +278,13 @@ def _check_outline(data: Any, name: str) -> None:
 def _check_paragraphs(chapter: Chapter, name: str) -> None:
     """A paragraph's own inconsistency, or a paragraph ID twice, as its one-line error."""
     for i, para in enumerate(chapter.paragraphs):
-        if (para.translations or para.selected_translation_id is not None) and (problem := para.problem()):
+        if (problem := para.problem()) is not None:
             raise ChapterLoadError(name, f"paragraphs[{i}]", problem)
-    if len(chapter.positions) == len(chapter.paragraphs):
-        return
+    if len(chapter.positions) != len(chapter.paragraphs):
+        _refuse_repeated_id(chapter, name)
+
+
+def _refuse_repeated_id(chapter: Chapter, name: str) -> None:
     twice = first_repeated(p.id for p in chapter.paragraphs)
     first, second = [i for i, p in enumerate(chapter.paragraphs) if p.id == twice][:2]
     raise ChapterLoadError(
