@@ -59,12 +59,15 @@ class StaleParagraphError(StoreError):
         self.stale_ids = tuple(s.paragraph_id for s in stale)
         self.conflict_path = conflict_path
         shown = ", ".join(self.stale_ids[:5]) + (" …" if len(self.stale_ids) > 5 else "")
-        n = len(self.stale_ids)
         super().__init__(
-            f"{path.name}: the source text of {n} paragraph{'' if n == 1 else 's'} changed on disk "
+            f"{path.name}: the source text of {_paragraphs(len(stale))} changed on disk "
             f"since the run read them ({shown}); the batch was not written and its texts were "
             f"kept in {conflict_path}"
         )
+
+
+def _paragraphs(n: int) -> str:
+    return f"{n} paragraph" if n == 1 else f"{n} paragraphs"
 
 
 @dataclass(frozen=True)
@@ -361,7 +364,7 @@ class ChapterStore:
             raise CommitError(
                 self.path,
                 "save the refused batch to .proofdesk/conflicts",
-                f"{len(outcome.stale)} paragraph{'' if len(outcome.stale) == 1 else 's'} changed on disk and {reason}",
+                f"{_paragraphs(len(outcome.stale))} changed on disk and {reason}",
             ) from None
         return StaleParagraphError(self.path, outcome.stale, path)
 
