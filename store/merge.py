@@ -62,6 +62,13 @@ class KeptSelection:
     current_selected_id: str | None
     current_selected_text: str | None
 
+    @classmethod
+    def of(cls, para: Paragraph, item: BatchItem, version_id: str) -> KeptSelection:
+        """What was kept when ``item``'s version ``version_id`` went into ``para`` without its selection."""
+        return cls(
+            item.paragraph_id, version_id, item.base_selected_id, para.selected_translation_id, para.selected_text
+        )
+
 
 @dataclass(frozen=True)
 class MergeOutcome:
@@ -132,15 +139,7 @@ def merge_batch(
         replacements[pos] = prune_versions(new_para, keep_versions)
         accepted.append(item.paragraph_id)
         if person_chose:
-            kept.append(
-                KeptSelection(
-                    item.paragraph_id,
-                    version.id,
-                    item.base_selected_id,
-                    para.selected_translation_id,
-                    para.selected_text,
-                )
-            )
+            kept.append(KeptSelection.of(para, item, version.id))
     merged = chapter.with_paragraphs(replacements) if replacements else chapter
     return MergeOutcome(
         chapter=merged, accepted=tuple(accepted), unchanged=tuple(unchanged), kept_selection=tuple(kept)
