@@ -113,6 +113,11 @@ def examine(path: Path, known: Known | None, is_own: Callable[[str], bool] | Non
         return Examined("same", digest=digest, stat=key)
     if is_own is not None and is_own(digest):
         return Examined("own", digest=digest, stat=key)
+    return _parsed(path, data, digest, key, known)
+
+
+def _parsed(path: Path, data: bytes, digest: str, key: StatKey, known: Known | None) -> Examined:
+    """New bytes, parsed: invalid, the known chapter in other bytes, or a changed chapter."""
     try:
         chapter = parse_chapter(data, path)
     except ChapterLoadError as exc:
