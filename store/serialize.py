@@ -15,7 +15,7 @@ write differently) goes through the hand-built text below.
 from __future__ import annotations
 
 import json
-from json.encoder import encode_basestring  # type: ignore[attr-defined]  # C-accelerated
+from json.encoder import encode_basestring  # C-accelerated
 from typing import Any, cast
 
 import orjson

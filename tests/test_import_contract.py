@@ -175,7 +175,6 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-@pytest.mark.xfail(strict=True, reason="store.model <-> store.serialize: being broken up on its own branch")
 def test_no_cycle_of_runtime_imports() -> None:
     cycles = _cycles(_runtime_graph())
     assert not cycles, "runtime import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
