@@ -13,10 +13,10 @@ are the text as it is; whoever draws them escapes control characters (``tui.term
 from __future__ import annotations
 
 import json
-from abc import ABC, abstractmethod
 from collections.abc import Sequence, Set
-from dataclasses import dataclass
 from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from msgspec import Struct
 
 from engine.counted import counted
 from engine.events import (
@@ -48,8 +48,7 @@ _END_LEVELS: dict[str, Level] = {"complete": "ok", "cancelled": "warning", "spli
 StepKind = Literal["run", "chunk", "turn", "tool", "commit", "reminder", "retry", "error", "chunk_end", "run_end"]
 
 
-@dataclass(frozen=True, slots=True)
-class Words:
+class Words(Struct, frozen=True):
     """An event in the log pane: its style, its one line, its whole text, and the copy when it is not the event's
     JSON."""
 
@@ -59,8 +58,7 @@ class Words:
     copy: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class StepWords:
+class StepWords(Struct, frozen=True):
     """An event as a step of the trace inspector: its group, title, and whether ``n``/``N`` stop at it."""
 
     kind: StepKind
@@ -86,16 +84,19 @@ class RunTally(Protocol):
 E = TypeVar("E", bound=EngineEvent, contravariant=True)
 
 
-class Describer(ABC, Generic[E]):
+class Describer(Generic[E]):
     """The words of one kind of event."""
 
-    @abstractmethod
+    # A plain base rather than an ABC, and msgspec structs for the words (a dataclass generates and compiles its
+    # methods): this module is imported by every run.
+
     def log(self, event: E) -> Words | None:
         """The event's entry in the log pane, or None when it is none."""
+        raise NotImplementedError
 
-    @abstractmethod
     def step(self, event: E) -> StepWords | None:
         """The event as a step of the trace inspector, or None when it is none."""
+        raise NotImplementedError
 
     def progress(self, event: E, run: RunTally) -> tuple[Level, str] | None:
         """A line of the CLI's progress (after the chapter's name) and its style, or None (most kinds)."""
