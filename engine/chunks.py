@@ -11,15 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from typing import Any
 
 from engine.counted import counted
 from engine.settings import CHUNK_CHARS, DEFAULT_CHUNK_CHARS, SettingError
-from store.model import Chapter, Origin, Paragraph
-
-TaskType = Literal["translate", "polish", "proofread"]
-TASKS: tuple[TaskType, ...] = ("translate", "polish", "proofread")
-TASK_ORIGIN: dict[str, Origin] = {"translate": "translation", "polish": "polish", "proofread": "proofreading"}
+from engine.tasks import TASK_RULES, TASKS, TaskRules, TaskType
+from store.model import Chapter, Paragraph
 
 SEPARATOR = "\n\n"
 
@@ -125,28 +122,35 @@ def check_chunk_chars(chunk_chars: int) -> int:
         raise ChunkSizeError(f"chunk_chars {exc}") from None
 
 
+def _rules(task: TaskType) -> TaskRules:
+    """The task's rules; ``ValueError`` for a task that does not exist."""
+    rules = TASK_RULES.get(task)
+    if rules is None:
+        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    return rules
+
+
 def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> list[int]:
     """The 0-based positions of the task's work set, in chapter order."""
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    rules = _rules(task)
     # Deferred import: engine.tools imports this module. The non-empty positions are cached per chapter
     # version and shared with the tools, so a run's first tool call does not recompute them.
     from engine.tools.lookup import chapter_index
 
     paragraphs = chapter.paragraphs
     nonempty = chapter_index(chapter).nonempty
-    if task == "translate":
-        if include_all:
-            return list(nonempty)
-        return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is None]
-    return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is not None]
+    if rules.revises:
+        return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is not None]
+    if include_all:
+        return list(nonempty)
+    return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is None]
 
 
 def format_entry(para: Paragraph, index: int, task: TaskType) -> str:
     """The chunk entry of one paragraph; ``index`` is its 1-based original position."""
-    if task == "translate":
-        return f"[{index}] [ID: {para.id}] {para.text}"
-    return f"[{index}] [ID: {para.id}] Source: {para.text}\nTranslation: {para.selected_text}"
+    if TASK_RULES[task].revises:
+        return f"[{index}] [ID: {para.id}] Source: {para.text}\nTranslation: {para.selected_text}"
+    return f"[{index}] [ID: {para.id}] {para.text}"
 
 
 def paragraph_chunk(chapter: Chapter, task: TaskType, paragraph_id: str) -> Chunk:
@@ -154,15 +158,14 @@ def paragraph_chunk(chapter: Chapter, task: TaskType, paragraph_id: str) -> Chun
 
     Raises ``ValueError`` (one sentence) when the paragraph is missing, empty, or has no translation to revise.
     """
-    if task not in TASKS:
-        raise ValueError(f"unknown task {task!r}; expected one of {', '.join(TASKS)}")
+    rules = _rules(task)
     pos = chapter.positions.get(paragraph_id)
     if pos is None:
         raise ValueError(f"paragraph {paragraph_id} is not in chapter '{chapter.id}'")
     para = chapter.paragraphs[pos]
     if para.is_empty:
         raise ValueError(f"paragraph {paragraph_id} is empty; there is nothing to {task}")
-    if task != "translate" and para.selected_text is None:
+    if rules.revises and para.selected_text is None:
         raise ValueError(f"paragraph {paragraph_id} has no translation to {task}; translate it first")
     return Chunk(
         index=1,
@@ -224,3 +227,18 @@ def build_chunks(
             )
         )
     return chunks
+
+
+def run_chunks(
+    chapter: Chapter,
+    task: TaskType,
+    *,
+    chunk_chars: int = DEFAULT_CHUNK_CHARS,
+    include_all: bool = False,
+    only_paragraph: str | None = None,
+) -> list[Chunk]:
+    """The chunks of a run: the work set's, or one chunk of ``only_paragraph`` whatever the work set says (the
+    editor asked about this very paragraph)."""
+    if only_paragraph is not None:
+        return [paragraph_chunk(chapter, task, only_paragraph)]
+    return build_chunks(chapter, task, chunk_chars=chunk_chars, include_all=include_all)

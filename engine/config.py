@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -206,6 +207,36 @@ class ModelSettings:
         return self.model == DEMO_MODEL
 
 
+_NO_PROFILE = Profile(model="")  # no profile chosen: flags, environment and the defaults alone
+
+
+def _chosen_profile(config: Config, profile: str | None) -> tuple[str | None, Profile]:
+    """The profile named by ``--profile`` or ``default_profile`` (with its name), or ``_NO_PROFILE``."""
+    name = profile or config.default_profile
+    if name is not None and name not in config.profiles:
+        known = ", ".join(sorted(config.profiles)) or "none configured"
+        raise ConfigError(f"--profile {name!r}: no such profile (known: {known}) in {config_path()}")
+    return name, (config.profiles[name] if name else _NO_PROFILE)
+
+
+def _api_key(env: Mapping[str, str], key_env: str | None, flag: str | None) -> str | None:
+    """The key from the variable the flag or profile names, else from ``OPENAI_API_KEY``."""
+    if flag and flag not in env:
+        raise ConfigError(f"--api-key-env {flag}: that environment variable is not set")
+    return env.get(key_env) if key_env else env.get("OPENAI_API_KEY")
+
+
+def _one_credential(url: str, key_value: str | None, key_env: str | None) -> None:
+    """Refuse a URL with a user name and password beside a key: httpx would turn ``user:password@`` into a Basic
+    Authorization header that silently replaces the key's."""
+    if key_value and "@" in urlsplit(url).netloc:
+        raise ConfigError(
+            f"the base URL {public_url(url)} carries a user name and password, and "
+            f"{key_env or 'OPENAI_API_KEY'} holds an API key: the URL's credentials would replace the "
+            "key; remove one of them"
+        )
+
+
 def resolve_model(
     config: Config,
     *,
@@ -214,46 +245,31 @@ def resolve_model(
     model: str | None = None,
     api_key_env: str | None = None,
     max_tokens: int | None = None,
-    environ: dict[str, str] | None = None,
+    environ: Mapping[str, str] | None = None,
 ) -> ModelSettings:
     """Combine flags, environment, profile and defaults into :class:`ModelSettings`."""
     env = os.environ if environ is None else environ
-    name = profile or config.default_profile
-    if name is not None and name not in config.profiles:
-        known = ", ".join(sorted(config.profiles)) or "none configured"
-        raise ConfigError(f"--profile {name!r}: no such profile (known: {known}) in {config_path()}")
-    chosen = config.profiles.get(name) if name else None
-    resolved_model = model or (chosen.model if chosen else None) or DEMO_MODEL
-    resolved_url = (
-        base_url or env.get("OPENAI_BASE_URL") or (chosen.base_url if chosen else None) or DEFAULT_BASE_URL
-    ).rstrip("/")
-    key_env = api_key_env or (chosen.api_key_env if chosen else None)
-    if api_key_env and api_key_env not in env:
-        raise ConfigError(f"--api-key-env {api_key_env}: that environment variable is not set")
-    key_value = env.get(key_env) if key_env else env.get("OPENAI_API_KEY")
-    has_userinfo = "@" in urlsplit(resolved_url).netloc
-    if has_userinfo and key_value:
-        # httpx would turn user:password@ into a Basic Authorization header that silently replaces the key's.
-        raise ConfigError(
-            f"the base URL {public_url(resolved_url)} carries a user name and password, and "
-            f"{key_env or 'OPENAI_API_KEY'} holds an API key: the URL's credentials would replace the "
-            "key; remove one of them"
-        )
+    name, chosen = _chosen_profile(config, profile)
+    resolved_model = model or chosen.model or DEMO_MODEL
+    resolved_url = (base_url or env.get("OPENAI_BASE_URL") or chosen.base_url or DEFAULT_BASE_URL).rstrip("/")
+    key_env = api_key_env or chosen.api_key_env
+    key_value = _api_key(env, key_env, api_key_env)
+    _one_credential(resolved_url, key_value, key_env)
     return ModelSettings(
         model=resolved_model,
         base_url=resolved_url,
         api_key=ApiKey(key_value) if key_value else None,
         api_key_env=key_env or ("OPENAI_API_KEY" if key_value else None),
-        temperature=chosen.temperature if chosen else None,
-        headers=dict(chosen.headers) if chosen else {},
-        body=dict(chosen.body) if chosen else {},
+        temperature=chosen.temperature,
+        headers=dict(chosen.headers),
+        body=dict(chosen.body),
         profile=name,
-        max_tokens=max_tokens or (chosen.max_tokens if chosen else settings.DEFAULT_MAX_TOKENS),
-        max_tokens_field=chosen.max_tokens_field if chosen else "max_tokens",
-        connect_timeout=chosen.connect_timeout if chosen else settings.DEFAULT_CONNECT_TIMEOUT,
-        read_timeout=chosen.read_timeout if chosen else settings.DEFAULT_READ_TIMEOUT,
-        response_seconds=chosen.response_seconds if chosen else settings.DEFAULT_RESPONSE_SECONDS,
-        response_mb=chosen.response_mb if chosen else settings.DEFAULT_RESPONSE_MB,
+        max_tokens=max_tokens or chosen.max_tokens,
+        max_tokens_field=chosen.max_tokens_field,
+        connect_timeout=chosen.connect_timeout,
+        read_timeout=chosen.read_timeout,
+        response_seconds=chosen.response_seconds,
+        response_mb=chosen.response_mb,
         # A profile's prices are for its model: another model named by --model, or the demo model, has none.
-        prices=chosen.prices if chosen and resolved_model == chosen.model != DEMO_MODEL else None,
+        prices=chosen.prices if resolved_model == chosen.model != DEMO_MODEL else None,
     )

@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
+Cost = dict[str, str | float]
+"""``{"currency", "input", "cached_input", "output", "total"}``: what :func:`cost_of` gives."""
+
 _MILLION = Decimal(1_000_000)
 _MICRO = Decimal("0.000001")
 
@@ -63,7 +66,7 @@ def _tokens(usage: Mapping[str, Any], key: str) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else 0
 
 
-def cost_of(usage: Mapping[str, Any], prices: Prices | None) -> dict[str, Any] | None:
+def cost_of(usage: Mapping[str, Any], prices: Prices | None) -> Cost | None:
     """``{"currency", "input", "cached_input", "output", "total"}`` for ``usage`` (normalised counts, see
     ``engine.client.usage``), or None without prices."""
     if prices is None:

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from engine.client.events import Completed, ReasoningDelta, StreamEvent, TextDelta, ToolCallProgress
+from engine.client.finish import FinishReason
 from engine.client.response import AssembledResponse, ToolCall, Usage
 from engine.demo_plan import plan_turn
 
@@ -36,31 +37,40 @@ class DemoModel:
             yield ReasoningDelta(turn.reasoning)
         words = turn.text.split(" ")
         for i, word in enumerate(words):
-            if self.delay:
-                await asyncio.sleep(self.delay)
+            await self._pause()
             yield TextDelta(word if i == 0 else " " + word)
         calls = []
         for position, (name, args) in enumerate(turn.tool_calls):
             self._calls += 1
             raw = json.dumps(args, ensure_ascii=False)
-            if self.delay:
-                await asyncio.sleep(self.delay)
+            await self._pause()
             yield ToolCallProgress(position, name, len(raw))
             calls.append(ToolCall(id=f"demo{self._calls:05d}", name=name, arguments_raw=raw, arguments=args))
-        prompt = sum(len(str(m.get("content") or "")) for m in messages) // 4
-        completion = (len(turn.text) + sum(len(c.arguments_raw) for c in calls)) // 4
-        yield Completed(
-            AssembledResponse(
-                content=turn.text,
-                reasoning=turn.reasoning,
-                tool_calls=tuple(calls),
-                finish_reason="tool_calls" if calls else "stop",
-                finish_reason_raw="tool_calls" if calls else "stop",
-                usage=Usage(prompt, completion, prompt + completion),
-                failure=None,
-                latency_ms=(time.perf_counter() - started) * 1000,
-            )
-        )
+        yield Completed(_response(messages, turn.text, turn.reasoning, tuple(calls), started))
+
+    async def _pause(self) -> None:
+        """The pause between streamed pieces that makes the demo look alive (none in tests)."""
+        if self.delay:
+            await asyncio.sleep(self.delay)
 
     async def aclose(self) -> None:
         """Nothing to release (same interface as the HTTP client)."""
+
+
+def _response(
+    messages: list[dict[str, Any]], text: str, reasoning: str, calls: tuple[ToolCall, ...], started: float
+) -> AssembledResponse:
+    """The turn as one assembled response, with a rough token count (4 characters a token)."""
+    prompt = sum(len(str(m.get("content") or "")) for m in messages) // 4
+    completion = (len(text) + sum(len(c.arguments_raw) for c in calls)) // 4
+    finish: FinishReason = "tool_calls" if calls else "stop"
+    return AssembledResponse(
+        content=text,
+        reasoning=reasoning,
+        tool_calls=calls,
+        finish_reason=finish,
+        finish_reason_raw=finish,
+        usage=Usage(prompt, completion, prompt + completion),
+        failure=None,
+        latency_ms=(time.perf_counter() - started) * 1000,
+    )

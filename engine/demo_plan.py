@@ -47,6 +47,26 @@ class _Seen:
     index_mistake_made: bool = False
     last_error: str | None = None
 
+    def note(self, name: str, result: dict[str, Any]) -> None:
+        """What one tool result tells the plan."""
+        ok = bool(result.get("success"))
+        code = result.get("error_code")
+        self.last_error = None if ok else code
+        if name == "get_previous_paragraphs":
+            self.probed_before = True
+            self.boundary_hit = self.boundary_hit or code == "CHUNK_BOUNDARY"
+        elif name == "get_next_paragraphs":
+            self.read_forward = True
+        elif name == "add_translation_batch":
+            self._note_batch(ok, code, result)
+
+    def _note_batch(self, ok: bool, code: object, result: dict[str, Any]) -> None:
+        if code == "INDEX_NOT_ACCEPTED":
+            self.index_mistake_made = True
+        if ok:
+            self.submitted.update(result.get("accepted", ()))
+            self.submitted.update(result.get("unchanged", ()))
+
 
 def parse_chunk(message: str) -> tuple[list[ChunkLine], int]:
     """The chunk's lines and its part number (1-based) from the chunk user message."""
@@ -62,37 +82,33 @@ def parse_chunk(message: str) -> tuple[list[ChunkLine], int]:
     return lines, int(part.group(1)) if part else 1
 
 
+def _json_object(text: str | None) -> dict[str, Any]:
+    """``text`` parsed, or an empty object when it is not JSON (the plan never fails on a message)."""
+    try:
+        value = json.loads(text or "{}")
+    except json.JSONDecodeError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _calls_of(message: dict[str, Any]) -> dict[str, tuple[str, dict[str, Any]]]:
+    """Call ID -> (tool name, arguments) of an assistant message's tool calls."""
+    calls: dict[str, tuple[str, dict[str, Any]]] = {}
+    for call in message.get("tool_calls") or ():
+        fn = call.get("function", {})
+        calls[call.get("id", "")] = (fn.get("name", ""), _json_object(fn.get("arguments")))
+    return calls
+
+
 def _history(messages: list[dict[str, Any]]) -> _Seen:
     seen = _Seen()
     calls: dict[str, tuple[str, dict[str, Any]]] = {}
     for msg in messages:
         if msg.get("role") == "assistant":
-            for call in msg.get("tool_calls") or ():
-                fn = call.get("function", {})
-                try:
-                    args = json.loads(fn.get("arguments") or "{}")
-                except json.JSONDecodeError:
-                    args = {}
-                calls[call.get("id", "")] = (fn.get("name", ""), args)
+            calls.update(_calls_of(msg))
         elif msg.get("role") == "tool":
-            name, args = calls.get(msg.get("tool_call_id", ""), ("", {}))
-            try:
-                result = json.loads(msg.get("content") or "{}")
-            except json.JSONDecodeError:
-                result = {}
-            ok = bool(result.get("success"))
-            seen.last_error = None if ok else result.get("error_code")
-            if name == "get_previous_paragraphs":
-                seen.probed_before = True
-                seen.boundary_hit = seen.boundary_hit or result.get("error_code") == "CHUNK_BOUNDARY"
-            elif name == "get_next_paragraphs":
-                seen.read_forward = True
-            elif name == "add_translation_batch":
-                if result.get("error_code") == "INDEX_NOT_ACCEPTED":
-                    seen.index_mistake_made = True
-                if ok:
-                    seen.submitted.update(result.get("accepted", ()))
-                    seen.submitted.update(result.get("unchanged", ()))
+            name, _ = calls.get(msg.get("tool_call_id", ""), ("", {}))
+            seen.note(name, _json_object(msg.get("content")))
     return seen
 
 
@@ -110,13 +126,8 @@ def _wants_change(task: str, line: ChunkLine) -> bool:
     return task == "translate" or line.index % 2 == 1
 
 
-def plan_turn(messages: list[dict[str, Any]], *, task: str, target_language: str = "en") -> DemoTurn:
-    """The demo model's next turn for this conversation."""
-    user = next((m.get("content") or "" for m in messages if m.get("role") == "user"), "")
-    lines, part = parse_chunk(user if isinstance(user, str) else "")
-    if not lines:
-        return DemoTurn("I see no paragraphs to work on in this message.")
-    seen = _history(messages)
+def _reading_turn(lines: list[ChunkLine], seen: _Seen) -> DemoTurn | None:
+    """First the context before the chunk (which the boundary refuses), then forward within it; None once read."""
     first = lines[0]
     if not seen.probed_before:
         return DemoTurn(
@@ -124,28 +135,47 @@ def plan_turn(messages: list[dict[str, Any]], *, task: str, target_language: str
             (("get_previous_paragraphs", {"paragraph_id": first.paragraph_id, "count": 2}),),
             reasoning="Context before the first paragraph would help with tone.",
         )
-    if len(lines) > 1 and not seen.read_forward:
-        note = (
-            "That is outside my chunk; I will read forward within it instead."
-            if seen.boundary_hit
-            else "Now the paragraphs that follow."
-        )
-        return DemoTurn(
-            note, (("get_next_paragraphs", {"paragraph_id": first.paragraph_id, "count": min(2, len(lines) - 1)}),)
-        )
-    todo = [ln for ln in lines if ln.paragraph_id not in seen.submitted and _wants_change(task, ln)]
-    if not todo:
-        return DemoTurn("All paragraphs of this part are done.")
-    batch = todo[:BATCH_SIZE]
+    if len(lines) == 1 or seen.read_forward:
+        return None
+    note = (
+        "That is outside my chunk; I will read forward within it instead."
+        if seen.boundary_hit
+        else "Now the paragraphs that follow."
+    )
+    count = min(2, len(lines) - 1)
+    return DemoTurn(note, (("get_next_paragraphs", {"paragraph_id": first.paragraph_id, "count": count}),))
+
+
+def _submission_turn(batch: list[ChunkLine], part: int, seen: _Seen, task: str, target_language: str) -> DemoTurn:
+    """One batch; in part 2 the first item is sent by index once (the mistake the tools refuse), then fixed."""
     items: list[dict[str, Any]] = [
         {"paragraph_id": ln.paragraph_id, "translated_text": pseudo_translation(task, ln, target_language)}
         for ln in batch
     ]
+    text = f"Submitting [{batch[0].index}]–[{batch[-1].index}]."
     if part == 2 and not seen.index_mistake_made:
         items[0] = {"index": batch[0].index, "translated_text": items[0]["translated_text"]}
-        text = f"Submitting [{batch[0].index}]–[{batch[-1].index}]."
     elif seen.last_error == "INDEX_NOT_ACCEPTED":
         text = "Right — submissions use the paragraph_id from [ID: …], not the index. Resubmitting."
-    else:
-        text = f"Submitting [{batch[0].index}]–[{batch[-1].index}]."
     return DemoTurn(text, (("add_translation_batch", {"paragraphs": items}),))
+
+
+def _chunk_message(messages: list[dict[str, Any]]) -> str:
+    """The first user message: the chunk."""
+    user = next((m.get("content") for m in messages if m.get("role") == "user"), None)
+    return user if isinstance(user, str) else ""
+
+
+def plan_turn(messages: list[dict[str, Any]], *, task: str, target_language: str = "en") -> DemoTurn:
+    """The demo model's next turn for this conversation."""
+    lines, part = parse_chunk(_chunk_message(messages))
+    if not lines:
+        return DemoTurn("I see no paragraphs to work on in this message.")
+    seen = _history(messages)
+    reading = _reading_turn(lines, seen)
+    if reading is not None:
+        return reading
+    todo = [ln for ln in lines if ln.paragraph_id not in seen.submitted and _wants_change(task, ln)]
+    if not todo:
+        return DemoTurn("All paragraphs of this part are done.")
+    return _submission_turn(todo[:BATCH_SIZE], part, seen, task, target_language)

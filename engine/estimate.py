@@ -28,7 +28,7 @@ from engine.cost import cost_of
 from engine.glossary.run_glossary import RunGlossary
 from engine.loop_config import ToolCallLoopConfig
 from engine.run import RunRequest
-from engine.services import service_for
+from engine.services import TaskService
 from engine.token_estimate import CJK_PER_CHAR, LATIN_CHARS_PER_TOKEN, estimate_tokens
 from store.glossary_commit import GlossaryStore
 from store.loader import load_chapter
@@ -43,24 +43,76 @@ _TRANSLATE_RANGE = (0.75, 1.5)
 _REVISE_RANGE = (0.2, 1.2)
 
 
-def _output_tokens(
-    request: RunRequest, config: ToolCallLoopConfig, source_language: str | None, target_language: str | None
-) -> float:
-    chapter = config.chunk.chapter
-    paras = [chapter.paragraph(pid) for pid in config.paragraph_ids]
-    item = sum(
-        estimate_tokens(json.dumps({"paragraph_id": pid, "translated_text": ""})) for pid in config.paragraph_ids
-    )
-    if request.task != "translate":
-        return item + sum(estimate_tokens(p.selected_text or "") for p in paras if p is not None)
+def _item_tokens(paragraph_ids: tuple[str, ...]) -> int:
+    """The JSON each submitted item adds around its text."""
+    return sum(estimate_tokens(json.dumps({"paragraph_id": pid, "translated_text": ""})) for pid in paragraph_ids)
+
+
+def _translation_tokens(text: str, source_language: str | None, target_language: str | None) -> float:
+    """The tokens of ``text`` translated: its letters times the pair's length ratio, in the target script."""
     pair = languages(source_language, target_language)
     ratio = expected_ratio(pair)
-    text = "".join(p.text for p in paras if p is not None)
     if ratio is None:
-        return item + estimate_tokens(text)
+        return estimate_tokens(text)
     target_letters = letters(text) * ratio
     latin_target = pair.target is not None and pair.target.latin
-    return item + (target_letters / LATIN_CHARS_PER_TOKEN if latin_target else target_letters * CJK_PER_CHAR)
+    return target_letters / LATIN_CHARS_PER_TOKEN if latin_target else target_letters * CJK_PER_CHAR
+
+
+def _output_tokens(service: TaskService, config: ToolCallLoopConfig) -> float:
+    chapter = config.chunk.chapter
+    paras = [p for pid in config.paragraph_ids if (p := chapter.paragraph(pid)) is not None]
+    item = _item_tokens(config.paragraph_ids)
+    if service.rules.revises:
+        return item + sum(estimate_tokens(p.selected_text or "") for p in paras)
+    text = "".join(p.text for p in paras)
+    return item + _translation_tokens(text, service.source_language, service.target_language)
+
+
+def _chunk_row(request: RunRequest, service: TaskService, config: ToolCallLoopConfig, later: bool) -> dict[str, Any]:
+    """One chunk's estimate; ``later``: not the run's first chunk (its prefix may be a cached one)."""
+    prices = request.settings.prices
+    low_range, high_range = _REVISE_RANGE if service.rules.revises else _TRANSLATE_RANGE
+    prefix = estimate_tokens(config.system_prompt) + estimate_tokens(json.dumps(list(config.tools), ensure_ascii=False))
+    first = prefix + estimate_tokens(config.user_message) + 2 * MESSAGE_OVERHEAD
+    output = _output_tokens(service, config)
+    out_low, out_high = math.floor(output * low_range), math.ceil(output * high_range)
+    most = math.ceil(len(config.paragraph_ids) / request.max_batch) + 1
+    in_high = most * first + math.ceil(out_high * most / 2)
+    cached = prefix if later and prices is not None and prices.cached_input is not None else 0
+    cost_low = cost_of({"prompt_tokens": first, "cached_tokens": cached, "completion_tokens": out_low}, prices)
+    cost_high = cost_of({"prompt_tokens": in_high, "completion_tokens": out_high}, prices)
+    return {
+        "chunk": config.chunk.label,
+        "paragraphs": len(config.paragraph_ids),
+        "first_request_tokens": first,
+        "requests": [1, most],
+        "input_tokens": [first, in_high],
+        "output_tokens": [out_low, out_high],
+        "cost": None if cost_low is None or cost_high is None else [cost_low["total"], cost_high["total"]],
+    }
+
+
+def _summed(rows: list[dict[str, Any]], key: str) -> list[int]:
+    """The chunks' ``[low, high]`` ranges of ``key`` added up."""
+    return [sum(r[key][0] for r in rows), sum(r[key][1] for r in rows)]
+
+
+def _summed_cost(rows: list[dict[str, Any]]) -> list[float]:
+    total = [0.0, 0.0]
+    for low, high in (r["cost"] for r in rows if r["cost"] is not None):
+        total = [round(total[0] + low, 6), round(total[1] + high, 6)]
+    return total
+
+
+def _totals(rows: list[dict[str, Any]], priced: bool) -> dict[str, Any]:
+    """The chunks' ranges added up (the cost only when the profile has prices)."""
+    return {
+        "chunks": len(rows),
+        "paragraphs": sum(r["paragraphs"] for r in rows),
+        **{key: _summed(rows, key) for key in ("requests", "input_tokens", "output_tokens")},
+        "cost": _summed_cost(rows) if priced else None,
+    }
 
 
 def estimate_run(request: RunRequest) -> dict[str, Any]:
@@ -70,8 +122,9 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
     """
     chapter = load_chapter(request.chapter_path)
     glossary = RunGlossary(GlossaryStore(Workspace.for_chapter(request.chapter_path)))  # read, never written
-    service = service_for(request.task)(
+    service = TaskService(
         chapter,
+        request.task,
         source_language=request.source_language,
         target_language=request.target_language,
         chunk_chars=request.chunk_chars,
@@ -84,35 +137,7 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
         glossary=glossary,
     )
     prices = request.settings.prices
-    low_range, high_range = _TRANSLATE_RANGE if request.task == "translate" else _REVISE_RANGE
-    chunks = []
-    totals = {"requests": [0, 0], "input_tokens": [0, 0], "output_tokens": [0, 0], "cost": [0.0, 0.0]}
-    for number, config in enumerate(service.loop_configs()):
-        prefix = estimate_tokens(config.system_prompt) + estimate_tokens(
-            json.dumps(list(config.tools), ensure_ascii=False)
-        )
-        first = prefix + estimate_tokens(config.user_message) + 2 * MESSAGE_OVERHEAD
-        output = _output_tokens(request, config, service.source_language, service.target_language)
-        out_low, out_high = math.floor(output * low_range), math.ceil(output * high_range)
-        most = math.ceil(len(config.paragraph_ids) / request.max_batch) + 1
-        in_high = most * first + math.ceil(out_high * most / 2)
-        cached = prefix if number and prices is not None and prices.cached_input is not None else 0
-        cost_low = cost_of({"prompt_tokens": first, "cached_tokens": cached, "completion_tokens": out_low}, prices)
-        cost_high = cost_of({"prompt_tokens": in_high, "completion_tokens": out_high}, prices)
-        row = {
-            "chunk": config.chunk.label,
-            "paragraphs": len(config.paragraph_ids),
-            "first_request_tokens": first,
-            "requests": [1, most],
-            "input_tokens": [first, in_high],
-            "output_tokens": [out_low, out_high],
-            "cost": None if cost_low is None or cost_high is None else [cost_low["total"], cost_high["total"]],
-        }
-        chunks.append(row)
-        for key in ("requests", "input_tokens", "output_tokens"):
-            totals[key] = [totals[key][0] + row[key][0], totals[key][1] + row[key][1]]
-        if row["cost"] is not None:
-            totals["cost"] = [round(a + b, 6) for a, b in zip(totals["cost"], row["cost"], strict=True)]
+    rows = [_chunk_row(request, service, config, number > 0) for number, config in enumerate(service.loop_configs())]
     return {
         "chapter": str(request.chapter_path),
         "task": request.task,
@@ -122,11 +147,6 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
         "method": METHOD,
         "currency": None if prices is None else prices.currency,
         "prices": None if prices is None else prices.to_json(),
-        "chunks": chunks,
-        "total": {
-            "chunks": len(chunks),
-            "paragraphs": sum(c["paragraphs"] for c in chunks),
-            **totals,
-            "cost": totals["cost"] if prices is not None else None,
-        },
+        "chunks": rows,
+        "total": _totals(rows, prices is not None),
     }

@@ -6,25 +6,34 @@ Each event has a ``kind`` string fixed by the design (``tool_called``, ``batch_c
 Events are frozen, keyword-only msgspec structs used like dataclasses (fields, defaults, equality, repr): defining
 the thirteen of them costs ~1 ms at import where frozen dataclasses cost ~15-20 ms (each generates and ``exec``s
 its methods), and making one is several times cheaper.
+
+They are one union tagged on ``kind`` (:data:`EngineEventT`): a trace line or a ``--json`` line decodes back into
+the very types a run emits (:func:`decode_event`, :func:`event_from_json`). Adding a kind: a struct here with its
+``tag``, a member of :data:`EngineEventT`, and its describer in ``tui/event_text.py``.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from functools import cache
+from typing import Any, ClassVar, Literal, get_args
 
-from msgspec import Struct, field
+from msgspec import Struct, convert, field, to_builtins
+from msgspec.json import Decoder
 from msgspec.structs import asdict
+
+from engine.cost import Cost
+from engine.summaries import ChunkStatus, EndCode, RunStatus, RunSummary
 
 
 def _now() -> float:
     return time.time()
 
 
-class EngineEvent(Struct, frozen=True, kw_only=True):
+class EngineEvent(Struct, frozen=True, kw_only=True, tag_field="kind"):
     """Base of every event: when it happened, which run, which chunk (1-based) where relevant."""
 
-    kind: ClassVar[str] = "event"
+    kind: ClassVar[str] = "event"  # each event's ``tag`` (set below the union)
     run_id: str
     chunk: int | None = None
     ts: float = field(default_factory=_now)
@@ -38,10 +47,9 @@ class EngineEvent(Struct, frozen=True, kw_only=True):
         return {"kind": self.kind, **asdict(self)}
 
 
-class RunStarted(EngineEvent, frozen=True, kw_only=True):
+class RunStarted(EngineEvent, frozen=True, kw_only=True, tag="run_started"):
     """A run began: which chapter, task, model, and how the work was cut into chunks."""
 
-    kind: ClassVar[str] = "run_started"
     chapter_path: str
     chapter_id: str
     task: str
@@ -52,10 +60,9 @@ class RunStarted(EngineEvent, frozen=True, kw_only=True):
     prices: dict[str, Any] | None = None  # the profile's prices per million tokens (engine.cost), when set
 
 
-class ChunkStarted(EngineEvent, frozen=True, kw_only=True):
+class ChunkStarted(EngineEvent, frozen=True, kw_only=True, tag="chunk_started"):
     """The loop starts on a chunk; its paragraph IDs are the tools' boundaries."""
 
-    kind: ClassVar[str] = "chunk_started"
     paragraph_ids: tuple[str, ...]
     first_paragraph_id: str
     last_paragraph_id: str
@@ -63,7 +70,7 @@ class ChunkStarted(EngineEvent, frozen=True, kw_only=True):
     part: str | None = None  # "3.1", "3.2": a half of chunk 3, after it did not fit the model's context
 
 
-class ModelRequest(EngineEvent, frozen=True, kw_only=True):
+class ModelRequest(EngineEvent, frozen=True, kw_only=True, tag="model_request"):
     """One chat-completion request is about to be sent.
 
     ``messages`` holds only the messages this request adds to the chunk's history, from ``first_message`` on: the
@@ -71,7 +78,6 @@ class ModelRequest(EngineEvent, frozen=True, kw_only=True):
     stores each message once, not the whole history every turn).
     """
 
-    kind: ClassVar[str] = "model_request"
     turn: int
     message_count: int
     tool_names: tuple[str, ...]
@@ -79,21 +85,19 @@ class ModelRequest(EngineEvent, frozen=True, kw_only=True):
     first_message: int = 0
 
 
-class ModelDelta(EngineEvent, frozen=True, kw_only=True):
+class ModelDelta(EngineEvent, frozen=True, kw_only=True, tag="model_delta"):
     """Streaming progress: text, reasoning, or tool-argument characters (not persisted in traces)."""
 
-    kind: ClassVar[str] = "model_delta"
     turn: int
-    channel: str  # "text" | "reasoning" | "tool_arguments"
+    channel: Literal["text", "reasoning", "tool_arguments"]
     text: str = ""
     tool_name: str | None = None
     chars: int = 0
 
 
-class ModelResponse(EngineEvent, frozen=True, kw_only=True):
+class ModelResponse(EngineEvent, frozen=True, kw_only=True, tag="model_response"):
     """A whole model response, assembled."""
 
-    kind: ClassVar[str] = "model_response"
     turn: int
     content: str
     reasoning: str
@@ -108,21 +112,19 @@ class ModelResponse(EngineEvent, frozen=True, kw_only=True):
     expanded_tool_calls: tuple[dict[str, Any], ...] = ()  # the calls run in place of a multi_tool_use.parallel
 
 
-class ToolCalled(EngineEvent, frozen=True, kw_only=True):
+class ToolCalled(EngineEvent, frozen=True, kw_only=True, tag="tool_called"):
     """The model called a tool: its parsed arguments, or the raw text when they could not be read (then the
     call does not run, and its ``tool_result`` says why)."""
 
-    kind: ClassVar[str] = "tool_called"
     turn: int
     call_id: str
     name: str
     arguments: Any
 
 
-class ToolResult(EngineEvent, frozen=True, kw_only=True):
+class ToolResult(EngineEvent, frozen=True, kw_only=True, tag="tool_result"):
     """What a tool answered (the exact JSON object the model receives)."""
 
-    kind: ClassVar[str] = "tool_result"
     turn: int
     call_id: str
     name: str
@@ -131,85 +133,102 @@ class ToolResult(EngineEvent, frozen=True, kw_only=True):
     result: dict[str, Any]
 
 
-class BatchCommitted(EngineEvent, frozen=True, kw_only=True):
+class BatchCommitted(EngineEvent, frozen=True, kw_only=True, tag="batch_committed"):
     """Translations reached the disk durably."""
 
-    kind: ClassVar[str] = "batch_committed"
     paragraph_ids: tuple[str, ...]
-    file: str
+    file: str = ""  # always given; the default reads a hand-written or damaged trace line without it
     unchanged: tuple[str, ...] = ()
     kept_selection: tuple[str, ...] = ()
 
 
-class Reminder(EngineEvent, frozen=True, kw_only=True):
+class Reminder(EngineEvent, frozen=True, kw_only=True, tag="reminder"):
     """The model answered without finishing; it is reminded of the missing paragraph IDs."""
 
-    kind: ClassVar[str] = "reminder"
     turn: int
     missing: tuple[str, ...]
     number: int
 
 
-class Retry(EngineEvent, frozen=True, kw_only=True):
+class Retry(EngineEvent, frozen=True, kw_only=True, tag="retry"):
     """A request is retried after a transient failure."""
 
-    kind: ClassVar[str] = "retry"
     attempt: int
     reason: str
     delay: float
 
 
-class ErrorEvent(EngineEvent, frozen=True, kw_only=True):
+class ErrorEvent(EngineEvent, frozen=True, kw_only=True, tag="error"):
     """Something went wrong; ``fatal`` ends the run."""
 
-    kind: ClassVar[str] = "error"
     message: str
     code: str | None = None
     fatal: bool = False
     error: dict[str, Any] | None = None  # the structured model failure, when a request failed
 
 
-class ChunkFinished(EngineEvent, frozen=True, kw_only=True):
+class ChunkFinished(EngineEvent, frozen=True, kw_only=True, tag="chunk_finished"):
     """A chunk ended: ``complete``, ``incomplete`` (with the missing IDs), ``failed``, ``cancelled``, or ``split``
     (it did not fit the model's context; its two halves follow as parts)."""
 
-    kind: ClassVar[str] = "chunk_finished"
-    status: str
+    status: ChunkStatus
     missing: tuple[str, ...]
     turns: int
     tool_calls: int
     tool_errors: dict[str, int]
     usage: dict[str, int]
     wall_ms: float
-    end_code: str | None = None  # why an unfinished chunk ended: CONTEXT_OVERFLOW, OUTPUT_LIMIT, NO_PROGRESS, ...
+    end_code: EndCode | None = None  # why an unfinished chunk ended: CONTEXT_OVERFLOW, OUTPUT_LIMIT, NO_PROGRESS, ...
     part: str | None = None
     error: str | None = None
-    cost: dict[str, Any] | None = None  # engine.cost.cost_of(usage), when the profile sets prices
+    cost: Cost | None = None  # engine.cost.cost_of(usage), when the profile sets prices
 
 
-class RunFinished(EngineEvent, frozen=True, kw_only=True):
+class RunFinished(EngineEvent, frozen=True, kw_only=True, tag="run_finished"):
     """A run ended; ``summary`` holds per-chunk results, totals, tokens (``usage``), ``cost`` and timings."""
 
-    kind: ClassVar[str] = "run_finished"
-    status: str  # "complete" | "incomplete" | "failed" | "cancelled"
-    summary: dict[str, Any]
+    status: RunStatus
+    summary: RunSummary
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as a mapping for ``json.dumps``, the summary as a JSON object."""
+        return {"kind": self.kind, **asdict(self), "summary": to_builtins(self.summary)}
 
 
-EVENT_TYPES: dict[str, type[EngineEvent]] = {
-    cls.kind: cls
-    for cls in (
-        RunStarted,
-        ChunkStarted,
-        ModelRequest,
-        ModelDelta,
-        ModelResponse,
-        ToolCalled,
-        ToolResult,
-        BatchCommitted,
-        Reminder,
-        Retry,
-        ErrorEvent,
-        ChunkFinished,
-        RunFinished,
-    )
-}
+EngineEventT = (
+    RunStarted
+    | ChunkStarted
+    | ModelRequest
+    | ModelDelta
+    | ModelResponse
+    | ToolCalled
+    | ToolResult
+    | BatchCommitted
+    | Reminder
+    | Retry
+    | ErrorEvent
+    | ChunkFinished
+    | RunFinished
+)
+"""Every event a run emits, one union tagged on ``kind``."""
+
+EVENT_TYPES: dict[str, type[EngineEvent]] = {}
+for _type in get_args(EngineEventT):
+    _type.kind = _type.__struct_config__.tag  # the tag is the kind: written once, in the class statement
+    EVENT_TYPES[_type.kind] = _type
+
+
+@cache
+def _decoder() -> Decoder[EngineEventT]:
+    return Decoder(EngineEventT)
+
+
+def decode_event(line: bytes | str) -> EngineEventT:
+    """The event of one JSON line (a trace's, ``run --json``'s); raises ``msgspec.DecodeError`` (or its subclass
+    ``ValidationError``) when the line is not JSON or not an event of a known kind with fields of their types."""
+    return _decoder().decode(line)
+
+
+def event_from_json(data: object) -> EngineEventT:
+    """The event of a JSON object already parsed; raises ``msgspec.ValidationError`` like :func:`decode_event`."""
+    return convert(data, EngineEventT)

@@ -28,7 +28,6 @@ from engine.client.errors import ModelError
 from engine.client.events import Completed, ReasoningDelta, RetryScheduled, StreamEvent, TextDelta, ToolCallProgress
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
-from engine.context import ChapterSource
 from engine.counted import counted
 from engine.events import (
     BatchCommitted,
@@ -43,8 +42,11 @@ from engine.events import (
     ToolResult,
 )
 from engine.loop_config import ToolCallLoopConfig
+from engine.summaries import ChunkStatus, EndCode
+from engine.tasks import TASK_RULES
 from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 from engine.tools.registry import ToolRegistry
+from engine.tools.results import Committed
 
 MAX_REMINDERS = 2
 MAX_CALLS_PER_RESPONSE = 64  # a model batching sensibly makes a few; thousands are a runaway model or a hostile server
@@ -77,7 +79,7 @@ class ChunkOutcome:
     ``MAX_FILE_FAILURES`` times in a row (which stops the run: no later chunk could be saved either).
     """
 
-    status: str  # complete | incomplete | failed | cancelled | split
+    status: ChunkStatus
     missing: tuple[str, ...]
     turns: int = 0
     tool_calls: int = 0
@@ -85,13 +87,8 @@ class ChunkOutcome:
     usage: Counter[str] = field(default_factory=Counter)
     failure: ModelFailure | None = None
     error: str | None = None
-    end_code: str | None = None
+    end_code: EndCode | None = None
     cut_completion_tokens: list[int] = field(default_factory=list)  # of responses that ended with length
-
-    @property
-    def fatal(self) -> bool:
-        """The model cannot be used for any later chunk either (quota, key, model name, request shape)."""
-        return self.failure is not None and self.failure.stops_run
 
     def fail(self, failure: ModelFailure) -> None:
         """End the chunk on a model failure."""
@@ -166,6 +163,15 @@ def _call_key(call: ToolCall) -> str:
     return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False)
 
 
+_STALLED_WHY = {
+    "OUTPUT_LIMIT": "two responses were cut off before they ended (finish reason length)",
+    "NO_PROGRESS": "in two turns the model only repeated earlier calls or resent texts that were already saved",
+}
+_REPAIRED_WARNING = (
+    "Your arguments were not valid JSON and were repaired automatically; check that they say what you meant."
+)
+
+
 class ToolCallLoop:
     """Runs one chunk's conversation against a model, executing tools through the registry."""
 
@@ -175,25 +181,30 @@ class ToolCallLoop:
         *,
         model: ChatModel,
         registry: ToolRegistry,
-        source: ChapterSource,
         emit: Emit,
         run_id: str,
         outcome: ChunkOutcome | None = None,
     ) -> None:
         self.config = config
+        self.scope = config.scope  # the chunk's one object that every tool call carries
         self.model = model
         self.registry = registry
-        self.source = source
         self.emit = emit
         self.run_id = run_id
         self.chunk = config.chunk_index
-        self.submissions = config.new_submissions()
-        self.file_name = str(getattr(source, "path", ""))
+        self.revises = TASK_RULES[config.task].revises
+        if self.scope.submissions is None:
+            raise ValueError("a chunk's scope carries the tracker of its submissions")
+        self.submissions = self.scope.submissions
+        path = self.scope.source.path
+        self.file_name = "" if path is None else str(path)
         self.tools = list(config.tools)
         self.tool_names = tuple(t["function"]["name"] for t in self.tools)
         self.outcome = outcome or ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
+        self.history: list[dict[str, Any]] = []
         self._calls_made: set[str] = set()
         self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
+        self._reminders = self._cut_turns = self._idle_turns = self._traced = 0
 
     def _event(self, cls: type[EngineEvent], **fields: Any) -> None:
         self.emit(cls(run_id=self.run_id, chunk=self.chunk, **fields))
@@ -201,108 +212,123 @@ class ToolCallLoop:
     def _missing(self) -> list[str]:
         return list(self.submissions.remaining)
 
+    def _end(self, code: EndCode) -> bool:
+        """End the chunk with ``code`` (returns False: the conversation stops)."""
+        self.outcome.end_code = code
+        return False
+
+    def _complete(self) -> bool:
+        self.outcome.status = "complete"
+        return False
+
     async def run(self) -> ChunkOutcome:
         """Drive the conversation until the chunk is complete, incomplete or failed."""
-        cfg = self.config
         outcome = self.outcome
         outcome.status, outcome.end_code = "incomplete", None
-        history = cfg.initial_messages()
-        reminders = cut_turns = idle_turns = traced = 0
+        self.history = self.config.initial_messages()
         while True:
-            if outcome.turns >= cfg.max_turns:
-                outcome.end_code = "MAX_TURNS"
+            if outcome.turns >= self.config.max_turns:
+                self._end("MAX_TURNS")
                 break
-            outcome.turns += 1
-            turn = outcome.turns
+            response = await self._next_response()
+            if response is None or not await self._answer(response):
+                break
+        self._finish()
+        return outcome
+
+    async def _next_response(self) -> AssembledResponse | None:
+        """Send the history (one more turn) and receive the whole response; None when the model failed."""
+        outcome = self.outcome
+        outcome.turns += 1
+        turn = outcome.turns
+        history = self.history
+        self._event(
+            ModelRequest,
+            turn=turn,
+            message_count=len(history),
+            tool_names=self.tool_names,
+            messages=tuple(history[self._traced :]),
+            first_message=self._traced,
+        )
+        self._traced = len(history)  # the history only grows: the next request carries what comes after
+        try:
+            response = await self._stream(history, turn)
+        except ModelError as exc:
+            self._fail(outcome, exc.failure, "MODEL_ERROR")
+            return None
+        self._record_response(response, turn, outcome)
+        if response.finish_reason == "error":
+            failure = response.failure or ModelFailure("the response ended with an error", "server_error", None, False)
+            self._fail(outcome, failure, "STREAM_ERROR")
+            return None
+        return response
+
+    async def _answer(self, response: AssembledResponse) -> bool:
+        """Act on one whole response; whether the conversation goes on."""
+        if response.finish_reason == "length":
+            return self._cut_turn(response)
+        response, dropped = self._bound_calls(response)
+        self.history.append(response.assistant_message())
+        if response.tool_calls:
+            return await self._tool_turn(response, dropped)
+        return self._text_turn()
+
+    def _cut_turn(self, response: AssembledResponse) -> bool:
+        """A response cut off by the token limit: nothing in it runs; two in a chunk end it."""
+        self._cut_turns += 1
+        if response.usage is not None:
+            self.outcome.cut_completion_tokens.append(response.usage.completion_tokens)
+        if response.tool_calls:
+            self.history.append(response.assistant_message())
+            self._answer_cut_calls(response.tool_calls, self.history, self.outcome.turns, self.outcome)
+        else:
             self._event(
-                ModelRequest,
-                turn=turn,
-                message_count=len(history),
-                tool_names=self.tool_names,
-                messages=tuple(history[traced:]),
-                first_message=traced,
+                ErrorEvent,
+                message="the response was cut off (finish reason length) before it made any tool call",
+                code="OUTPUT_LIMIT",
             )
-            traced = len(history)  # the history only grows: the next request carries what comes after
-            try:
-                response = await self._stream(history, turn)
-            except ModelError as exc:
-                self._fail(outcome, exc.failure, "MODEL_ERROR")
-                break
-            self._record_response(response, turn, outcome)
-            if response.finish_reason == "error":
-                failure = response.failure or ModelFailure(
-                    "the response ended with an error", "server_error", None, False
-                )
-                self._fail(outcome, failure, "STREAM_ERROR")
-                break
-            if response.finish_reason == "length":
-                cut_turns += 1
-                if response.usage is not None:
-                    outcome.cut_completion_tokens.append(response.usage.completion_tokens)
-                if response.tool_calls:
-                    history.append(response.assistant_message())
-                    self._answer_cut_calls(response.tool_calls, history, turn, outcome)
-                else:
-                    self._event(
-                        ErrorEvent,
-                        message="the response was cut off (finish reason length) before it made any tool call",
-                        code="OUTPUT_LIMIT",
-                    )
-                    history.append({"role": "assistant", "content": response.content or ""})
-                    history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
-                if cut_turns >= MAX_STALLED_TURNS:
-                    outcome.end_code = "OUTPUT_LIMIT"
-                    break
-                continue
-            response, dropped = self._bound_calls(response)
-            history.append(response.assistant_message())
-            if response.tool_calls:
-                complete, progress = await self._run_tools(response.tool_calls, history, turn, outcome)
-                if dropped:
-                    history.append(
-                        {
-                            "role": "user",
-                            "content": TOO_MANY_CALLS_TEXT.format(
-                                made=len(response.tool_calls) + dropped, limit=MAX_CALLS_PER_RESPONSE
-                            ),
-                        }
-                    )
-                if outcome.end_code in FILE_FAILURES:
-                    break
-                if complete:
-                    outcome.status = "complete"
-                    break
-                if progress is False:
-                    idle_turns += 1
-                    if idle_turns >= MAX_STALLED_TURNS:
-                        outcome.end_code = "NO_PROGRESS"
-                        break
-                continue
-            if cfg.task != "translate":
-                outcome.status = "complete"
-                break
-            missing = self._missing()
-            if not missing:
-                outcome.status = "complete"
-                break
-            if reminders >= MAX_REMINDERS:
-                outcome.end_code = "NO_SUBMISSION"
-                break
-            reminders += 1
-            self._event(Reminder, turn=turn, missing=tuple(missing), number=reminders)
-            history.append({"role": "user", "content": reminder_text(missing)})
-        if outcome.end_code in ("OUTPUT_LIMIT", "NO_PROGRESS"):
-            what = (
-                "two responses were cut off before they ended (finish reason length)"
-                if outcome.end_code == "OUTPUT_LIMIT"
-                else "in two turns the model only repeated earlier calls or resent texts that were already saved"
-            )
+            self.history.append({"role": "assistant", "content": response.content or ""})
+            self.history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
+        return self._cut_turns < MAX_STALLED_TURNS or self._end("OUTPUT_LIMIT")
+
+    async def _tool_turn(self, response: AssembledResponse, dropped: int) -> bool:
+        """Run the response's calls; whether the conversation goes on."""
+        complete, progress = await self._run_tools(response.tool_calls, self.history, self.outcome.turns, self.outcome)
+        if dropped:
+            made = len(response.tool_calls) + dropped
+            text = TOO_MANY_CALLS_TEXT.format(made=made, limit=MAX_CALLS_PER_RESPONSE)
+            self.history.append({"role": "user", "content": text})
+        if self.outcome.end_code in FILE_FAILURES:
+            return False
+        if complete:
+            return self._complete()
+        if progress is False:
+            self._idle_turns += 1
+            return self._idle_turns < MAX_STALLED_TURNS or self._end("NO_PROGRESS")
+        return True
+
+    def _text_turn(self) -> bool:
+        """An answer without tool calls: the end of a revising chunk, else a reminder of what is missing."""
+        if self.revises:
+            return self._complete()
+        missing = self._missing()
+        if not missing:
+            return self._complete()
+        if self._reminders >= MAX_REMINDERS:
+            return self._end("NO_SUBMISSION")
+        self._reminders += 1
+        self._event(Reminder, turn=self.outcome.turns, missing=tuple(missing), number=self._reminders)
+        self.history.append({"role": "user", "content": reminder_text(missing)})
+        return True
+
+    def _finish(self) -> None:
+        outcome = self.outcome
+        if (what := _STALLED_WHY.get(outcome.end_code or "")) is not None:
             self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {what}", code=outcome.end_code)
-        if cfg.task == "translate":
+        if not self.revises:
             outcome.missing = tuple(self._missing())
         elif outcome.status == "complete":
             outcome.missing = ()
-        return outcome
 
     def _bound_calls(self, response: AssembledResponse) -> tuple[AssembledResponse, int]:
         """The response with at most ``MAX_CALLS_PER_RESPONSE`` tool calls (the rest are dropped from what is sent
@@ -318,7 +344,7 @@ class ToolCallLoop:
         )
         return dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_RESPONSE]), dropped
 
-    def _stop_on_file(self, outcome: ChunkOutcome, code: str, result: dict[str, Any]) -> None:
+    def _stop_on_file(self, outcome: ChunkOutcome, code: EndCode, result: dict[str, Any]) -> None:
         """The chapter file failed ``MAX_FILE_FAILURES`` calls in a row: a deleted file, a full disk, a read-only
         folder will not heal while the model retries, so end the chunk (and, through the run, the rest)."""
         detail = str(result.get("error") or code)
@@ -413,74 +439,94 @@ class ToolCallLoop:
         Returns (complete, progress): complete when the translate chunk became complete (stop at once); progress
         is None when the turn submitted nothing, False when every submission was a repeat or changed nothing.
         """
-        cfg = self.config
         submitted = advanced = False
         for call in calls:
-            outcome.tool_calls += 1
-            self._event(
-                ToolCalled,
-                turn=turn,
-                call_id=call.id,
-                name=call.name,
-                arguments=call.arguments if call.arguments is not None else call.arguments_raw,
-            )
-            is_batch = self.registry.writes(call.name)
-            repeated = False
-            committed = None
-            if not call.executable:
-                result = _unusable_call(call)
-            elif len(call.arguments_raw) > MAX_ARGUMENT_CHARS:  # the tools' own limit, whatever the client parsed
-                result = _oversized_call(call)
-            else:
-                key = _call_key(call)
-                repeated = key in self._calls_made
-                self._calls_made.add(key)
-                # The chunk's tracker travels with every call: the registry gives the handler's
-                # ToolContext.chunk_boundaries from it (config.tool_call_options also names the paragraph_ids).
-                reply = await self.registry.call(
-                    call.name, call.arguments, source=self.source, **cfg.tool_call_options(self.submissions)
-                )
-                result, committed = reply.result, reply.committed
-                if call.repaired:
-                    result = {
-                        **result,
-                        "warning": "Your arguments were not valid JSON and were repaired "
-                        "automatically; check that they say what you meant.",
-                    }
-            ok = bool(result.get("success"))
-            accepted = committed.accepted if committed is not None else ()
-            if is_batch and call.executable:
-                submitted = True
-                if repeated:
-                    result = {**result, "note": REPEATED_NOTE}
-                elif ok and not accepted:
-                    result = {**result, "note": UNCHANGED_NOTE}
-                else:  # accepted something, or a new attempt the tools refused: not a stall
-                    advanced = True
-            code = None if ok else str(result.get("error_code") or "ERROR")
-            if code:
-                outcome.tool_errors[code] += 1
-            self._file_failures = self._file_failures + 1 if code in FILE_FAILURES else 0
-            self._event(
-                ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result
-            )
-            if committed is not None and accepted:  # only when something reached the disk
-                self._event(
-                    BatchCommitted,
-                    paragraph_ids=accepted,
-                    file=self.file_name,
-                    unchanged=committed.unchanged,
-                    kept_selection=committed.kept_selection,
-                )
-            history.append(_tool_message(call, result))
-            if self._file_failures >= MAX_FILE_FAILURES:
-                self._stop_on_file(outcome, str(code), result)
+            progress = await self._one_call(call, history, turn, outcome)
+            if outcome.end_code in FILE_FAILURES:
                 return False, None
-            if cfg.task == "translate" and ok and is_batch:
-                outcome.missing = tuple(self._missing())
-                if not outcome.missing:
+            if progress is not None:
+                submitted, advanced = True, advanced or progress
+                if self._all_submitted(outcome):
                     return True, True
         return False, (advanced if submitted else None)
+
+    def _all_submitted(self, outcome: ChunkOutcome) -> bool:
+        """After a submission: whether every paragraph of a translate chunk now has one (``missing`` kept current)."""
+        if self.revises:  # a revising chunk ends on the model's word, not on a count
+            return False
+        outcome.missing = tuple(self._missing())
+        return not outcome.missing
+
+    async def _one_call(
+        self, call: ToolCall, history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
+    ) -> bool | None:
+        """Run one call and answer it; for a submission, whether it moved the chunk on (None: not a submission).
+
+        Only the submitting tool's calls are the chunk's progress: another tool that writes (a glossary proposal)
+        never counts, nor is it told that nothing changed.
+        """
+        outcome.tool_calls += 1
+        arguments = call.arguments if call.arguments is not None else call.arguments_raw
+        self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=arguments)
+        result, committed, repeated = await self._execute(call)
+        ok = bool(result.get("success"))
+        accepted = committed.accepted if committed is not None else ()
+        progress = None
+        if call.executable and self.registry.submits(call.name):
+            result, progress = _judged_submission(result, ok, accepted, repeated)
+        code = self._count_result(ok, result, outcome)
+        self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
+        if committed is not None and accepted:  # only when something reached the disk
+            self._committed(committed)
+        history.append(_tool_message(call, result))
+        if self._file_failures >= MAX_FILE_FAILURES:
+            self._stop_on_file(
+                outcome, "CHAPTER_UNAVAILABLE" if code == "CHAPTER_UNAVAILABLE" else "COMMIT_FAILED", result
+            )
+        return progress
+
+    def _committed(self, committed: Committed) -> None:
+        self._event(
+            BatchCommitted,
+            paragraph_ids=committed.accepted,
+            file=self.file_name,
+            unchanged=committed.unchanged,
+            kept_selection=committed.kept_selection,
+        )
+
+    async def _execute(self, call: ToolCall) -> tuple[dict[str, Any], Committed | None, bool]:
+        """The call's result, what it committed, and whether it repeats an earlier call of this chunk."""
+        if not call.executable:
+            return _unusable_call(call), None, False
+        if len(call.arguments_raw) > MAX_ARGUMENT_CHARS:  # the tools' own limit, whatever the client parsed
+            return _oversized_call(call), None, False
+        key = _call_key(call)
+        repeated = key in self._calls_made
+        self._calls_made.add(key)
+        reply = await self.registry.call(call.name, call.arguments, self.scope)
+        result = reply.result
+        if call.repaired:
+            result = {**result, "warning": _REPAIRED_WARNING}
+        return result, reply.committed, repeated
+
+    def _count_result(self, ok: bool, result: dict[str, Any], outcome: ChunkOutcome) -> str | None:
+        """The result's error code (None on success), counted; and the run of file failures."""
+        code = None if ok else str(result.get("error_code") or "ERROR")
+        if code:
+            outcome.tool_errors[code] += 1
+        self._file_failures = self._file_failures + 1 if code in FILE_FAILURES else 0
+        return code
+
+
+def _judged_submission(
+    result: dict[str, Any], ok: bool, accepted: tuple[str, ...], repeated: bool
+) -> tuple[dict[str, Any], bool]:
+    """A submission's result with a note when it changed nothing, and whether it moved the chunk on."""
+    if repeated:
+        return {**result, "note": REPEATED_NOTE}, False
+    if ok and not accepted:
+        return {**result, "note": UNCHANGED_NOTE}, False
+    return result, True  # accepted something, or a new attempt the tools refused: not a stall
 
 
 def _call_record(call: ToolCall) -> dict[str, Any]:
@@ -501,15 +547,12 @@ async def execute_tool_call_loop(
     *,
     model: ChatModel,
     registry: ToolRegistry,
-    source: ChapterSource,
     emit: Emit,
     run_id: str,
     outcome: ChunkOutcome | None = None,
 ) -> ChunkOutcome:
-    """Run the tool-call loop for the chunk described by ``config`` (its paragraph IDs bound the tools).
+    """Run the tool-call loop for the chunk described by ``config`` (its scope bounds the tools).
 
     ``outcome``, when given, is filled in as the chunk runs (the run keeps it to report a cancelled chunk).
     """
-    return await ToolCallLoop(
-        config, model=model, registry=registry, source=source, emit=emit, run_id=run_id, outcome=outcome
-    ).run()
+    return await ToolCallLoop(config, model=model, registry=registry, emit=emit, run_id=run_id, outcome=outcome).run()

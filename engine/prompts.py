@@ -18,19 +18,12 @@ import platformdirs
 from engine.chunks import Chunk, TaskType
 from engine.counted import counted
 from engine.settings import DEFAULT_MAX_BATCH
+from engine.tasks import TASK_RULES
 
 PACKAGED_DIR = Path(__file__).parent / "prompts"
-SYSTEM_TEMPLATES: dict[str, str] = {
-    "translate": "translate_system.md",
-    "polish": "polish_system.md",
-    "proofread": "proofread_system.md",
-}
-CHUNK_TEMPLATES: dict[str, str] = {
-    "translate": "chunk_translate.md",
-    "polish": "chunk_revise.md",
-    "proofread": "chunk_revise.md",
-}
-TEMPLATE_NAMES: tuple[str, ...] = (*SYSTEM_TEMPLATES.values(), "chunk_translate.md", "chunk_revise.md")
+TEMPLATE_NAMES: tuple[str, ...] = tuple(
+    dict.fromkeys([*(r.system_template for r in TASK_RULES.values()), *(r.chunk_template for r in TASK_RULES.values())])
+)
 
 LANGUAGE_NAMES: dict[str, str] = {
     "ar": "Arabic",
@@ -113,7 +106,7 @@ class PromptSet:
         max_batch: int = DEFAULT_MAX_BATCH,
     ) -> str:
         """The task's system prompt for a language pair (identical for every chunk of a run)."""
-        name = SYSTEM_TEMPLATES[task]
+        name = TASK_RULES[task].system_template
         return Template(self.templates[name]).safe_substitute(
             source_language=language_label(source_language, "the source language"),
             target_language=language_label(target_language, "the target language"),
@@ -132,7 +125,7 @@ class PromptSet:
 
     def _chunk_text(self, chunk: Chunk) -> str:
         count = len(chunk.paragraph_ids)
-        return Template(self.templates[CHUNK_TEMPLATES[chunk.task]]).safe_substitute(
+        return Template(self.templates[TASK_RULES[chunk.task].chunk_template]).safe_substitute(
             part=chunk.label,
             total_parts=str(chunk.total),
             paragraphs=counted(count, "paragraph"),

@@ -1,8 +1,8 @@
 """Runs: one task over one chapter, as a stream of engine events.
 
-``run_chapter`` builds the chunks once through the task's service (``TranslationService.translate``,
-``PolishService.polish``, ``ProofreadingService.proofread``), runs the tool-call loop on each chunk,
-writes every event to the run's JSONL trace and yields it to the caller (the TUI's worker or the CLI).
+``run_chapter`` builds the chunks once through the task's service (``TaskService``, one scope per chunk), runs the
+tool-call loop on each chunk, writes every event to the run's JSONL trace and yields it to the caller (the TUI's
+worker or the CLI).
 Cancelling the consumer cancels the run within a second: committed batches stay, nothing is half-written.
 """
 
@@ -13,7 +13,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,11 +37,13 @@ from engine.events import (
     RunStarted,
 )
 from engine.glossary.run_glossary import RunGlossary
+from engine.glossary.source import GlossarySource
 from engine.loop import FILE_FAILURES, ChatModel, ChunkOutcome, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.run_summary import run_summary
-from engine.services import TaskService, TaskSetupError, service_for
+from engine.services import TaskService, TaskSetupError
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
+from engine.summaries import RunStatus, RunSummary
 from engine.trace import TraceWriter, default_trace_path
 from engine.urls import public_url
 from store.commit import ChapterStore
@@ -50,6 +52,7 @@ from store.glossary import GlossaryLoadError
 from store.glossary_commit import GlossaryStore
 from store.lock import RunBusy, RunLock
 from store.merge import DEFAULT_KEEP_VERSIONS
+from store.model import Chapter
 from store.workspace import Workspace, safe_state_dir
 
 _END = object()
@@ -142,6 +145,21 @@ def needs_tls(settings: Sequence[ModelSettings]) -> bool:
     return any(httpx.URL(s.base_url).scheme != "http" for s in settings)
 
 
+def _holds(chapter: Chapter, paragraph_id: str, version_id: str) -> bool:
+    """Whether the chapter still has that version of that paragraph."""
+    para = chapter.paragraph(paragraph_id)
+    return para is not None and any(v.id == version_id for v in para.translations)
+
+
+class _Refused(Exception):
+    """The run cannot start: one sentence, and the code of its error event."""
+
+    def __init__(self, message: str, code: str = "BAD_INPUT") -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
 class _Run:
     """State of one run while it executes."""
 
@@ -151,10 +169,12 @@ class _Run:
         workspace: Workspace | None,
         http: httpx.AsyncClient | None,
         store: ChapterStore | None = None,
+        glossary: GlossarySource | None = None,
     ) -> None:
         self.request = request
         self.http = http
         self.store = store  # the chapter's store: given by the caller, or opened by execute()
+        self.glossary = glossary  # the workspace glossary shared with the caller's views, or read by this run
         self.written: dict[str, str] = {}  # paragraph ID -> the version this run wrote for it
         self.emit_out: Callable[[EngineEvent], None] = lambda event: None
         self.workspace = workspace or Workspace.for_chapter(request.chapter_path)
@@ -169,20 +189,23 @@ class _Run:
         self.started = time.perf_counter()
 
     def emit(self, event: EngineEvent) -> None:
+        """Record ``event`` in the trace and pass it on; note what the run's end needs (responses, writes)."""
         if self.trace is not None:
-            self.trace.write(event)
-            if self.trace.failed:
-                failure, self.trace = self.trace.failed, None
-                self.emit_out(ErrorEvent(run_id=self.run_id, message=failure, code="TRACE_FAILED"))
+            self._write_trace(self.trace, event)
         if event.kind == "model_response":
             self.responses_seen += 1
         elif isinstance(event, BatchCommitted) and self.store is not None:
-            self._remember_written(event)
+            self._remember_written(self.store.chapter, event)
         self.emit_out(event)
 
-    def _remember_written(self, event: BatchCommitted) -> None:
+    def _write_trace(self, trace: TraceWriter, event: EngineEvent) -> None:
+        trace.write(event)
+        if trace.failed:  # the run goes on without a trace, and says so once
+            self.trace = None
+            self.emit_out(ErrorEvent(run_id=self.run_id, message=trace.failed, code="TRACE_FAILED"))
+
+    def _remember_written(self, chapter: Chapter | None, event: BatchCommitted) -> None:
         """Note the version each accepted paragraph got (the newest one), to check the file still holds it."""
-        chapter = self.store.chapter if self.store is not None else None
         for pid in event.paragraph_ids:
             para = chapter.paragraph(pid) if chapter is not None else None
             if para is not None and para.translations:
@@ -196,12 +219,7 @@ class _Run:
             chapter = self.store.load()
         except (ChapterLoadError, StoreError):
             return list(self.written)
-        gone = []
-        for pid, vid in self.written.items():
-            para = chapter.paragraph(pid)
-            if para is None or all(v.id != vid for v in para.translations):
-                gone.append(pid)
-        return gone
+        return [pid for pid, vid in self.written.items() if not _holds(chapter, pid, vid)]
 
     def refuse(self, message: str, code: str = "BAD_INPUT") -> None:
         """End the run before any work, in one sentence: bad input or configuration (status ``bad_input``), or
@@ -210,10 +228,10 @@ class _Run:
         self.emit(ErrorEvent(run_id=self.run_id, message=message, code=code, fatal=True))
         self.finish("busy" if code == "RUN_BUSY" else "bad_input", message)
 
-    def finish(self, status: str, error: str | None = None, **extra: Any) -> None:
+    def finish(self, status: RunStatus, error: str | None = None, **extra: Any) -> None:
         self.emit(RunFinished(run_id=self.run_id, status=status, summary=self.summary(status, error, **extra)))
 
-    def summary(self, status: str, error: str | None, **extra: Any) -> dict[str, Any]:
+    def summary(self, status: RunStatus, error: str | None, **extra: Any) -> RunSummary:
         return run_summary(
             self.request,
             self.outcomes,
@@ -256,15 +274,48 @@ class _Run:
             self.stopped = f"not attempted: the model failed ({failure.message})"
 
     async def execute(self) -> None:
+        """Run the request to its ``run_finished``: set up (or refuse), run every selected chunk, report the end."""
+        service = await self._set_up()
+        if service is None:
+            return
+        model = _open_model(self.request, service.target_language, self.http)
+        self._emit_started(service)
+        try:
+            await service.run(lambda config: self._one_chunk(service, model, config))
+        except asyncio.CancelledError:
+            self._cancelled()
+            raise
+        finally:
+            with contextlib.suppress(Exception):
+                await asyncio.shield(model.aclose())
+        await self._finish_run()
+
+    async def _set_up(self) -> TaskService | None:
+        """Everything checked before any model is paid: the chapter, the task, the chunk asked for, the locks and
+        the trace. None when the run was refused (its ``run_finished`` is out)."""
+        try:
+            # The chapter and the glossary are read in a thread: the workstation's runs share its event loop.
+            service = await asyncio.to_thread(self._service)
+            self._check_only_chunk(service)
+            self._lock()
+            self._open_trace(service.chapter.id)
+        except _Refused as refused:
+            self.refuse(refused.message, refused.code)
+            return None
+        return service
+
+    def _service(self) -> TaskService:
         req = self.request
         try:
             store = self.store = self.store or ChapterStore(
                 req.chapter_path, self.workspace, keep_versions=req.keep_versions, allow_read_only=req.force
             )
             chapter = store.load()
-            glossary = RunGlossary(GlossaryStore(self.workspace), model=req.settings.model)
-            service: TaskService = service_for(req.task)(
+            glossary = RunGlossary(self.glossary or GlossaryStore(self.workspace), model=req.settings.model)
+            return TaskService(
                 chapter,
+                req.task,
+                source=store,
                 source_language=req.source_language,
                 target_language=req.target_language,
                 chunk_chars=req.chunk_chars,
@@ -276,42 +327,52 @@ class _Run:
                 instruction=req.instruction,
                 glossary=glossary,
             )
-        except (ChapterLoadError, StoreError, TaskSetupError, ValueError) as exc:
-            self.refuse(exc.line if isinstance(exc, ChapterLoadError | GlossaryLoadError) else str(exc))
-            return
-        configs = service.loop_configs()
-        if req.only_chunk is not None and not 1 <= req.only_chunk <= max(len(configs), 1):
-            self.refuse(f"chunk {req.only_chunk} does not exist (the {req.task} work set has {len(configs)} chunks)")
-            return
+        except (ChapterLoadError, GlossaryLoadError) as exc:
+            raise _Refused(exc.line) from None
+        except (StoreError, TaskSetupError, ValueError) as exc:
+            raise _Refused(str(exc)) from None
+
+    def _check_only_chunk(self, service: TaskService) -> None:
+        req = self.request
+        count = len(service.loop_configs())
+        if req.only_chunk is not None and not 1 <= req.only_chunk <= max(count, 1):
+            raise _Refused(f"chunk {req.only_chunk} does not exist (the {req.task} work set has {count} chunks)")
+
+    def _lock(self) -> None:
+        """Before any model is paid: a read-only chapter, or another run on it (unless --force)."""
+        assert self.store is not None
         try:
-            # Before any model is paid: a read-only chapter, or another run on it (unless --force).
-            store.check_writable()
-            self.run_lock = RunLock(self.workspace, store.path)  # creates .proofdesk/locks, checked
-            self.run_lock.acquire(req.task, force=req.force)
+            self.store.check_writable()
+            self.run_lock = RunLock(self.workspace, self.store.path)  # creates .proofdesk/locks, checked
+            self.run_lock.acquire(self.request.task, force=self.request.force)
         except StoreError as exc:
-            self.refuse(str(exc), "RUN_BUSY" if isinstance(exc, RunBusy) else "BAD_INPUT")
-            return
-        secrets = req.settings.secrets()
-        trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter.id, req.task)
+            raise _Refused(str(exc), "RUN_BUSY" if isinstance(exc, RunBusy) else "BAD_INPUT") from None
+
+    def _open_trace(self, chapter_id: str) -> None:
+        """Needed before the first event: fail now, in one sentence, not batch after batch."""
+        req = self.request
+        trace_path = req.trace_path or default_trace_path(self.workspace.traces_dir, chapter_id, req.task)
         try:
-            # Needed before the first event: fail now, in one sentence, not batch after batch. The trace's
-            # folders under .proofdesk/ must be real folders (a planted link would be written through).
+            # The trace's folders under .proofdesk/ must be real folders (a planted link would be written through).
             safe_state_dir(trace_path.parent)
-            self.trace = TraceWriter(trace_path, secrets=secrets)
+            self.trace = TraceWriter(trace_path, secrets=req.settings.secrets())
         except StoreError as exc:
-            self.refuse(str(exc))
-            return
+            raise _Refused(str(exc)) from None
         except OSError as exc:
             where = exc.filename or self.workspace.state_dir
-            self.refuse(f"cannot create {where}: {exc.strerror or exc} (proofdesk keeps locks and traces there)")
-            return
-        model = _open_model(req, service.target_language, self.http)
+            raise _Refused(
+                f"cannot create {where}: {exc.strerror or exc} (proofdesk keeps locks and traces there)"
+            ) from None
+
+    def _emit_started(self, service: TaskService) -> None:
+        req = self.request
+        configs = service.loop_configs()
         selected = [c for c in configs if req.only_chunk in (None, c.chunk_index)]
         self.emit(
             RunStarted(
                 run_id=self.run_id,
                 chapter_path=str(req.chapter_path),
-                chapter_id=chapter.id,
+                chapter_id=service.chapter.id,
                 task=req.task,
                 model=req.settings.model,
                 base_url=DEMO_BASE_URL if req.settings.is_demo else public_url(req.settings.base_url),
@@ -321,96 +382,108 @@ class _Run:
             )
         )
 
-        async def one_chunk(config: ToolCallLoopConfig) -> ChunkOutcome | None:
-            if req.only_chunk is not None and config.chunk_index != req.only_chunk:
-                return None
-            if self.stopped:
-                outcome = ChunkOutcome(
-                    status="failed", missing=config.paragraph_ids, error=self.stopped, end_code="NOT_ATTEMPTED"
-                )
-                self.outcomes.append((config, outcome))
-                return outcome
-            config = service.refreshed(config)  # the glossary as it is now, proposals of earlier chunks included
-            self.emit(
-                ChunkStarted(
-                    run_id=self.run_id,
-                    chunk=config.chunk_index,
-                    paragraph_ids=config.paragraph_ids,
-                    first_paragraph_id=config.paragraph_ids[0],
-                    last_paragraph_id=config.paragraph_ids[-1],
-                    chunk_count=config.chunk_count,
-                    part=config.part,
-                )
+    async def _one_chunk(self, service: TaskService, model: ChatModel, config: ToolCallLoopConfig) -> None:
+        """Run one chunk (or note it as not attempted); a chunk too large for the model's context runs as two
+        halves."""
+        if self.request.only_chunk not in (None, config.chunk_index):
+            return
+        if self.stopped:
+            outcome = ChunkOutcome(
+                status="failed", missing=config.paragraph_ids, error=self.stopped, end_code="NOT_ATTEMPTED"
             )
-            started = time.perf_counter()
-            outcome = ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
-            self.current = (config, outcome, started)
-            await execute_tool_call_loop(
-                config,
-                model=model,
-                registry=service.registry,
-                source=store,
-                emit=self.emit,
-                run_id=self.run_id,
-                outcome=outcome,
-            )
-            self.current = None
-            if outcome.failure is not None:
-                self._note_failure(outcome.failure)
-            if outcome.end_code in FILE_FAILURES:  # the file, not the model: no later chunk could be saved
-                self.stopped = f"not attempted: {outcome.error}"
-            if outcome.end_code == "CONTEXT_OVERFLOW" and outcome.turns == 1 and len(config.paragraph_ids) > 1:
-                # Nothing was sent back yet (the first request itself was too large): run the chunk as two halves.
-                first, second = service.halves(config)
-                self.emit(
-                    ErrorEvent(
-                        run_id=self.run_id,
-                        chunk=config.chunk_index,
-                        code="CONTEXT_OVERFLOW",
-                        message=f"chunk {config.part or config.chunk_index} does not fit the model's "
-                        f"context; running it as two halves of {len(first.paragraph_ids)} and "
-                        f"{len(second.paragraph_ids)} paragraphs",
-                    )
-                )
-                outcome.status = "split"
-                self._chunk_finished(config, outcome, started)
-                await one_chunk(first)
-                await one_chunk(second)
-                return outcome
-            self._chunk_finished(config, outcome, started)
-            return outcome
+            self.outcomes.append((config, outcome))
+            return
+        # The glossary as it is now, proposals of earlier chunks included (read in a thread, as at the start).
+        config = await asyncio.to_thread(service.refreshed, config)
+        self._emit_chunk_started(config)
+        started = time.perf_counter()
+        outcome = ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
+        self.current = (config, outcome, started)
+        await execute_tool_call_loop(
+            config, model=model, registry=service.registry, emit=self.emit, run_id=self.run_id, outcome=outcome
+        )
+        self.current = None
+        self._note_outcome(outcome)
+        if outcome.end_code == "CONTEXT_OVERFLOW" and outcome.turns == 1 and len(config.paragraph_ids) > 1:
+            # Nothing was sent back yet (the first request itself was too large): run the chunk as two halves.
+            await self._split(service, model, config, outcome, started)
+            return
+        self._chunk_finished(config, outcome, started)
 
-        try:
-            # The call chain, by name: service.translate()/polish()/proofread() -> loop config -> loop
-            # -> ToolRegistry.handle_tool_call(paragraph_ids=...) -> the handler's ToolContext.
-            await getattr(service, req.task)(one_chunk)
-        except asyncio.CancelledError:
-            if self.current is not None:  # the chunk in progress, with what it did and the tokens it used
-                config, outcome, started = self.current
-                outcome.status = "cancelled"
-                self._chunk_finished(config, outcome, started)
-            self.finish("cancelled")
-            raise
-        finally:
-            with contextlib.suppress(Exception):
-                await asyncio.shield(model.aclose())
+    def _emit_chunk_started(self, config: ToolCallLoopConfig) -> None:
+        self.emit(
+            ChunkStarted(
+                run_id=self.run_id,
+                chunk=config.chunk_index,
+                paragraph_ids=config.paragraph_ids,
+                first_paragraph_id=config.paragraph_ids[0],
+                last_paragraph_id=config.paragraph_ids[-1],
+                chunk_count=config.chunk_count,
+                part=config.part,
+            )
+        )
+
+    def _note_outcome(self, outcome: ChunkOutcome) -> None:
+        """Whether the chunk's ending stops the run: a model that cannot be used, or a file that cannot be saved."""
+        if outcome.failure is not None:
+            self._note_failure(outcome.failure)
+        if outcome.end_code in FILE_FAILURES:  # the file, not the model: no later chunk could be saved
+            self.stopped = f"not attempted: {outcome.error}"
+
+    async def _split(
+        self,
+        service: TaskService,
+        model: ChatModel,
+        config: ToolCallLoopConfig,
+        outcome: ChunkOutcome,
+        started: float,
+    ) -> None:
+        first, second = service.halves(config)
+        self.emit(
+            ErrorEvent(
+                run_id=self.run_id,
+                chunk=config.chunk_index,
+                code="CONTEXT_OVERFLOW",
+                message=f"chunk {config.part or config.chunk_index} does not fit the model's "
+                f"context; running it as two halves of {len(first.paragraph_ids)} and "
+                f"{len(second.paragraph_ids)} paragraphs",
+            )
+        )
+        outcome.status = "split"
+        self._chunk_finished(config, outcome, started)
+        await self._one_chunk(service, model, first)
+        await self._one_chunk(service, model, second)
+
+    def _cancelled(self) -> None:
+        """Report the chunk in progress, with what it did and the tokens it used, and the run as cancelled."""
+        if self.current is not None:
+            config, outcome, started = self.current
+            outcome.status = "cancelled"
+            self._chunk_finished(config, outcome, started)
+        self.finish("cancelled")
+
+    async def _finish_run(self) -> None:
+        """The run's status, checked against what is on disk now, not what was acknowledged: a checkout under the
+        run may have undone batches."""
         statuses = {o.status for _, o in self.outcomes} - {"split"}
-        status = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
-        # What is on disk now, not what was acknowledged: a checkout under the run may have undone batches.
+        status: RunStatus = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
         reverted = await asyncio.to_thread(self._reverted)
         if reverted:
-            shown = ", ".join(reverted[:5]) + (" …" if len(reverted) > 5 else "")
-            are = "is" if len(reverted) == 1 else "are"
-            message = (
-                f"{counted(len(reverted), 'paragraph')} this run committed {are} no longer in "
-                f"{req.chapter_path.name} (changed on disk since, e.g. a checkout): {shown}"
-            )
-            self.emit(ErrorEvent(run_id=self.run_id, message=message, code="REVERTED_ON_DISK"))
-            self.finish(
-                "incomplete" if status == "complete" else status, self.stopped or message, reverted_on_disk=reverted
-            )
-            return
-        self.finish(status, self.stopped)
+            message = self._report_reverted(reverted)
+            status = "incomplete" if status == "complete" else status
+            self.finish(status, self.stopped or message, reverted_on_disk=reverted)
+        else:
+            self.finish(status, self.stopped)
+
+    def _report_reverted(self, reverted: list[str]) -> str:
+        shown = ", ".join(reverted[:5]) + (" …" if len(reverted) > 5 else "")
+        are = "is" if len(reverted) == 1 else "are"
+        message = (
+            f"{counted(len(reverted), 'paragraph')} this run committed {are} no longer in "
+            f"{self.request.chapter_path.name} (changed on disk since, e.g. a checkout): {shown}"
+        )
+        self.emit(ErrorEvent(run_id=self.run_id, message=message, code="REVERTED_ON_DISK"))
+        return message
 
     def close(self) -> None:
         if self.trace is not None:
@@ -471,7 +544,7 @@ class RunEvents:
         finally:
             self._queue.put_nowait(_END)
 
-    async def _iterate(self) -> AsyncIterator[EngineEvent]:
+    async def _iterate(self) -> AsyncGenerator[EngineEvent, None]:
         self._task = asyncio.create_task(self._body(), name=self._name)
         if self.cancelled:
             self._task.cancel()
@@ -493,14 +566,16 @@ def run_chapter(
     workspace: Workspace | None = None,
     http_client: httpx.AsyncClient | None = None,
     store: ChapterStore | None = None,
+    glossary: GlossarySource | None = None,
 ) -> RunEvents:
     """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
 
     ``http_client`` is a connection pool to share with other runs (``run_chapters`` passes one). ``store`` is
     the chapter's store to commit through when the caller holds one (the workstation does: after a commit it
-    shows the store's chapter instead of reading back its own write).
+    shows the store's chapter instead of reading back its own write). ``glossary`` is the workspace glossary
+    the caller already reads (the workstation's): a change is then parsed once for the run and the views.
     """
-    run = _Run(request, workspace, http_client, store)
+    run = _Run(request, workspace, http_client, store, glossary)
 
     async def produce(emit: Callable[[Any], None]) -> None:
         run.emit_out = emit

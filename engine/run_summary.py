@@ -6,12 +6,15 @@ import time
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from msgspec import UNSET, UnsetType
 
 from engine.cost import cost_of
 from engine.counted import counted
 from engine.loop import ChunkOutcome
 from engine.loop_config import ToolCallLoopConfig
+from engine.summaries import ChunkSummary, RunStatus, RunSummary
 
 if TYPE_CHECKING:
     from engine.run import RunRequest
@@ -30,80 +33,96 @@ ADVICE = {
 }
 
 
+class _Tally:
+    """The chunks' outcomes added up, one outcome at a time."""
+
+    def __init__(self, request: RunRequest) -> None:
+        self.request = request
+        self.usage: Counter[str] = Counter()
+        self.errors: Counter[str] = Counter()
+        self.endings: Counter[str] = Counter()
+        self.advised: Counter[str] = Counter()
+        self.chunks: list[ChunkSummary] = []
+        self.total = self.done = 0
+
+    def add(self, config: ToolCallLoopConfig, outcome: ChunkOutcome) -> None:
+        """Count one chunk's outcome (a split chunk's tokens only: its halves follow as their own entries)."""
+        self.usage.update(outcome.usage)
+        if outcome.status == "split":
+            return
+        self.errors.update(outcome.tool_errors)
+        if outcome.end_code and outcome.status != "complete":
+            self.endings[outcome.end_code] += 1
+            self._advise(outcome)
+        self.total += len(config.paragraph_ids)
+        self.done += len(config.paragraph_ids) - len(outcome.missing)  # a failed chunk may have committed some
+        self.chunks.append(self._chunk(config, outcome))
+
+    def _advise(self, outcome: ChunkOutcome) -> None:
+        cut = outcome.cut_completion_tokens
+        if outcome.end_code == "OUTPUT_LIMIT" and cut and max(cut) < self.request.settings.max_tokens:
+            self.advised["CONTEXT_FULL"] += 1  # cut below our own limit: the server's context was full
+        elif outcome.end_code in ADVICE:
+            self.advised[outcome.end_code] += 1
+
+    def _chunk(self, config: ToolCallLoopConfig, outcome: ChunkOutcome) -> ChunkSummary:
+        return ChunkSummary(
+            index=config.chunk_index,
+            part=config.part,
+            status=outcome.status,
+            missing=list(outcome.missing),
+            turns=outcome.turns,
+            tool_calls=outcome.tool_calls,
+            tool_errors=dict(outcome.tool_errors),
+            usage=dict(outcome.usage),
+            cost=cost_of(outcome.usage, self.request.settings.prices),
+            error=outcome.error,
+            end_code=outcome.end_code,
+            failure=None if outcome.failure is None else outcome.failure.to_json(),
+        )
+
+    def advice(self) -> list[str]:
+        """What to change, one sentence per kind of ending that has advice."""
+        values = {
+            "chunk_chars": self.request.chunk_chars,
+            "max_batch": self.request.max_batch,
+            "max_tokens": self.request.settings.max_tokens,
+        }
+        return [ADVICE[code].format(chunks=counted(n, "chunk"), **values) for code, n in sorted(self.advised.items())]
+
+
 def run_summary(
     request: RunRequest,
     outcomes: Sequence[tuple[ToolCallLoopConfig, ChunkOutcome]],
     *,
-    status: str,
+    status: RunStatus,
     error: str | None,
     started: float,
     trace: Path | None,
     model_unusable: bool,
-    **extra: Any,
-) -> dict[str, Any]:
+    reverted_on_disk: list[str] | UnsetType = UNSET,
+) -> RunSummary:
     """The ``run_finished`` summary of ``request`` from its chunks' outcomes (``started``: its perf_counter)."""
-    usage: Counter[str] = Counter()
-    errors: Counter[str] = Counter()
-    endings: Counter[str] = Counter()
-    advised: Counter[str] = Counter()
-    chunks = []
-    total = done = 0
+    tally = _Tally(request)
     for config, outcome in outcomes:
-        usage.update(outcome.usage)
-        if outcome.status == "split":  # its halves follow as their own entries
-            continue
-        errors.update(outcome.tool_errors)
-        if outcome.end_code and outcome.status != "complete":
-            endings[outcome.end_code] += 1
-            if (
-                outcome.end_code == "OUTPUT_LIMIT"
-                and outcome.cut_completion_tokens
-                and max(outcome.cut_completion_tokens) < request.settings.max_tokens
-            ):
-                advised["CONTEXT_FULL"] += 1  # cut below our own limit: the server's context was full
-            elif outcome.end_code in ADVICE:
-                advised[outcome.end_code] += 1
-        total += len(config.paragraph_ids)
-        done += len(config.paragraph_ids) - len(outcome.missing)  # a failed chunk may have committed some
-        chunks.append(
-            {
-                "index": config.chunk_index,
-                "part": config.part,
-                "status": outcome.status,
-                "missing": list(outcome.missing),
-                "turns": outcome.turns,
-                "tool_calls": outcome.tool_calls,
-                "tool_errors": dict(outcome.tool_errors),
-                "usage": dict(outcome.usage),
-                "cost": cost_of(outcome.usage, request.settings.prices),
-                "error": outcome.error,
-                "end_code": outcome.end_code,
-                "failure": None if outcome.failure is None else outcome.failure.to_json(),
-            }
-        )
-    values = {
-        "chunk_chars": request.chunk_chars,
-        "max_batch": request.max_batch,
-        "max_tokens": request.settings.max_tokens,
-    }
-    advice = [ADVICE[code].format(chunks=counted(n, "chunk"), **values) for code, n in sorted(advised.items())]
-    return {
-        "chapter": str(request.chapter_path),
-        "task": request.task,
-        "model": request.settings.model,
-        "status": status,
-        "error": error,
-        "chunks": chunks,
-        "chunks_complete": sum(c["status"] == "complete" for c in chunks),
-        "paragraphs_total": total,
-        "paragraphs_done": done,
-        "tool_errors": dict(errors),
-        "usage": dict(usage),
-        "cost": cost_of(usage, request.settings.prices),
-        "end_codes": dict(endings),
-        "advice": advice,
-        "wall_ms": round((time.perf_counter() - started) * 1000, 1),
-        "trace": None if trace is None else str(trace),
-        "model_unusable": model_unusable,
-        **extra,
-    }
+        tally.add(config, outcome)
+    return RunSummary(
+        chapter=str(request.chapter_path),
+        task=request.task,
+        model=request.settings.model,
+        status=status,
+        error=error,
+        chunks=tally.chunks,
+        chunks_complete=sum(c.status == "complete" for c in tally.chunks),
+        paragraphs_total=tally.total,
+        paragraphs_done=tally.done,
+        tool_errors=dict(tally.errors),
+        usage=dict(tally.usage),
+        cost=cost_of(tally.usage, request.settings.prices),
+        end_codes=dict(tally.endings),
+        advice=tally.advice(),
+        wall_ms=round((time.perf_counter() - started) * 1000, 1),
+        trace=None if trace is None else str(trace),
+        model_unusable=model_unusable,
+        reverted_on_disk=reverted_on_disk,
+    )

@@ -1,24 +1,27 @@
-"""Task services: translate, polish and proofread a chapter chunk by chunk.
+"""The task service: translate, polish or proofread a chapter chunk by chunk.
 
-A service builds the chunks once, at its start, and one :class:`ToolCallLoopConfig` per chunk that
-carries the chunk's paragraph IDs. It then hands each config to the tool-call loop it is given (the loop
-itself lives elsewhere); the loop passes ``config.paragraph_ids`` to ``ToolRegistry.handle_tool_call``,
-which gives the tool handlers ``ToolContext.chunk_boundaries`` ("Chunk boundaries
-propagation"): ``TranslationService.translate()`` -> ``ToolCallLoopConfig.paragraph_ids`` ->
-``execute_tool_call_loop(config)`` -> ``handle_tool_call(..., paragraph_ids=...)`` -> handler context.
+One class for the three tasks; what sets them apart is data (``engine.tasks.TASK_RULES``: origin, prompt files,
+work set). The service builds the chunks once, at its start, and one :class:`ToolCallLoopConfig` per chunk
+holding the chunk's :class:`~engine.scope.ChunkScope`, which carries the chunk's paragraph IDs to the tool
+handlers: ``TaskService.run(execute)`` -> ``execute(config)`` (the run) -> the loop ->
+``ToolRegistry.call(name, arguments, config.scope)`` -> the handler's ``ToolContext``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Awaitable, Callable
-from typing import Any, ClassVar, TypeVar
+from typing import Any, TypeVar
 
-from engine.chunks import TASK_ORIGIN, Chunk, TaskType, build_chunks, paragraph_chunk
+from engine.chapter_source import ChapterSource, StaticChapter
+from engine.chunks import Chunk, run_chunks
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.tools import with_glossary
 from engine.loop_config import ToolCallLoopConfig
 from engine.prompts import PromptSet
+from engine.scope import ChunkScope
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
+from engine.tasks import TASK_RULES, TaskType
 from engine.tools import default_registry
 from engine.tools.registry import ToolRegistry
 from store.model import Chapter
@@ -32,14 +35,14 @@ class TaskSetupError(ValueError):
 
 
 class TaskService:
-    """Shared body of the three services; subclasses fix the task."""
-
-    task: ClassVar[TaskType]
+    """One task over one chapter: its chunks, and the loop config (with the scope) of each."""
 
     def __init__(
         self,
         chapter: Chapter,
+        task: TaskType,
         *,
+        source: ChapterSource | None = None,
         source_language: str | None = None,
         target_language: str | None = None,
         chunk_chars: int = DEFAULT_CHUNK_CHARS,
@@ -54,13 +57,11 @@ class TaskService:
         glossary: RunGlossary | None = None,
     ) -> None:
         self.chapter = chapter
+        self.task = task
+        self.rules = TASK_RULES[task]
+        self.source = source or StaticChapter(chapter)  # without a store the chunks' commits are refused
         self.source_language = source_language or chapter.source_language
-        self.target_language = target_language or chapter.target_language
-        if self.task == "translate" and not self.target_language:
-            raise TaskSetupError(
-                f"chapter '{chapter.id}' names no target language; set \"target_language\" in the chapter file "
-                "(proofdesk import --target-language) or target_language under [run] in the config file"
-            )
+        self.target_language = self._target_language(target_language or chapter.target_language)
         self.max_batch = max_batch
         self.max_turns = max_turns
         self.model = model
@@ -70,14 +71,20 @@ class TaskService:
         self.glossary = glossary
         if glossary is not None:  # the same two tools in every chunk's list, glossary file or not
             with_glossary(self.registry, glossary)
-        # Built once, at the start of the run: later commits do not reshape this run's chunks. A run about
-        # one paragraph is one chunk of that paragraph, whatever the work set says.
-        self.chunks: list[Chunk] = (
-            [paragraph_chunk(chapter, self.task, only_paragraph)]
-            if only_paragraph is not None
-            else build_chunks(chapter, self.task, chunk_chars=chunk_chars, include_all=include_all)
+        # Built once, at the start of the run: later commits do not reshape this run's chunks.
+        self.chunks = run_chunks(
+            chapter, task, chunk_chars=chunk_chars, include_all=include_all, only_paragraph=only_paragraph
         )
         self._configs: list[ToolCallLoopConfig] | None = None
+
+    def _target_language(self, language: str | None) -> str | None:
+        """The target language; a translation cannot start without one."""
+        if not language and not self.rules.revises:
+            raise TaskSetupError(
+                f"chapter '{self.chapter.id}' names no target language; set \"target_language\" in the chapter "
+                "file (proofdesk import --target-language) or target_language under [run] in the config file"
+            )
+        return language
 
     @property
     def system_prompt(self) -> str:
@@ -90,7 +97,7 @@ class TaskService:
         )
 
     def loop_configs(self) -> list[ToolCallLoopConfig]:
-        """One loop config per chunk, each carrying that chunk's paragraph IDs."""
+        """One loop config per chunk, each with the chunk's scope."""
         if self._configs is None:
             system = self.system_prompt
             tools = tuple(self.registry.definitions(max_batch=self.max_batch))
@@ -106,71 +113,26 @@ class TaskService:
 
     def refreshed(self, config: ToolCallLoopConfig) -> ToolCallLoopConfig:
         """``config`` with its message's glossary lines as the glossary is now (read again: entries proposed by
-        earlier chunks or edited by a person since the run started are in)."""
+        earlier chunks or edited by a person since the run started are in); the same scope."""
         if self.glossary is None:
             return config
         self.glossary.reload()
-        return self._config(config.chunk, config.system_prompt, config.tools)
+        return dataclasses.replace(config, user_message=self._message(config.chunk))
 
-    def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:
+    def _message(self, chunk: Chunk) -> str:
         message = self.prompts.chunk_message(chunk, self.instruction)
         if self.glossary is not None:
             text = "\n".join(p.text for pid in chunk.paragraph_ids if (p := chunk.chapter.paragraph(pid)) is not None)
             if section := self.glossary.section(text):
                 message = f"{message.rstrip()}\n\n{section}\n"
-        return ToolCallLoopConfig.for_chunk(
-            chunk,
-            origin=TASK_ORIGIN[self.task],
-            system_prompt=system,
-            user_message=message,
-            tools=tools,
-            max_turns=self.max_turns,
-            max_batch=self.max_batch,
-            model=self.model,
+        return message
+
+    def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:
+        scope = ChunkScope.for_chunk(
+            chunk, self.source, origin=self.rules.origin, model=self.model, max_batch=self.max_batch
         )
+        return ToolCallLoopConfig(scope, system, self._message(chunk), tools, self.max_turns)
 
     async def run(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
         """Run the loop on every chunk in order; returns the loop's result per chunk."""
         return [await execute_tool_call_loop(config) for config in self.loop_configs()]
-
-
-class TranslationService(TaskService):
-    """Translate the chapter's untranslated paragraphs (all non-empty ones with ``include_all``)."""
-
-    task: ClassVar[TaskType] = "translate"
-
-    async def translate(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
-        """Translate chunk by chunk through ``execute_tool_call_loop``."""
-        return await self.run(execute_tool_call_loop)
-
-
-class PolishService(TaskService):
-    """Polish the selected translations."""
-
-    task: ClassVar[TaskType] = "polish"
-
-    async def polish(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
-        """Polish chunk by chunk through ``execute_tool_call_loop``."""
-        return await self.run(execute_tool_call_loop)
-
-
-class ProofreadingService(TaskService):
-    """Proofread the selected translations against the source."""
-
-    task: ClassVar[TaskType] = "proofread"
-
-    async def proofread(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
-        """Proofread chunk by chunk through ``execute_tool_call_loop``."""
-        return await self.run(execute_tool_call_loop)
-
-
-SERVICES: dict[str, type[TaskService]] = {
-    "translate": TranslationService,
-    "polish": PolishService,
-    "proofread": ProofreadingService,
-}
-
-
-def service_for(task: TaskType) -> type[TaskService]:
-    """The service class of a task."""
-    return SERVICES[task]

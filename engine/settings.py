@@ -38,16 +38,18 @@ class Setting:
 
     def check(self, value: Any) -> Any:
         """``value`` if it is allowed; otherwise ``SettingError`` with the sentence."""
-        ok = (
-            (isinstance(value, int) and not isinstance(value, bool))
-            if self.whole
-            else (isinstance(value, int | float) and not isinstance(value, bool))
-        )
-        if ok:
-            low_ok = value >= self.minimum if self.whole else value > self.minimum
-            if low_ok and value <= self.maximum:
-                return value
+        if self._of_type(value) and self._in_bounds(value):
+            return value
         raise SettingError(f"must be {self.describe()}, not {value!r}")
+
+    def _of_type(self, value: Any) -> bool:
+        if isinstance(value, bool):  # a bool is an int to Python, never a count to a person
+            return False
+        return isinstance(value, int) if self.whole else isinstance(value, int | float)
+
+    def _in_bounds(self, value: float) -> bool:
+        above = value >= self.minimum if self.whole else value > self.minimum
+        return above and value <= self.maximum
 
     def parse(self, text: str) -> Any:
         """A flag's text as a value, or ``SettingError`` (the same sentence as :meth:`check`)."""

@@ -35,8 +35,10 @@ class CommitError(StoreError):
     def __init__(self, path: Path | str, step: str, error: OSError | str | None = None) -> None:
         self.path = Path(path)
         self.step = step
-        self.errno = error.errno if isinstance(error, OSError) else None
-        self.reason = (error.strerror or str(error)) if isinstance(error, OSError) else (error or "unknown error")
+        if isinstance(error, OSError):
+            self.errno, self.reason = error.errno, error.strerror or str(error)
+        else:
+            self.errno, self.reason = None, error or "unknown error"
         super().__init__(f"could not {step} for {self.path.name}: {self.reason}")
 
 
@@ -179,9 +181,8 @@ def temp_target(temp_name: str) -> str | None:
         return None
     for prefix in (TEMP_PREFIX, LEGACY_TEMP_PREFIX):
         if temp_name.startswith(prefix):
-            middle = temp_name[len(prefix) : -len(TEMP_SUFFIX)]
-            target, dot, random_part = middle.rpartition(".")
-            if not (dot and target and random_part):
+            target, dot, random_part = temp_name[len(prefix) : -len(TEMP_SUFFIX)].rpartition(".")
+            if "" in (target, dot, random_part):
                 return None
             return target if prefix == TEMP_PREFIX else name_key(target)
     return None
@@ -232,15 +233,19 @@ def _matches(path: str, expect: FileState, expect_content: bytes | None) -> bool
     if expect_content is None and expect.digest is None:
         return expect.same_stat(st)  # nothing to compare the content with: the stat is all we have
     # A different or untrustworthy stat with the same size (a touch, an identical rewrite): decide by content.
+    return _holds(path, expect_content, expect.digest)
+
+
+def _holds(path: str, content: bytes | None, digest: str | None) -> bool:
+    """Whether ``path`` holds exactly ``content`` (when given), else bytes of that ``digest``."""
     with open(path, "rb") as current:
         raw = current.read()
-    if expect_content is not None:
-        return raw == expect_content
-    return content_digest(raw) == expect.digest
+    return raw == content if content is not None else content_digest(raw) == digest
 
 
-def _link_backup(path: str, folder: str, name: str) -> str | None:
+def _link_backup(path: str) -> str | None:
     """Hard-link the current target under a temp name so a failed folder fsync can be rolled back."""
+    folder, name = os.path.split(path)
     for _ in range(16):
         backup = os.path.join(folder, f"{temp_prefix(name)}{secrets.token_hex(4)}{TEMP_SUFFIX}")
         try:
@@ -278,19 +283,56 @@ def atomic_write(
     """
     digest = digest or content_digest(data)
     target = os.path.abspath(path)
-    folder, name = os.path.split(target)
+    current = _current(target)
+    fd, temp = _durable_temp(target, data, current)
+    backup: str | None = None
+    replaced = False
+    step = "check the file on disk"
+    try:
+        if expect is not None and not _matches(target, expect, expect_content):
+            raise ConcurrentChange(target)
+        step = "keep a link to the old file"
+        backup = _link_backup(target) if current is not None else None
+        if before_replace is not None:
+            before_replace(digest)
+        step = "replace the file"
+        os.replace(temp, target)
+        replaced = True
+        seen = time.time_ns()
+        new_state = FileState.of(os.fstat(fd), digest, seen)
+        step = "fsync the folder"
+        fsync_folder(os.path.dirname(target))
+    except BaseException as exc:
+        _close_quietly(fd)
+        _undo(target, None if replaced else temp, backup, roll_back=replaced and isinstance(exc, OSError))
+        if isinstance(exc, OSError):
+            raise CommitError(target, step, exc) from None
+        raise
+    _close_quietly(fd)  # the bytes were fsynced before the rename; a late close error changes nothing
+    _remove_quietly(backup)
+    return new_state
+
+
+def _current(target: str) -> os.stat_result | None:
+    """The target's own stat (None for a new file); a symlink or anything but a regular file is refused."""
     try:
         current = os.lstat(target)
     except FileNotFoundError:
-        current = None
+        return None
     except OSError as exc:
         raise CommitError(target, "inspect the file", exc) from None
-    if current is not None and stat.S_ISLNK(current.st_mode):
+    if stat.S_ISLNK(current.st_mode):
         raise SymlinkRefused(target)
-    if current is not None and not stat.S_ISREG(current.st_mode):
+    if not stat.S_ISREG(current.st_mode):
         raise CommitError(target, "write", "it is not a regular file")
-    mode = stat.S_IMODE(current.st_mode) if current is not None else 0o666 & ~current_umask()
+    return current
 
+
+def _durable_temp(target: str, data: bytes, current: os.stat_result | None) -> tuple[int, str]:
+    """A temp file beside ``target`` holding ``data``, fsynced, with the target's mode (and group): its open
+    descriptor and its path. On any failure nothing is left behind."""
+    folder, name = os.path.split(target)
+    mode = stat.S_IMODE(current.st_mode) if current is not None else 0o666 & ~current_umask()
     temp: str | None = None
     fd = -1
     step = "create a temp file"
@@ -299,9 +341,7 @@ def atomic_write(
         # Mode first, so the fsync below also makes the mode durable (mkstemp creates 0600).
         step = "set the mode of the temp file"
         os.fchmod(fd, mode)
-        if current is not None and current.st_gid != os.getegid():
-            with contextlib.suppress(OSError):  # keep a shared group; possible only when we belong to it
-                os.fchown(fd, -1, current.st_gid)
+        _keep_group(fd, current)
         step = "write the temp file"
         _write_all(fd, data)
         step = "fsync the temp file"
@@ -313,40 +353,25 @@ def atomic_write(
         if isinstance(exc, OSError):
             raise CommitError(target, step, exc) from None
         raise
-    assert temp is not None
+    return fd, temp
 
-    backup: str | None = None
-    replaced = False
-    try:
-        step = "check the file on disk"
-        if expect is not None and not _matches(target, expect, expect_content):
-            raise ConcurrentChange(target)
-        step = "keep a link to the old file"
-        if current is not None:
-            backup = _link_backup(target, folder, name)
-        if before_replace is not None:
-            before_replace(digest)
-        step = "replace the file"
-        os.replace(temp, target)
-        replaced = True
-        seen = time.time_ns()
-        new_state = FileState.of(os.fstat(fd), digest, seen)
-        step = "fsync the folder"
-        fsync_folder(folder)
-    except BaseException as exc:
-        _close_quietly(fd)
-        if replaced and isinstance(exc, OSError):
-            _roll_back(target, backup)
-        else:
-            # Not renamed yet, or interrupted after a rename whose bytes are already fsynced.
-            _remove_quietly(None if replaced else temp)
-            _remove_quietly(backup)
-        if isinstance(exc, OSError):
-            raise CommitError(target, step, exc) from None
-        raise
-    _close_quietly(fd)  # the bytes were fsynced before the rename; a late close error changes nothing
+
+def _keep_group(fd: int, current: os.stat_result | None) -> None:
+    """Keep a shared group on the new version; possible only when we belong to it."""
+    if current is not None and current.st_gid != os.getegid():
+        with contextlib.suppress(OSError):
+            os.fchown(fd, -1, current.st_gid)
+
+
+def _undo(target: str, temp: str | None, backup: str | None, *, roll_back: bool) -> None:
+    """Clean up after a failed swap: put the old file back after a failed folder fsync (``roll_back``), else
+    remove what is left (the temp if it was not renamed yet; a rename interrupted otherwise stands, its bytes
+    already fsynced)."""
+    if roll_back:
+        _roll_back(target, backup)
+        return
+    _remove_quietly(temp)
     _remove_quietly(backup)
-    return new_state
 
 
 def _roll_back(target: str, backup: str | None) -> None:
@@ -378,14 +403,14 @@ def clean_stale_temps(folder: Path | str, *, target: str | None = None, older_th
         owner = temp_target(entry.name)
         if owner is None or (target is not None and owner != target):
             continue
-        try:
-            st = entry.stat(follow_symlinks=False)
-            if not stat.S_ISREG(st.st_mode):
-                continue
-            if older_than is not None and st.st_mtime >= older_than:
-                continue
-            os.unlink(entry.path)
-            removed.append(Path(entry.path))
-        except OSError:
-            continue
+        with contextlib.suppress(OSError):
+            if _stale(entry, older_than):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
     return removed
+
+
+def _stale(entry: os.DirEntry[str], older_than: float | None) -> bool:
+    """Whether a temp of ours may go: a regular file, modified before ``older_than`` if given."""
+    st = entry.stat(follow_symlinks=False)
+    return stat.S_ISREG(st.st_mode) and (older_than is None or st.st_mtime < older_than)

@@ -17,8 +17,9 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from store.atomic import (
     CommitError,
@@ -42,6 +43,7 @@ from store.workspace import Workspace, content_digest
 log = logging.getLogger(__name__)
 
 _CAS_ATTEMPTS = 8  # each failed attempt means someone else wrote the file meanwhile; give up eventually
+_T = TypeVar("_T")
 _INVALID_RETRY_S = 1.0  # an editor saving in place leaves half-written JSON for a moment: wait that long
 
 
@@ -57,12 +59,15 @@ class StaleParagraphError(StoreError):
         self.stale_ids = tuple(s.paragraph_id for s in stale)
         self.conflict_path = conflict_path
         shown = ", ".join(self.stale_ids[:5]) + (" …" if len(self.stale_ids) > 5 else "")
-        n = len(self.stale_ids)
         super().__init__(
-            f"{path.name}: the source text of {n} paragraph{'' if n == 1 else 's'} changed on disk "
+            f"{path.name}: the source text of {_paragraphs(len(stale))} changed on disk "
             f"since the run read them ({shown}); the batch was not written and its texts were "
             f"kept in {conflict_path}"
         )
+
+
+def _paragraphs(n: int) -> str:
+    return f"{n} paragraph" if n == 1 else f"{n} paragraphs"
 
 
 @dataclass(frozen=True)
@@ -141,21 +146,9 @@ class ChapterStore:
             return self._read(trust_stat=True)[0]
 
     def _read(self, *, trust_stat: bool) -> tuple[Chapter, FileState]:
-        if trust_stat and self._chapter is not None and self._state is not None and self._raw is not None:
-            try:
-                st = os.stat(self.path)
-            except FileNotFoundError:
-                raise ChapterLoadError(str(self.path), None, "no such file") from None
-            except OSError as exc:
-                raise ChapterLoadError(str(self.path), None, f"cannot be read: {exc.strerror or exc}") from None
-            if self._state.same_stat(st):
-                if not self._state.racy:
-                    return self._chapter, self._state
-                # A stat we cannot trust yet: compare the bytes (without copying the file) before reusing.
-                again = still_holds(self.path, self._state, self._raw)
-                if again is not None:
-                    self._adopt(self._chapter, again, self._raw)
-                    return self._chapter, again
+        cached = self._unchanged() if trust_stat else None
+        if cached is not None:
+            return cached
         raw, state = self._read_bytes()
         # Same bytes as cached (a touch, or a racy stat confirmed): no re-parse, and the digest still holds.
         if self._chapter is not None and raw == self._raw:
@@ -166,6 +159,26 @@ class ChapterStore:
             chapter = parse_chapter(raw, self.path)
         self._adopt(chapter, state, raw)
         return chapter, state
+
+    def _unchanged(self) -> tuple[Chapter, FileState] | None:
+        """The cached chapter and state when the file still holds them by its stat, else None."""
+        chapter, known, raw = self._chapter, self._state, self._raw
+        if chapter is None or known is None or raw is None:
+            return None
+        try:
+            st = os.stat(self.path)
+        except OSError as exc:
+            raise ChapterLoadError.unreadable(self.path, exc) from None
+        if not known.same_stat(st):
+            return None
+        if not known.racy:
+            return chapter, known
+        # A stat we cannot trust yet: compare the bytes (without copying the file) before reusing.
+        again = still_holds(self.path, known, raw)
+        if again is None:
+            return None
+        self._adopt(chapter, again, raw)
+        return chapter, again
 
     def _adopt(self, chapter: Chapter, state: FileState, raw: bytes) -> None:
         """Remember ``chapter`` as the file's content in ``state``; a racy stat gets confirmed in the background."""
@@ -200,12 +213,8 @@ class ChapterStore:
                         raise ChapterLoadError(str(self.path), None, "is not a regular file")
                     raw = f.read()
                     after = os.fstat(f.fileno())
-            except FileNotFoundError:
-                raise ChapterLoadError(str(self.path), None, "no such file") from None
-            except IsADirectoryError:
-                raise ChapterLoadError(str(self.path), None, "is a folder, not a chapter file") from None
             except OSError as exc:
-                raise ChapterLoadError(str(self.path), None, f"cannot be read: {exc.strerror or exc}") from None
+                raise ChapterLoadError.unreadable(self.path, exc) from None
             state = FileState.of(after, None, seen)
             if state.same_stat(before):
                 return raw, state  # digest computed only if someone asks (it costs ~2 ms per MB)
@@ -263,23 +272,18 @@ class ChapterStore:
         ``.proofdesk/conflicts/``), :class:`~store.atomic.CommitError` (file untouched, no temp left) or
         :class:`~store.lock.LockTimeout`.
         """
-        with self._mutex, self._lock():
-            trust = True
-            for _ in range(_CAS_ATTEMPTS):
-                chapter, state = self._read_for_write(trust_stat=trust)
-                outcome = merge_batch(chapter, items, origin=origin, model=model, keep_versions=self.keep_versions)
-                if outcome.stale:
-                    raise self._refuse(chapter, items, outcome, origin, model)
-                if not outcome.changed:
-                    return self._result(outcome, state)
-                try:
-                    state = self._write(outcome.chapter, state)
-                except ConcurrentChange:
-                    self._forget()
-                    trust = False
-                    continue
-                return self._result(outcome, state, self._record_kept(chapter, items, outcome, origin, model))
-            raise CommitError(self.path, "commit", "the file kept changing on disk while merging; try again")
+        return self._locked_retries(partial(self._merge_and_write, items, origin, model), "merging")
+
+    def _merge_and_write(
+        self, items: Sequence[BatchItem], origin: Origin, model: str | None, chapter: Chapter, state: FileState
+    ) -> CommitResult:
+        outcome = merge_batch(chapter, items, origin=origin, model=model, keep_versions=self.keep_versions)
+        if outcome.stale:
+            raise self._refuse(chapter, items, outcome, origin, model)
+        if not outcome.changed:
+            return self._result(outcome, state)
+        state = self._write(outcome.chapter, state)
+        return self._result(outcome, state, self._record_kept(chapter, items, outcome, origin, model))
 
     def update(self, fn: Callable[[Chapter], Chapter]) -> Chapter:
         """Locked read-modify-write: apply ``fn`` to the chapter on disk now and write the result durably.
@@ -287,24 +291,31 @@ class ChapterStore:
         ``fn`` may be called again (on the newer chapter) if the file changes under us; it must not have
         side effects. Returning the same chapter (or one with identical bytes) writes nothing.
         """
+        return self._locked_retries(partial(self._apply_and_write, fn), "updating")
+
+    def _apply_and_write(self, fn: Callable[[Chapter], Chapter], chapter: Chapter, state: FileState) -> Chapter:
+        new = fn(chapter)
+        if new is chapter:
+            return chapter
+        data = _encode(self.path, new)
+        if data == self._raw:
+            return chapter  # identical bytes: nothing to write
+        self._write(new, state, data)
+        return new
+
+    def _locked_retries(self, write: Callable[[Chapter, FileState], _T], doing: str) -> _T:
+        """Under the mutex and the lock: read the chapter on disk now and ``write`` onto it; when the file
+        changed between that read and the rename (the compare-and-swap failed), read it again and retry."""
         with self._mutex, self._lock():
             trust = True
             for _ in range(_CAS_ATTEMPTS):
                 chapter, state = self._read_for_write(trust_stat=trust)
-                new = fn(chapter)
-                if new is chapter:
-                    return chapter
-                data = _encode(self.path, new)
-                if data == self._raw:
-                    return chapter
                 try:
-                    self._write(new, state, data)
+                    return write(chapter, state)
                 except ConcurrentChange:
                     self._forget()
                     trust = False
-                    continue
-                return new
-            raise CommitError(self.path, "commit", "the file kept changing on disk while updating; try again")
+            raise CommitError(self.path, "commit", f"the file kept changing on disk while {doing}; try again")
 
     def _result(self, outcome: MergeOutcome, state: FileState, conflict_path: Path | None = None) -> CommitResult:
         return CommitResult(
@@ -353,7 +364,7 @@ class ChapterStore:
             raise CommitError(
                 self.path,
                 "save the refused batch to .proofdesk/conflicts",
-                f"{len(outcome.stale)} paragraph{'' if len(outcome.stale) == 1 else 's'} changed on disk and {reason}",
+                f"{_paragraphs(len(outcome.stale))} changed on disk and {reason}",
             ) from None
         return StaleParagraphError(self.path, outcome.stale, path)
 
@@ -416,29 +427,29 @@ def _encode(path: Path, chapter: Chapter) -> bytes:
         ) from None
 
 
+def _clean_if_free(lock: ChapterLock, folder: Path, target: str) -> list[Path]:
+    """Remove the stale temps of ``target`` if its lock is free now (else someone is committing: they are live)."""
+    try:
+        if not lock.try_acquire():
+            return []
+    except StoreError:
+        return []
+    try:
+        return clean_stale_temps(folder, target=target)
+    finally:
+        lock.release()
+
+
 def clean_folder(workspace: Workspace, folder: Path) -> list[Path]:
     """Remove our stale temps in ``folder``: only for chapters whose lock is free right now (no live writer)."""
-    targets: set[str] = set()
     try:
         with os.scandir(folder) as entries:
-            for entry in entries:
-                owner = temp_target(entry.name)
-                if owner is not None:
-                    targets.add(owner)
+            targets = {owner for entry in entries if (owner := temp_target(entry.name)) is not None}
     except OSError:
         return []
     removed: list[Path] = []
     for target in sorted(targets):
-        lock = ChapterLock(workspace, folder / target)
-        try:
-            if not lock.try_acquire():
-                continue  # someone is committing this chapter now: its temp is live
-        except StoreError:
-            continue
-        try:
-            removed += clean_stale_temps(folder, target=target)
-        finally:
-            lock.release()
+        removed += _clean_if_free(ChapterLock(workspace, folder / target), folder, target)
     if workspace.conflicts_dir.is_dir():
         from store.conflicts import clean_conflict_temps  # only when a conflict was ever recorded here
 

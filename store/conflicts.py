@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
@@ -29,7 +29,7 @@ from store.workspace import TEMP_SUFFIX, Workspace, name_key, nofollow_opener, s
 
 log = logging.getLogger(__name__)
 
-CONFLICTS_FORMAT = "proofdesk.conflicts/1"
+CONFLICTS_FORMAT: Final = "proofdesk.conflicts/1"
 ConflictKind = Literal["stale_source", "selection_kept"]
 Resolution = Literal["keep_theirs", "keep_ours", "edited", "dismissed"]
 

@@ -32,11 +32,6 @@ def select_version(para: Paragraph, version_id: str) -> Paragraph:
     return with_selection(para, version_id)
 
 
-def edit_and_mark(para: Paragraph, text: str) -> Paragraph:
-    """``text`` as the selected translation (a ``manual`` version unless it is the selected text), marked reviewed."""
-    return set_reviewed(edit_translation(para, text), True)
-
-
 def set_reviewed(para: Paragraph, reviewed: bool) -> Paragraph:
     """The paragraph marked reviewed (or not)."""
     return para if para.reviewed == reviewed else para.replace(reviewed=reviewed)

@@ -16,6 +16,12 @@ class ChapterLoadError(StoreError):
         self.message = message
         super().__init__(self.line)
 
+    @classmethod
+    def unreadable(cls, path: object, exc: OSError) -> ChapterLoadError:
+        """The error for a chapter file that cannot be read: missing, a folder, or an I/O error."""
+        said = _UNREADABLE.get(type(exc)) or f"cannot be read: {exc.strerror or exc}"
+        return cls(str(path), None, said)
+
     @property
     def line(self) -> str:
         """``file:line:col: message`` or ``file: field.path: message`` — always one line."""
@@ -23,3 +29,9 @@ class ChapterLoadError(StoreError):
         if self.where and not self.where[0].isdigit():
             return f"{head}: {self.where}: {self.message}".replace("\n", " ")
         return f"{head}: {self.message}".replace("\n", " ")
+
+
+_UNREADABLE: dict[type[OSError], str] = {
+    FileNotFoundError: "no such file",
+    IsADirectoryError: "is a folder, not a chapter file",
+}

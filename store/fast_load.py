@@ -17,14 +17,15 @@ from __future__ import annotations
 import gc
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import orjson
+from pydantic import BaseModel
 
 from store.model import FORMAT, ORIGINS, Chapter, Paragraph, TranslationVersion
-from store.serialize import keep_source
+from store.paragraph_bytes import keep_source
 
 MAX_DEPTH = 200  # far deeper than any chapter; keeps us well clear of RecursionError
 
@@ -55,6 +56,8 @@ def gc_paused() -> Iterator[None]:
 
 
 _CHAPTER_FIELDS = frozenset(Chapter.model_fields)
+_CHAPTER_KEYS = ("format", "id", "title", "title_translation", "source_language", "target_language")
+_CHAPTER_TEXTS = _CHAPTER_KEYS[2:]  # each a string or null
 _PARA_KEYS = ("id", "text", "translations", "selected_translation_id", "reviewed")  # canonical order
 _PARA_FIELDS = frozenset(_PARA_KEYS)
 _VERSION_KEYS = ("id", "text", "origin", "model", "created_at")  # canonical order
@@ -65,6 +68,7 @@ _ORIGIN_SET = frozenset(ORIGINS)
 _ID = re.compile(r"\S+")
 _KEY_SPACE = re.compile(rb'"[ \t\r\n]+:')
 _new = object.__new__
+_R = TypeVar("_R", bound=BaseModel)
 _set = object.__setattr__
 
 
@@ -83,10 +87,10 @@ def parse_fast(raw: bytes) -> Chapter | None:
     if built is None:
         return None
     chapter, keys, plain = built
-    if not indented and not _keys_all_distinct(raw, keys):
-        return None
     if indented:
         keep_source(chapter, raw, plain)
+    elif not _keys_all_distinct(raw, keys):
+        return None
     return chapter
 
 
@@ -112,18 +116,19 @@ def _keys_all_distinct(raw: bytes, keys: int) -> bool:
     return raw.count(b'":') == keys and _KEY_SPACE.search(raw) is None
 
 
-def _extra_keys(value: Any) -> int:
-    """The number of object keys nested in an unknown key's value; -1 if it holds a float or nests too deep.
+def nested_keys(values: Iterable[Any], *, floats: bool = False) -> int:
+    """The number of object keys nested in unknown keys' values (JSON data); -1 if one nests more than
+    ``MAX_DEPTH`` levels deep in the file (the values sit at depth 4), or holds a float unless ``floats``.
 
-    orjson reads integers beyond 64 bits as floats, so a float sends the file to the careful path (exact
-    integers); depth is counted as :func:`store.loader._extras_too_deep` does.
+    orjson reads integers beyond 64 bits as floats, so for the fast path a float sends the file to the careful
+    path (exact integers); the careful path counts depth with this same walk.
     """
     keys = 0
-    stack: list[tuple[Any, int]] = [(value, 4)]
+    stack: list[tuple[Any, int]] = [(value, 4) for value in values]
     while stack:
         item, depth = stack.pop()
         kind = type(item)
-        if kind is float or depth > MAX_DEPTH:
+        if depth > MAX_DEPTH or (kind is float and not floats):
             return -1
         if kind is dict:
             keys += len(item)
@@ -133,7 +138,14 @@ def _extra_keys(value: Any) -> int:
     return keys
 
 
-def _record(cls: type, fields: dict[str, Any], extra: dict[str, Any], fields_set: set[str]) -> Any:
+def _extras(data: dict[str, Any], known: frozenset[str]) -> tuple[dict[str, Any], int] | None:
+    """An object's unknown keys and the object keys nested in them; None if one holds a float or nests too deep."""
+    extra = {k: v for k, v in data.items() if k not in known}
+    nested = nested_keys(extra.values())
+    return (extra, nested) if nested >= 0 else None
+
+
+def _record(cls: type[_R], fields: dict[str, Any], extra: dict[str, Any], fields_set: set[str]) -> _R:
     """A record exactly as ``cls.model_validate`` leaves it, for data already checked."""
     obj = _new(cls)
     _set(obj, "__dict__", fields)
@@ -143,11 +155,18 @@ def _record(cls: type, fields: dict[str, Any], extra: dict[str, Any], fields_set
     return obj
 
 
-# Plain records (exactly the known keys, in canonical order) share these: pydantic copies both before it
-# changes them (``model_copy``), and the records are frozen, so no one mutates them in place.
+# Plain records (exactly the known keys, in canonical order) take the parsed dict as their ``__dict__`` and
+# share these: pydantic copies both before it changes them (``model_copy``), and the records are frozen, so
+# no one mutates them in place.
 _NO_EXTRA: dict[str, Any] = {}
 _PLAIN_PARA_SET = set(_PARA_KEYS)
 _PLAIN_VERSION_SET = set(_VERSION_KEYS)
+_NONE = type(None)
+# The value types a version may hold, in canonical key order (id, text, origin, model, created_at), and those
+# of a paragraph's text, selected_translation_id and reviewed; IDs are checked together at the end.
+_VERSION_SHAPES = frozenset({(str, str, str, str, str), (str, str, str, _NONE, str)})
+_PARA_SHAPES = frozenset({(str, str, bool), (str, _NONE, bool)})
+_TEXT_OR_NONE = (str, _NONE)
 
 
 def _ids_valid(ids: list[Any]) -> bool:
@@ -158,7 +177,20 @@ def _ids_valid(ids: list[Any]) -> bool:
         return False
     if joined.isascii() and joined.isprintable() and " " not in joined and "" not in ids:
         return True
-    return all(type(i) is str and _ID.fullmatch(i) for i in ids)
+    return all(_ID.fullmatch(i) for i in ids)  # all strings: they joined
+
+
+def _version(v: Any, ids: list[Any]) -> tuple[TranslationVersion, int, bool] | None:
+    """A checked version, its number of object keys, and whether it is plain (the known keys, in order)."""
+    if type(v) is not dict or tuple(map(type, map(v.get, _VERSION_KEYS))) not in _VERSION_SHAPES:
+        return None
+    extras = _extras(v, _VERSION_FIELDS)
+    if extras is None or v["origin"] not in _ORIGIN_SET:
+        return None
+    ids.append(v["id"])
+    extra, nested = extras
+    fields = {k: v.get(k) for k in _VERSION_KEYS}
+    return _record(TranslationVersion, fields, extra, set(v)), len(v) + nested, tuple(v) == _VERSION_KEYS
 
 
 def _versions(listed: Any, ids: list[Any]) -> tuple[tuple[TranslationVersion, ...], int, bool] | None:
@@ -169,60 +201,118 @@ def _versions(listed: Any, ids: list[Any]) -> tuple[tuple[TranslationVersion, ..
     keys = 0
     plain = True
     for v in listed:
-        if type(v) is not dict:
+        got = _version(v, ids)
+        if got is None:
             return None
-        size = len(v)
-        keys += size
-        if size == 5 and tuple(v) == _VERSION_KEYS:
-            model = v["model"]
-            origin = v["origin"]
-            if (
-                type(v["id"]) is not str
-                or type(v["text"]) is not str
-                or type(v["created_at"]) is not str
-                or type(origin) is not str
-                or origin not in _ORIGIN_SET
-                or (model is not None and type(model) is not str)
-            ):
-                return None
-            ids.append(v["id"])
-            obj = _new(TranslationVersion)
-            _set(obj, "__dict__", v)
-            _set(obj, "__pydantic_extra__", _NO_EXTRA)
-            _set(obj, "__pydantic_fields_set__", _PLAIN_VERSION_SET)
-            _set(obj, "__pydantic_private__", None)
-            out.append(obj)
-            continue
-        plain = False
-        origin = v.get("origin")
-        model = v.get("model")
-        text = v.get("text")
-        created = v.get("created_at")
-        if (
-            type(v.get("id")) is not str
-            or type(text) is not str
-            or type(created) is not str
-            or type(origin) is not str
-            or origin not in _ORIGIN_SET
-            or (model is not None and type(model) is not str)
-        ):
-            return None
-        ids.append(v["id"])
-        extra = {k: x for k, x in v.items() if k not in _VERSION_FIELDS}
-        for value in extra.values():
-            nested = _extra_keys(value)
-            if nested < 0:
-                return None
-            keys += nested
-        out.append(
-            _record(
-                TranslationVersion,
-                {"id": v.get("id"), "text": text, "origin": origin, "model": model, "created_at": created},
-                extra,
-                set(v),
-            )
-        )
+        version, nested, is_plain = got
+        out.append(version)
+        keys += nested
+        plain &= is_plain
     return tuple(out), keys, plain
+
+
+def _paragraph(p: Any, ids: list[Any]) -> tuple[Paragraph, int, bool] | None:
+    """Any paragraph object, checked: the record, its number of object keys, and whether it is plain (the known
+    keys in canonical order, its versions too)."""
+    if type(p) is not dict or "id" not in p:
+        return None
+    text, sel, reviewed = p.get("text"), p.get("selected_translation_id"), p.get("reviewed", False)
+    if (type(text), type(sel), type(reviewed)) not in _PARA_SHAPES:
+        return None
+    got = _versions(p.get("translations", []), ids)
+    extras = _extras(p, _PARA_FIELDS)
+    if got is None or extras is None:
+        return None
+    versions, keys, plain = got
+    extra, nested = extras
+    fields = {
+        "id": p["id"],
+        "text": text,
+        "translations": versions,
+        "selected_translation_id": sel,
+        "reviewed": reviewed,
+    }
+    paragraph = _record(Paragraph, fields, extra, set(p))
+    if paragraph.problem() is not None:
+        return None
+    return paragraph, len(p) + keys + nested, plain and tuple(p) == _PARA_KEYS
+
+
+def _usual(p: Any) -> bool:
+    """Whether ``p`` is the usual paragraph: the known keys in order, no version or one with the known keys in
+    order, every value plainly valid (IDs aside, checked together at the end). Any other paragraph goes to
+    :func:`_paragraph`, which decides."""
+    if type(p) is not dict or tuple(p) != _PARA_KEYS:
+        return False
+    _, text, listed, sel, reviewed = p.values()
+    if type(text) is not str or type(reviewed) is not bool or type(listed) is not list or len(listed) > 1:
+        return False
+    if not listed:
+        return sel is None
+    v = listed[0]
+    if type(v) is not dict or tuple(v) != _VERSION_KEYS:
+        return False
+    vid, text, origin, model, created = v.values()
+    strings = type(text) is type(origin) is type(created) is str
+    return strings and origin in _ORIGIN_SET and type(model) in _TEXT_OR_NONE and sel in (None, vid)
+
+
+def _paragraphs(
+    listed: list[Any], ids: list[Any], paragraph_ids: list[Any]
+) -> tuple[list[Paragraph], list[bool], int] | None:
+    """The checked paragraphs, whether each is plain, and their number of object keys; None as soon as one is
+    not plainly valid. Version IDs go to ``ids``, paragraph IDs to ``paragraph_ids``."""
+    paragraphs: list[Paragraph] = []
+    plain: list[bool] = []
+    keys = 0
+    for p in listed:
+        if not _usual(p):
+            got = _paragraph(p, ids)
+            if got is None:
+                return None
+            paragraph, nested, is_plain = got
+            paragraph_ids.append(paragraph.id)
+            paragraphs.append(paragraph)
+            plain.append(is_plain)
+            keys += nested
+            continue
+        # The usual paragraph, built here (records as _record builds them): this loop runs for every paragraph.
+        keys += 5
+        paragraph_ids.append(p["id"])
+        if versions := p["translations"]:
+            keys += 5
+            v = versions[0]
+            ids.append(v["id"])
+            version = _new(TranslationVersion)
+            _set(version, "__dict__", v)
+            _set(version, "__pydantic_extra__", _NO_EXTRA)
+            _set(version, "__pydantic_fields_set__", _PLAIN_VERSION_SET)
+            _set(version, "__pydantic_private__", None)
+            p["translations"] = (version,)
+        else:
+            p["translations"] = ()
+        paragraph = _new(Paragraph)
+        _set(paragraph, "__dict__", p)
+        _set(paragraph, "__pydantic_extra__", _NO_EXTRA)
+        _set(paragraph, "__pydantic_fields_set__", _PLAIN_PARA_SET)
+        _set(paragraph, "__pydantic_private__", None)
+        paragraphs.append(paragraph)
+        plain.append(True)
+    return paragraphs, plain, keys
+
+
+def _head(data: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
+    """The chapter's unknown keys and the number of object keys outside its paragraphs, when its own fields are
+    plainly valid."""
+    if type(data.get("paragraphs")) is not list or data.get("format", FORMAT) != FORMAT:
+        return None
+    if any(type(data.get(key)) not in _TEXT_OR_NONE for key in _CHAPTER_TEXTS):
+        return None
+    extras = _extras(data, _CHAPTER_FIELDS)
+    if extras is None:
+        return None
+    extra, nested = extras
+    return extra, len(data) + nested
 
 
 def _build(data: dict[str, Any]) -> tuple[Chapter, int, list[bool]] | None:
@@ -232,150 +322,24 @@ def _build(data: dict[str, Any]) -> tuple[Chapter, int, list[bool]] | None:
     None as soon as anything is not plainly valid: the careful path then accepts or explains it. Plain
     records take the parsed dicts as their ``__dict__`` (their keys are the fields, in field order).
     """
-    paras_in = data.get("paragraphs")
-    if type(paras_in) is not list or data.get("format", FORMAT) != FORMAT:
+    head = _head(data)
+    if head is None:
         return None
-    for key in ("title", "title_translation", "source_language", "target_language"):
-        value = data.get(key)
-        if value is not None and type(value) is not str:
-            return None
-    keys = len(data)
-    top_extra = {k: v for k, v in data.items() if k not in _CHAPTER_FIELDS}
-    for value in top_extra.values():
-        nested = _extra_keys(value)
-        if nested < 0:
-            return None
-        keys += nested
-
-    paragraphs: list[Paragraph] = []
-    plain: list[bool] = []
+    top_extra, top_keys = head
     ids: list[Any] = [data.get("id")]  # every identifier, checked at once at the end
     paragraph_ids: list[Any] = []
-    for p in paras_in:
-        if type(p) is not dict:
-            return None
-        size = len(p)
-        keys += size
-        if size == 5 and tuple(p) == _PARA_KEYS:
-            pid, text, listed, sel, reviewed = p.values()
-            if type(text) is not str or type(reviewed) is not bool or (sel is not None and type(sel) is not str):
-                return None
-            ok = True
-            if type(listed) is not list:
-                return None
-            if len(listed) == 1 and type(v := listed[0]) is dict and len(v) == 5 and tuple(v) == _VERSION_KEYS:
-                # The usual paragraph: one plain version (inlined: this loop runs for every paragraph).
-                vid, vtext, origin, model, created = v.values()
-                if (
-                    type(vtext) is not str
-                    or type(created) is not str
-                    or type(origin) is not str
-                    or origin not in _ORIGIN_SET
-                    or (model is not None and type(model) is not str)
-                    or (sel is not None and sel != vid)
-                ):
-                    return None
-                keys += 5
-                ids.append(vid)
-                version = _new(TranslationVersion)
-                _set(version, "__dict__", v)
-                _set(version, "__pydantic_extra__", _NO_EXTRA)
-                _set(version, "__pydantic_fields_set__", _PLAIN_VERSION_SET)
-                _set(version, "__pydantic_private__", None)
-                p["translations"] = (version,)
-            elif listed:
-                got = _versions(listed, ids)
-                if got is None:
-                    return None
-                versions, nested, ok = got
-                keys += nested
-                p["translations"] = versions
-                if sel is not None and _bad_selection(versions, sel):
-                    return None
-                if len(versions) > 1 and len({t.id for t in versions}) != len(versions):
-                    return None
-            elif sel is not None:
-                return None
-            else:
-                p["translations"] = ()
-            paragraph_ids.append(pid)
-            obj = _new(Paragraph)
-            _set(obj, "__dict__", p)
-            _set(obj, "__pydantic_extra__", _NO_EXTRA)
-            _set(obj, "__pydantic_fields_set__", _PLAIN_PARA_SET)
-            _set(obj, "__pydantic_private__", None)
-            paragraphs.append(obj)
-            plain.append(ok)
-            continue
-        para = _paragraph(p, ids)
-        if para is None:
-            return None
-        paragraph, nested = para
-        keys += nested
-        paragraph_ids.append(paragraph.id)
-        paragraphs.append(paragraph)
-        plain.append(False)
+    body = _paragraphs(data["paragraphs"], ids, paragraph_ids)
+    if body is None:
+        return None
+    paragraphs, plain, keys = body
     ids += paragraph_ids
     if not _ids_valid(ids):
         return None
     positions = dict(zip(paragraph_ids, range(len(paragraph_ids)), strict=True))
     if len(positions) != len(paragraph_ids):
         return None  # a paragraph ID twice: the careful path names both places
-    chapter = _record(
-        Chapter,
-        {
-            "format": data.get("format", FORMAT),
-            "id": data.get("id"),
-            "title": data.get("title"),
-            "title_translation": data.get("title_translation"),
-            "source_language": data.get("source_language"),
-            "target_language": data.get("target_language"),
-            "paragraphs": tuple(paragraphs),
-        },
-        top_extra,
-        set(data),
-    )
+    fields = {k: data.get(k) for k in _CHAPTER_KEYS}
+    fields["format"] = data.get("format", FORMAT)
+    chapter = _record(Chapter, {**fields, "paragraphs": tuple(paragraphs)}, top_extra, set(data))
     chapter.cache("positions", positions)
-    return chapter, keys, plain
-
-
-def _bad_selection(versions: tuple[TranslationVersion, ...], sel: str) -> bool:
-    return all(t.id != sel for t in versions)
-
-
-def _paragraph(p: dict[str, Any], ids: list[Any]) -> tuple[Paragraph, int] | None:
-    """A paragraph that is not plain (keys missing, out of order or unknown), checked, with its nested key count."""
-    text = p.get("text")
-    sel = p.get("selected_translation_id")
-    reviewed = p.get("reviewed", False)
-    if (
-        "id" not in p
-        or type(text) is not str
-        or type(reviewed) is not bool
-        or (sel is not None and type(sel) is not str)
-    ):
-        return None
-    keys = 0
-    versions: tuple[TranslationVersion, ...] = ()
-    listed = p.get("translations", ())
-    if listed != ():
-        got = _versions(listed, ids)
-        if got is None:
-            return None
-        versions, keys, _ = got
-    if sel is not None and _bad_selection(versions, sel):
-        return None
-    if len(versions) > 1 and len({t.id for t in versions}) != len(versions):
-        return None
-    extra = {k: x for k, x in p.items() if k not in _PARA_FIELDS}
-    for value in extra.values():
-        nested = _extra_keys(value)
-        if nested < 0:
-            return None
-        keys += nested
-    return _record(
-        Paragraph,
-        {"id": p["id"], "text": text, "translations": versions, "selected_translation_id": sel, "reviewed": reviewed},
-        extra,
-        set(p),
-    ), keys
+    return chapter, top_keys + keys, plain

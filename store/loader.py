@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterable
+from itertools import chain
 from json import scanner as _scanner
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from store.errors import ChapterLoadError
 from store.fast_load import MAX_DEPTH as _MAX_DEPTH
-from store.fast_load import gc_paused, parse_fast
-from store.model import FORMAT, Chapter
+from store.fast_load import gc_paused, nested_keys, parse_fast
+from store.model import FORMAT, Chapter, first_repeated
 from store.validation_text import field_path
 
 _BOM = b"\xef\xbb\xbf"
@@ -39,11 +41,7 @@ class _BadConstant(Exception):
 def _pairs_hook(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     obj = dict(pairs)
     if len(obj) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKey(key)
-            seen.add(key)
+        raise _DuplicateKey(first_repeated(key for key, _ in pairs) or "?")
     return obj
 
 
@@ -57,42 +55,61 @@ def _line_col(text: str, pos: int) -> tuple[int, int]:
     return line, col
 
 
+def _where(text: str | None, pos: int | None) -> str | None:
+    """``line:col`` of ``pos`` in ``text``, or None when either is unknown."""
+    if text is None or pos is None:
+        return None
+    return "{}:{}".format(*_line_col(text, pos))
+
+
 # A JSON string literal, or one of the tokens we need to find outside strings.
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|(NaN|-?Infinity)|([\[{])|([\]}])', re.S)
 
 
-def _scan_outside_strings(text: str) -> tuple[int | None, int | None]:
-    """Position of the first NaN/Infinity token and of the first too-deep bracket, outside strings."""
+_DEPTH_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def _first_constant(text: str) -> int | None:
+    """Position of the first NaN/Infinity token outside strings."""
+    return next((m.start() for m in _TOKENS.finditer(text) if m.group(1)), None)
+
+
+def _first_too_deep(text: str | None) -> int | None:
+    """Position of the first bracket nested more than ``MAX_DEPTH`` deep, outside strings."""
     depth = 0
-    constant_at = deep_at = None
-    for m in _TOKENS.finditer(text):
-        if m.group(1) and constant_at is None:
-            constant_at = m.start()
-        elif m.group(2):
-            depth += 1
-            if depth > _MAX_DEPTH and deep_at is None:
-                deep_at = m.start()
-        elif m.group(3):
-            depth -= 1
-        if constant_at is not None and deep_at is not None:
-            break
-    return constant_at, deep_at
+    for m in _TOKENS.finditer(text or ""):
+        depth += _DEPTH_STEP.get(m.group(), 0)
+        if depth > _MAX_DEPTH:
+            return m.start()
+    return None
+
+
+class _PurePythonScanner(Protocol):
+    """The parts of ``json``'s pure-Python decoder that typeshed leaves out (private, but stable since 2.6)."""
+
+    parse_object: Callable[..., tuple[dict[str, Any], int]]
+    scan_once: Callable[[str, int], tuple[Any, int]]
+
+
+class _ScannerModule(Protocol):
+    def py_make_scanner(self, context: json.JSONDecoder) -> Callable[[str, int], tuple[Any, int]]: ...
 
 
 def _locate_duplicate(text: str) -> tuple[int, str]:
     """Re-parse with the pure-Python scanner to find where the duplicate key's object starts."""
     starts: list[int] = []
     decoder = json.JSONDecoder(object_pairs_hook=_pairs_hook, parse_constant=lambda n: None)
-    original = decoder.parse_object
+    scanner = cast(_PurePythonScanner, decoder)
+    original = scanner.parse_object
 
-    def parse_object(s_and_end: tuple[str, int], *args: Any) -> Any:
+    def parse_object(s_and_end: tuple[str, int], *args: Any) -> tuple[dict[str, Any], int]:
         starts.append(s_and_end[1] - 1)
         result = original(s_and_end, *args)
         starts.pop()
         return result
 
-    decoder.parse_object = parse_object  # type: ignore[assignment]
-    decoder.scan_once = _scanner.py_make_scanner(decoder)
+    scanner.parse_object = parse_object
+    scanner.scan_once = cast(_ScannerModule, _scanner).py_make_scanner(decoder)
     try:
         decoder.decode(text)
     except _DuplicateKey as dup:
@@ -105,61 +122,75 @@ def _locate_duplicate(text: str) -> tuple[int, str]:
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 
 
+def _children(value: Any, path: str) -> list[tuple[Any, str]]:
+    """The keys and items of a JSON object or list with their field paths (a key's own path ends in its repr)."""
+    if isinstance(value, list):
+        return [(item, f"{path}[{i}]") for i, item in enumerate(value)]
+    if not isinstance(value, dict):
+        return []
+    prefix = f"{path}." if path else ""
+    return [pair for key, item in value.items() for pair in ((key, prefix + repr(key)), (item, prefix + key))]
+
+
 def _lone_surrogate_path(data: Any) -> str | None:
     """The field path of the first string (key or value) holding a lone surrogate, or None."""
     stack: list[tuple[Any, str]] = [(data, "")]
     while stack:
         value, path = stack.pop()
-        if isinstance(value, str):
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                return path or "(top level)"
-        elif isinstance(value, dict):
-            for key, item in value.items():
-                stack.append((key, f"{path}.{key!r}" if path else repr(key)))
-                stack.append((item, f"{path}.{key}" if path else key))
-        elif isinstance(value, list):
-            stack.extend((item, f"{path}[{i}]") for i, item in enumerate(value))
+        if isinstance(value, str) and not _encodable(value):
+            return path or "(top level)"
+        stack.extend(_children(value, path))
     return None
 
 
-def _describe_validation(err: ValidationError, data: Any) -> str:
-    first = err.errors(include_url=False)[0]
-    loc = tuple(first["loc"])
-    kind = first["type"]
-    path = field_path(loc, "(top level)")
-    got = first.get("input")
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _shown(got: Any) -> str:
+    """A refused value as an error shows it: its kind for an object or a list, else its first 40 characters."""
     if isinstance(got, dict):
-        shown = "an object"
-    elif isinstance(got, list):
-        shown = "a list"
-    else:
-        shown = json.dumps(got, ensure_ascii=False)[:40]
-    expected = {
-        "missing": "a required field is missing",
-        "string_type": f"expected a string, got {shown}",
-        "bool_type": f"expected true or false, got {shown}",
-        "bool_parsing": f"expected true or false, got {shown}",
-        "tuple_type": f"expected a list, got {shown}",
-        "list_type": f"expected a list, got {shown}",
-        "model_type": f"expected an object, got {shown}",
-        "model_attributes_type": f"expected an object, got {shown}",
-        "dict_type": f"expected an object, got {shown}",
-        "literal_error": f"expected {first.get('ctx', {}).get('expected', 'another value')}, got {shown}",
-        "string_too_short": "expected a non-empty string",
-        "string_pattern_mismatch": f"expected an identifier without whitespace, got {shown}",
-    }.get(kind, first["msg"].removeprefix("Value error, "))
-    if kind == "missing":
-        return f"{path}: required field is missing"
-    return f"{path}: {expected}"
+        return "an object"
+    if isinstance(got, list):
+        return "a list"
+    return json.dumps(got, ensure_ascii=False)[:40]
+
+
+# What was expected, by pydantic's error type; ``{shown}`` is the refused value, ``{expected}`` the literal's.
+_EXPECTED = {
+    "missing": "required field is missing",
+    "string_type": "expected a string, got {shown}",
+    "bool_type": "expected true or false, got {shown}",
+    "bool_parsing": "expected true or false, got {shown}",
+    "tuple_type": "expected a list, got {shown}",
+    "list_type": "expected a list, got {shown}",
+    "model_type": "expected an object, got {shown}",
+    "model_attributes_type": "expected an object, got {shown}",
+    "dict_type": "expected an object, got {shown}",
+    "literal_error": "expected {expected}, got {shown}",
+    "string_too_short": "expected a non-empty string",
+    "string_pattern_mismatch": "expected an identifier without whitespace, got {shown}",
+}
+
+
+def _describe_validation(err: ValidationError) -> str:
+    first = err.errors(include_url=False)[0]
+    path = field_path(tuple(first["loc"]), "(top level)")
+    template = _EXPECTED.get(first["type"])
+    if template is None:
+        return f"{path}: {first['msg'].removeprefix('Value error, ')}"
+    expected = first.get("ctx", {}).get("expected", "another value")
+    return f"{path}: {template.format(shown=_shown(first.get('input')), expected=expected)}"
 
 
 def parse_chapter(raw: bytes, source: str | Path) -> Chapter:
     """Parse chapter bytes; raise :class:`ChapterLoadError` with one line naming ``source`` and the place."""
     name = str(source)
-    if raw.startswith(_BOM):
-        raw = raw[len(_BOM) :]
+    raw = raw.removeprefix(_BOM)
     if not raw or ((raw[:1].isspace() or raw[-1:].isspace()) and not raw.strip()):
         raise ChapterLoadError(name, None, "the file is empty; expected a JSON chapter object")
     with gc_paused():
@@ -169,18 +200,34 @@ def parse_chapter(raw: bytes, source: str | Path) -> Chapter:
 
 def _parse_careful(raw: bytes, name: str) -> Chapter:
     """The careful path: accepts every valid chapter and turns every problem into its one-line error."""
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        head = raw[: exc.start].decode("utf-8", errors="replace")
-        line, col = _line_col(head, len(head))
+    text = _utf8_text(raw, name)
+    data = _json_data(text, name)
+    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and (path := _lone_surrogate_path(data)) is not None:
         raise ChapterLoadError(
             name,
-            f"{line}:{col}",
+            path,
+            "contains a lone UTF-16 surrogate escape (\\ud800-\\udfff without "
+            "its pair), which is not text and could never be saved",
+        )
+    return _chapter_from_data(data, name, text)
+
+
+def _utf8_text(raw: bytes, name: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = raw[: exc.start].decode("utf-8", errors="replace")
+        raise ChapterLoadError(
+            name,
+            _where(head, len(head)),
             f"not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); chapter files must be UTF-8",
         ) from None
+
+
+def _json_data(text: str, name: str) -> Any:
+    """The JSON value of ``text``; every way it is not JSON (for a chapter) as its one-line error."""
     try:
-        data = json.loads(text, object_pairs_hook=_pairs_hook, parse_constant=_reject_constant)
+        return json.loads(text, object_pairs_hook=_pairs_hook, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         what = exc.msg
         if exc.pos >= len(text.rstrip()) or exc.msg.startswith("Unterminated string"):
@@ -188,84 +235,75 @@ def _parse_careful(raw: bytes, name: str) -> Chapter:
         raise ChapterLoadError(name, f"{exc.lineno}:{exc.colno}", f"invalid JSON: {what}") from None
     except _DuplicateKey:
         pos, key = _locate_duplicate(text)
-        line, col = _line_col(text, pos)
+        where = _where(text, pos)
         raise ChapterLoadError(
-            name, f"{line}:{col}", f"invalid JSON: key {key!r} appears twice in the object starting here"
+            name, where, f"invalid JSON: key {key!r} appears twice in the object starting here"
         ) from None
     except _BadConstant as bad:
-        pos, _ = _scan_outside_strings(text)
-        where = "{}:{}".format(*_line_col(text, pos)) if pos is not None else None
+        where = _where(text, _first_constant(text))
         raise ChapterLoadError(name, where, f"invalid JSON: {bad.name} is not a JSON number") from None
     except RecursionError:
-        _, pos = _scan_outside_strings(text)
-        where = "{}:{}".format(*_line_col(text, pos)) if pos is not None else None
-        raise ChapterLoadError(name, where, f"invalid JSON: nested more than {_MAX_DEPTH} levels deep") from None
-    if "\\u" in text and _SURROGATE_ESCAPE.search(text) and (bad := _lone_surrogate_path(data)) is not None:
-        raise ChapterLoadError(
-            name,
-            bad,
-            "contains a lone UTF-16 surrogate escape (\\ud800-\\udfff without "
-            "its pair), which is not text and could never be saved",
-        )
-    return chapter_from_data(data, name, text)
+        raise _too_deep(name, _where(text, _first_too_deep(text)), "JSON") from None
 
 
-def chapter_from_data(data: Any, name: str, text: str | None = None) -> Chapter:
+def _too_deep(name: str, where: str | None, what: str) -> ChapterLoadError:
+    return ChapterLoadError(name, where, f"invalid {what}: nested more than {_MAX_DEPTH} levels deep")
+
+
+def _chapter_from_data(data: Any, name: str, text: str | None = None) -> Chapter:
     """Validate parsed JSON data as a chapter, with the same one-line errors as :func:`parse_chapter`."""
+    _check_outline(data, name)
+    try:
+        chapter = Chapter.model_validate(data)
+    except ValidationError as exc:
+        raise ChapterLoadError(name, None, _describe_validation(exc)) from None
+    except RecursionError:
+        raise _too_deep(name, None, "chapter") from None
+    if _extras_too_deep(chapter):
+        raise _too_deep(name, _where(text, _first_too_deep(text)), "chapter")
+    _check_paragraphs(chapter, name)
+    return chapter
+
+
+def _check_outline(data: Any, name: str) -> None:
+    """What pydantic would word less plainly: not an object, another format, no paragraphs."""
     if not isinstance(data, dict):
         raise ChapterLoadError(name, None, f'expected a JSON object with "paragraphs", got a {type(data).__name__}')
     if data.get("format", FORMAT) != FORMAT:
         raise ChapterLoadError(name, "format", f"expected {FORMAT!r}, got {json.dumps(data['format'])[:40]}")
     if "paragraphs" not in data:
         raise ChapterLoadError(name, "paragraphs", "required field is missing (expected a list of paragraphs)")
-    try:
-        chapter = Chapter.model_validate(data)
-    except ValidationError as exc:
-        raise ChapterLoadError(name, None, _describe_validation(exc, data)) from None
-    except RecursionError:
-        raise ChapterLoadError(name, None, f"invalid chapter: nested more than {_MAX_DEPTH} levels deep") from None
-    if _extras_too_deep(chapter):
-        where = None
-        if text is not None:
-            _, pos = _scan_outside_strings(text)
-            where = "{}:{}".format(*_line_col(text, pos)) if pos is not None else None
-        raise ChapterLoadError(name, where, f"invalid chapter: nested more than {_MAX_DEPTH} levels deep")
+
+
+def _check_paragraphs(chapter: Chapter, name: str) -> None:
+    """A paragraph's own inconsistency, or a paragraph ID twice, as its one-line error."""
     for i, para in enumerate(chapter.paragraphs):
-        if (para.translations or para.selected_translation_id is not None) and (problem := para.problem()):
+        if (problem := para.problem()) is not None:
             raise ChapterLoadError(name, f"paragraphs[{i}]", problem)
-    positions = chapter.positions
-    if len(positions) != len(chapter.paragraphs):
-        seen: dict[str, int] = {}
-        for i, para in enumerate(chapter.paragraphs):
-            if para.id in seen:
-                raise ChapterLoadError(
-                    name,
-                    f"paragraphs[{i}].id",
-                    f"duplicate paragraph id {para.id!r} (also paragraphs[{seen[para.id]}].id); IDs must be unique",
-                )
-            seen[para.id] = i
-    return chapter
+    if len(chapter.positions) != len(chapter.paragraphs):
+        _refuse_repeated_id(chapter, name)
+
+
+def _refuse_repeated_id(chapter: Chapter, name: str) -> None:
+    twice = first_repeated(p.id for p in chapter.paragraphs)
+    first, second = [i for i, p in enumerate(chapter.paragraphs) if p.id == twice][:2]
+    raise ChapterLoadError(
+        name,
+        f"paragraphs[{second}].id",
+        f"duplicate paragraph id {twice!r} (also paragraphs[{first}].id); IDs must be unique",
+    )
+
+
+def _extra_values(chapter: Chapter) -> list[Any]:
+    """The values of every unknown key in the chapter, its paragraphs and their versions."""
+    versions = (v for para in chapter.paragraphs for v in para.translations)
+    records: Iterable[BaseModel] = chain((chapter,), chapter.paragraphs, versions)
+    return [value for r in records if r.__pydantic_extra__ for value in r.__pydantic_extra__.values()]
 
 
 def _extras_too_deep(chapter: Chapter) -> bool:
     """Unknown keys are the only place arbitrary nesting can hide; check just those."""
-    roots: list[Any] = list((chapter.__pydantic_extra__ or {}).values())
-    for para in chapter.paragraphs:
-        if para.__pydantic_extra__:
-            roots.extend(para.__pydantic_extra__.values())
-        for version in para.translations:
-            if version.__pydantic_extra__:
-                roots.extend(version.__pydantic_extra__.values())
-    stack: list[tuple[Any, int]] = [(v, 4) for v in roots]
-    while stack:
-        value, depth = stack.pop()
-        if depth > _MAX_DEPTH:
-            return True
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values())
-        elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value)
-    return False
+    return nested_keys(_extra_values(chapter), floats=True) < 0
 
 
 def load_chapter(path: str | Path) -> Chapter:
@@ -273,10 +311,6 @@ def load_chapter(path: str | Path) -> Chapter:
     path = Path(path)
     try:
         raw = path.read_bytes()
-    except IsADirectoryError:
-        raise ChapterLoadError(str(path), None, "is a folder, not a chapter file") from None
-    except FileNotFoundError:
-        raise ChapterLoadError(str(path), None, "no such file") from None
     except OSError as exc:
-        raise ChapterLoadError(str(path), None, f"cannot be read: {exc.strerror or exc}") from None
+        raise ChapterLoadError.unreadable(path, exc) from None
     return parse_chapter(raw, path)

@@ -86,24 +86,28 @@ class FileLock:
             raise RuntimeError(f"lock on {self.what} is already held by this object")
         limit = self.timeout if timeout is None else timeout
         fd = self._open()
-        deadline = time.monotonic() + limit
-        pause = 0.0005
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    remaining = deadline - time.monotonic()
-                    if remaining <= 0:
-                        raise LockTimeout(self.what, limit) from None
-                    # flock has no timed wait: poll with a short, growing pause.
-                    time.sleep(min(pause, remaining))
-                    pause = min(pause * 2, 0.02)
+            self._wait_for(fd, limit)
         except BaseException:
             os.close(fd)
             raise
         self._fd = fd
+
+    def _wait_for(self, fd: int, limit: float) -> None:
+        """Take the flock on ``fd``, waiting up to ``limit`` seconds; raise :class:`LockTimeout`."""
+        deadline = time.monotonic() + limit
+        pause = 0.0005
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return
+            except BlockingIOError:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise LockTimeout(self.what, limit) from None
+                # flock has no timed wait: poll with a short, growing pause.
+                time.sleep(min(pause, remaining))
+                pause = min(pause * 2, 0.02)
 
     def try_acquire(self) -> bool:
         """Take the lock only if it is free right now."""
@@ -174,6 +178,20 @@ def _local_time(stamp: str) -> str:
     return moment.strftime("%H:%M:%S" if moment.date() == datetime.now().astimezone().date() else "%Y-%m-%d %H:%M")
 
 
+def _head_of(path: Path) -> bytes:
+    """The first 4 KiB of a regular file (no link followed, never blocking); empty if it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return b""
+    try:
+        return os.read(fd, 4096) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
+    except OSError:
+        return b""
+    finally:
+        os.close(fd)
+
+
 class RunLock:
     """The lock a run holds on its chapter for its whole duration: ``.proofdesk/locks/<chapter>.run.lock``.
 
@@ -217,18 +235,8 @@ class RunLock:
 
     def holder(self) -> dict[str, str]:
         """What the lock file says about the run holding it (may be empty or partial)."""
-        try:
-            fd = os.open(self.lock_path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            return {}
-        try:
-            raw = os.read(fd, 4096) if stat.S_ISREG(os.fstat(fd).st_mode) else b""
-        except OSError:
-            raw = b""
-        finally:
-            os.close(fd)
         found: dict[str, str] = {}
-        for line in raw.decode("utf-8", "replace").splitlines():
+        for line in _head_of(self.lock_path).decode("utf-8", "replace").splitlines():
             key, _, value = line.partition(" ")
             if key in ("pid", "started", "task") and value and value.isprintable():
                 found[key] = value[:64]

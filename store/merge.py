@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from store.model import Chapter, Origin, Paragraph, append_version, prune_versions, utc_now
+from store.model import Chapter, Origin, Paragraph, append_version, first_repeated, prune_versions, utc_now
 
 DEFAULT_KEEP_VERSIONS = 20
 KEEP_VERSIONS_MAX = 1000
@@ -62,6 +62,13 @@ class KeptSelection:
     current_selected_id: str | None
     current_selected_text: str | None
 
+    @classmethod
+    def of(cls, para: Paragraph, item: BatchItem, version_id: str) -> KeptSelection:
+        """What was kept when ``item``'s version ``version_id`` went into ``para`` without its selection."""
+        return cls(
+            item.paragraph_id, version_id, item.base_selected_id, para.selected_translation_id, para.selected_text
+        )
+
 
 @dataclass(frozen=True)
 class MergeOutcome:
@@ -105,12 +112,10 @@ def merge_batch(
 ) -> MergeOutcome:
     """Apply ``items`` onto ``chapter`` under the merge rules; see :class:`MergeOutcome`."""
     check_keep_versions(keep_versions)
-    seen: set[str] = set()
-    for item in items:
-        if item.paragraph_id in seen:
-            # The tool rejects duplicates before a commit; reaching here is a programming error.
-            raise ValueError(f"paragraph {item.paragraph_id!r} appears twice in one batch")
-        seen.add(item.paragraph_id)
+    twice = first_repeated(item.paragraph_id for item in items)
+    if twice is not None:
+        # The tool rejects duplicates before a commit; reaching here is a programming error.
+        raise ValueError(f"paragraph {twice!r} appears twice in one batch")
     stale = find_stale(chapter, items)
     if stale:
         return MergeOutcome(chapter=chapter, stale=stale)
@@ -134,15 +139,7 @@ def merge_batch(
         replacements[pos] = prune_versions(new_para, keep_versions)
         accepted.append(item.paragraph_id)
         if person_chose:
-            kept.append(
-                KeptSelection(
-                    item.paragraph_id,
-                    version.id,
-                    item.base_selected_id,
-                    para.selected_translation_id,
-                    para.selected_text,
-                )
-            )
+            kept.append(KeptSelection.of(para, item, version.id))
     merged = chapter.with_paragraphs(replacements) if replacements else chapter
     return MergeOutcome(
         chapter=merged, accepted=tuple(accepted), unchanged=tuple(unchanged), kept_selection=tuple(kept)

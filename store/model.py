@@ -8,12 +8,15 @@ re-encodes what it touched.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
-FORMAT = "proofdesk.chapter/1"
+from store.paragraph_bytes import carry_inners
+
+FORMAT: Final = "proofdesk.chapter/1"
 
 Origin = Literal["translation", "polish", "proofreading", "manual", "import"]
 ORIGINS: tuple[str, ...] = ("translation", "polish", "proofreading", "manual", "import")
@@ -38,6 +41,16 @@ def utc_now() -> str:
 def is_empty_text(text: str) -> bool:
     """True when ``text`` counts as an empty paragraph: blank once U+FEFF is removed."""
     return not text.replace("\ufeff", "").strip()
+
+
+def first_repeated(items: Iterable[str]) -> str | None:
+    """The first item that comes a second time, or None when all differ."""
+    seen: set[str] = set()
+    for item in items:
+        if item in seen:
+            return item
+        seen.add(item)
+    return None
 
 
 class _Record(BaseModel):
@@ -105,16 +118,11 @@ class Paragraph(_Record):
         the functions of this module that derive paragraphs keep it true by construction.
         """
         sel = self.selected_translation_id
-        versions = self.translations
-        if sel is not None and all(t.id != sel for t in versions):
+        ids = [t.id for t in self.translations]
+        if sel is not None and sel not in ids:
             return f"selected_translation_id {sel!r} names no translation of this paragraph"
-        if len(versions) > 1 and len({t.id for t in versions}) != len(versions):
-            seen: set[str] = set()
-            for t in versions:
-                if t.id in seen:
-                    return f"translation id {t.id!r} appears twice in this paragraph"
-                seen.add(t.id)
-        return None
+        twice = first_repeated(ids)
+        return f"translation id {twice!r} appears twice in this paragraph" if twice is not None else None
 
     @property
     def is_empty(self) -> bool:
@@ -175,37 +183,21 @@ class Chapter(_Record):
             paragraphs[pos] = para
         copy = self.replace(paragraphs=tuple(paragraphs))
         # Carry over what stays valid, so a commit of 10 paragraphs costs 10, not the whole chapter: the
-        # other paragraphs' serialised bytes and which are still to encode (store.serialize) and, while IDs
-        # stay put, the ID positions.
-        inners = self.cached("inners")
-        if inners is None and self.cached("source") is not None:
-            from store.serialize import chapter_inners  # here: store.serialize imports this module
-
-            inners = chapter_inners(self)  # cut the loaded file's bytes up now, while they still match
-        if inners is not None:
-            inners = list(inners)
-            missing = self.cached("missing")
-            missing = list(missing) if missing is not None else None
-            for pos, para in replacements.items():
-                private = para.__pydantic_private__
-                inner = inners[pos] = private.get("inner") if private is not None else None
-                if inner is None and missing is not None:
-                    missing.append(pos)
-            copy.cache("inners", inners)
-            if missing is not None:
-                copy.cache("missing", missing)
-        positions = self.cached("positions")
-        if positions is not None and all(para.id == self.paragraphs[pos].id for pos, para in replacements.items()):
-            copy.cache("positions", positions)
-        # What is derived from the source texts alone (the engine's lookup tables) holds while they stay put,
-        # as they do in every commit of translations.
-        by_source = self.cached("by_source")
-        if by_source is not None and all(
-            para.id == self.paragraphs[pos].id and para.text == self.paragraphs[pos].text
-            for pos, para in replacements.items()
-        ):
-            copy.cache("by_source", by_source)
+        # other paragraphs' serialised bytes, and, while IDs stay put, the ID positions. What is derived from
+        # the source texts alone (the engine's lookup tables) holds while they stay put too, as they do in
+        # every commit of translations.
+        carry_inners(self, copy, replacements)
+        old = self.paragraphs
+        if all(para.id == old[pos].id for pos, para in replacements.items()):
+            self._hand_on(copy, "positions")
+            if all(para.text == old[pos].text for pos, para in replacements.items()):
+                self._hand_on(copy, "by_source")
         return copy
+
+    def _hand_on(self, copy: Chapter, key: str) -> None:
+        value = self.cached(key)
+        if value is not None:
+            copy.cache(key, value)
 
 
 def append_version(

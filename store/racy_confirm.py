@@ -16,8 +16,9 @@ import os
 import threading
 import time
 import weakref
+from io import FileIO
 from pathlib import Path
-from typing import BinaryIO, Protocol
+from typing import Protocol
 
 from store.atomic import RACY_WINDOW_NS, FileState
 
@@ -82,7 +83,7 @@ def still_holds(path: Path, state: FileState, raw: bytes) -> FileState | None:
 _CHUNK = 1 << 20
 
 
-def _holds(f: BinaryIO, raw: bytes) -> bool:
+def _holds(f: FileIO, raw: bytes) -> bool:
     """Whether the open file, read from its start, holds exactly ``raw``.
 
     Compared 1 MB at a time: no copy of the whole file (reading 115 MB into a new bytes object cost ~4x as

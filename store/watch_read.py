@@ -74,22 +74,24 @@ def _read(path: Path) -> tuple[bytes, StatKey] | Examined:
         before = os.fstat(fd)
         if not stat.S_ISREG(before.st_mode):
             return Examined("missing")  # a folder or device named *.json is not a chapter file
-        chunks = []
-        while True:
-            chunk = os.read(fd, max(before.st_size + 1, 1 << 16) if not chunks else 1 << 20)
-            if not chunk:
-                break
-            chunks.append(chunk)
+        data = _read_all(fd, before.st_size)
         after = os.fstat(fd)
     except OSError as exc:
         return _unreadable(path, exc)
     finally:
         os.close(fd)
-    data = b"".join(chunks)
     key = stat_key(after)
     if stat_key(before) != key or len(data) != after.st_size:
         return Examined("unstable")
     return data, key
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    """Everything left in ``fd``: one read for a file of ``size`` bytes that holds still, more if it grows."""
+    chunks: list[bytes] = []
+    while chunk := os.read(fd, max(size + 1, 1 << 16) if not chunks else 1 << 20):
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _unreadable(path: Path, exc: OSError) -> Examined:
@@ -111,11 +113,16 @@ def examine(path: Path, known: Known | None, is_own: Callable[[str], bool] | Non
         return Examined("same", digest=digest, stat=key)
     if is_own is not None and is_own(digest):
         return Examined("own", digest=digest, stat=key)
+    return _parsed(path, data, digest, key, known)
+
+
+def _parsed(path: Path, data: bytes, digest: str, key: StatKey, known: Known | None) -> Examined:
+    """New bytes, parsed: invalid, the known chapter in other bytes, or a changed chapter."""
     try:
         chapter = parse_chapter(data, path)
     except ChapterLoadError as exc:
         return Examined("invalid", digest=digest, stat=key, error=exc)
-    if known is not None and known.chapter is not None and known.chapter == chapter:
+    if known is not None and known.chapter == chapter:
         # Same chapter, different bytes (reformatted, or only the trailing newline so far): nothing to reload.
         return Examined("same", digest=digest, stat=key, chapter=known.chapter)
     return Examined("changed", digest=digest, stat=key, chapter=chapter)

@@ -49,7 +49,7 @@ from watchfiles import Change, awatch
 from store.errors import ChapterLoadError
 from store.model import Chapter
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent, WatchStats
-from store.watch_read import Examined, Known, examine, scan_folder
+from store.watch_read import Examined, Known, StatKey, examine, scan_folder
 from store.workspace import Workspace, is_chapter_name
 
 log = logging.getLogger(__name__)
@@ -157,19 +157,27 @@ class ChapterWatcher:
             path = self._path(name)
             given = known.get(path) if known else None
             ex = await asyncio.to_thread(examine, path, given, None)
-            if ex.status == "same" and given is not None and given.chapter is not None and ex.digest is not None:
-                self._known[path] = Known(ex.digest, ex.stat, True, given.chapter)
-                result[path] = given.chapter
-            elif ex.status == "changed" and ex.chapter is not None and ex.digest is not None:
-                self._known[path] = Known(ex.digest, ex.stat, True, ex.chapter)
-                result[path] = ex.chapter
-            elif ex.status == "invalid" and ex.error is not None and ex.digest is not None:
-                self._known[path] = Known(ex.digest, ex.stat, False)
-                result[path] = ex.error
-            else:  # vanished or changing under us: look again once it has settled
+            state = self._adopt(path, ex, given.chapter if given is not None else None)
+            if state is None:  # vanished or changing under us: look again once it has settled
                 self._poke(path)
+            else:
+                result[path] = state
         self._seeded = True
         return result
+
+    def _adopt(self, path: Path, ex: Examined, given: Chapter | None) -> Chapter | ChapterLoadError | None:
+        """Make what the seed read of ``path`` its known state: the chapter (``given`` when the bytes are the
+        caller's) or the load error; None when there is nothing to adopt yet."""
+        if ex.digest is None:
+            return None
+        chapter = {"same": given, "changed": ex.chapter}.get(ex.status)
+        if chapter is not None:
+            self._known[path] = Known(ex.digest, ex.stat, True, chapter)
+            return chapter
+        if ex.status == "invalid" and ex.error is not None:
+            self._known[path] = Known(ex.digest, ex.stat, False)
+            return ex.error
+        return None
 
     async def start(self) -> None:
         """Start watching, then seed the known state (unless ``seed()`` ran before). Idempotent.
@@ -189,13 +197,16 @@ class ChapterWatcher:
         else:
             seeded = await self.seed()
             if self.initial_events:
-                for path, state in seeded.items():
-                    if isinstance(state, ChapterLoadError):
-                        self._queue.put_nowait(ChapterInvalid(path, state))
-                    else:
-                        self._queue.put_nowait(ChapterChanged(path, state, self._known[path].digest))
+                self._report_all(seeded)
         self._tasks.append(asyncio.create_task(self._settle_loop(), name="chapter-watcher-settle"))
         self._tasks.append(asyncio.create_task(self._reconcile_loop(), name="chapter-watcher-reconcile"))
+
+    def _report_all(self, seeded: dict[Path, Chapter | ChapterLoadError]) -> None:
+        for path, state in seeded.items():
+            if isinstance(state, ChapterLoadError):
+                self._queue.put_nowait(ChapterInvalid(path, state))
+            else:
+                self._queue.put_nowait(ChapterChanged(path, state, self._known[path].digest))
 
     async def stop(self) -> None:
         """Stop watching, end ``events()`` and wait for every task and the watch thread to finish."""
@@ -208,9 +219,8 @@ class ChapterWatcher:
         self._wake.set()
         self._scan_now.set()
         tasks, self._tasks = self._tasks, []
-        notify = [t for t in tasks if t.get_name().endswith("notify")]
         for task in tasks:
-            if task not in notify:
+            if not task.get_name().endswith("notify"):  # the notify loop ends by its stop event
                 task.cancel()  # no await in between: nothing can be queued after the end marker
         self._queue.put_nowait(_Stop())
         # Shielded: if stop() itself is cancelled the tasks still wind down (their stop signals are set).
@@ -285,25 +295,8 @@ class ChapterWatcher:
         backoff = self.restart_backoff
         loop = asyncio.get_running_loop()
         while not self._stopping:
-            self._run_stop = run_stop = asyncio.Event()
             started = loop.time()
-            failure: str
-            try:
-                # aclosing: leaving the loop early must close awatch's notify handle now, not at garbage collection.
-                async with contextlib.aclosing(self._watch_factory(self.root, run_stop, self._accept)) as stream:
-                    async for changes in stream:
-                        self.stats.notify_batches += 1
-                        now_ns = time.time_ns()
-                        for change, raw in changes:
-                            if self._accept(change, raw):
-                                path = self._path(Path(raw).name)
-                                self._notified[path] = now_ns
-                                self._poke(path)
-                        if run_stop.is_set():
-                            break
-                failure = "the file watcher stopped unexpectedly"
-            except Exception as exc:
-                failure = f"the file watcher failed: {exc!r}"
+            failure = await self._watch_once()
             if self._stopping:
                 return
             if self._restart_requested:
@@ -321,6 +314,30 @@ class ChapterWatcher:
                 await asyncio.wait_for(self._stopped.wait(), timeout=backoff)
             backoff = min(backoff * 2, self.max_backoff)
             self._scan_now.set()  # whatever happened while we were deaf
+
+    async def _watch_once(self) -> str:
+        """Run the notify backend until it ends, fails or is stopped; say how it ended."""
+        self._run_stop = run_stop = asyncio.Event()
+        try:
+            # aclosing: leaving the loop early must close awatch's notify handle now, not at garbage collection.
+            async with contextlib.aclosing(self._watch_factory(self.root, run_stop, self._accept)) as stream:
+                async for changes in stream:
+                    self._notice(changes)
+                    if run_stop.is_set():
+                        break
+        except Exception as exc:
+            return f"the file watcher failed: {exc!r}"
+        return "the file watcher stopped unexpectedly"
+
+    def _notice(self, changes: set[tuple[Change, str]]) -> None:
+        """Poke every chapter in a batch of notifications, and note when it was notified."""
+        self.stats.notify_batches += 1
+        now_ns = time.time_ns()
+        for change, raw in changes:
+            if self._accept(change, raw):
+                path = self._path(Path(raw).name)
+                self._notified[path] = now_ns
+                self._poke(path)
 
     def _restart_notify(self) -> None:
         self._go_fast()
@@ -355,18 +372,22 @@ class ChapterWatcher:
         loop = asyncio.get_running_loop()
         while not self._stopping:
             now = loop.time()
-            for path in [p for p, at in self._due.items() if at <= now]:
-                del self._due[path]
-                try:
-                    await self._check(path)
-                except Exception:
-                    log.exception("could not check %s; will look again", path)
-                    self._schedule_if_idle(path, loop.time() + max(self.settle, 1.0))
+            await self._check_due(now)
             self._wake.clear()
             timeout = min(self._due.values(), default=now + 3600.0) - loop.time()
             if timeout > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout=timeout)
+
+    async def _check_due(self, now: float) -> None:
+        """Look at every path whose time has come; one that cannot be checked is looked at again later."""
+        for path in [p for p, at in self._due.items() if at <= now]:
+            del self._due[path]
+            try:
+                await self._check(path)
+            except Exception:
+                log.exception("could not check %s; will look again", path)
+                self._schedule_if_idle(path, asyncio.get_running_loop().time() + max(self.settle, 1.0))
 
     async def _check(self, path: Path) -> None:
         loop = asyncio.get_running_loop()
@@ -413,18 +434,24 @@ class ChapterWatcher:
         if known is not None and not known.valid and known.digest == ex.digest:
             self._attempts.pop(path, None)  # already reported as invalid, unchanged since
             return
-        # Count only re-reads of the *same* bad content: content that keeps changing is still being written.
-        last = self._attempts.get(path)
-        attempts = last[1] + 1 if last is not None and last[0] == ex.digest else 1
-        if attempts <= self.retries:
-            self._attempts[path] = (ex.digest, attempts)
-            self.stats.parse_retries += 1
-            self._schedule_if_idle(path, now + self.retry_delay)
+        if self._read_again(path, ex.digest, now):
             return
         self._attempts.pop(path, None)
         self._known[path] = Known(ex.digest, ex.stat, False)
         log.warning("%s; keeping the last good state", ex.error.line)
         self._queue.put_nowait(ChapterInvalid(path, ex.error))
+
+    def _read_again(self, path: Path, digest: str, now: float) -> bool:
+        """Whether bad content gets another read before it is reported (``retries`` re-reads of the *same* bad
+        content: content that keeps changing is still being written)."""
+        last = self._attempts.get(path)
+        attempts = last[1] + 1 if last is not None and last[0] == digest else 1
+        if attempts > self.retries:
+            return False
+        self._attempts[path] = (digest, attempts)
+        self.stats.parse_retries += 1
+        self._schedule_if_idle(path, now + self.retry_delay)
+        return True
 
     def _on_missing(self, path: Path, known: Known | None, now: float) -> None:
         self._attempts.pop(path, None)
@@ -458,10 +485,19 @@ class ChapterWatcher:
     async def reconcile(self) -> int:
         """Stat every chapter now and poke those that are new, missing or changed; return how many."""
         found, root_id = await asyncio.to_thread(scan_folder, self.root)
-        if root_id is not None and self._root_id is not None and root_id != self._root_id:
-            self._restart_notify()  # the folder we watch was replaced: the old watch is deaf
         if root_id is not None:
+            if self._root_id is not None and root_id != self._root_id:
+                self._restart_notify()  # the folder we watch was replaced: the old watch is deaf
             self._root_id = root_id
+        hits = self._poke_changed(found) + self._poke_vanished(found)
+        self.stats.reconcile_hits += hits
+        self._judge_suspects()
+        if len(self._paths) > 2 * len(found) + 64:  # names come and go: keep the cache to what exists
+            self._forget_names_but(set(found))
+        return hits
+
+    def _poke_changed(self, found: dict[str, StatKey]) -> int:
+        """Poke every chapter whose stat differs from its known state (or that is new); return how many."""
         hits = 0
         known_now, due = self._known, self._due
         for name, key in found.items():
@@ -471,17 +507,19 @@ class ChapterWatcher:
                 hits += 1
                 self._suspects[path] = key[3]
                 self._poke(path)
-        for path in known_now:
-            if path.name not in found and path not in due:
-                hits += 1
-                self._poke(path)
-        self.stats.reconcile_hits += hits
-        self._judge_suspects()
-        if len(self._paths) > 2 * len(found) + 64:  # names come and go: keep the cache to what exists
-            keep = set(found) | {p.name for p in known_now} | {p.name for p in due}
-            self._paths = {n: p for n, p in self._paths.items() if n in keep}
-            self._notified = {p: t for p, t in self._notified.items() if p.name in keep}
         return hits
+
+    def _poke_vanished(self, found: dict[str, StatKey]) -> int:
+        """Poke every known chapter the scan did not find; return how many."""
+        gone = [path for path in self._known if path.name not in found and path not in self._due]
+        for path in gone:
+            self._poke(path)
+        return len(gone)
+
+    def _forget_names_but(self, found: set[str]) -> None:
+        keep = found | {p.name for p in self._known} | {p.name for p in self._due}
+        self._paths = {n: p for n, p in self._paths.items() if n in keep}
+        self._notified = {p: t for p, t in self._notified.items() if p.name in keep}
 
     def _judge_suspects(self) -> None:
         """A change the scan found is a miss if no notification for its path came within ``miss_grace`` of it."""

@@ -117,18 +117,29 @@ def safe_state_dir(path: Path, *, create: bool = True) -> Path:
         except FileNotFoundError:
             if not create:
                 return path
-            try:
-                probe.mkdir()
-            except FileExistsError:  # made meanwhile (another process): look at what it is
-                st = os.lstat(probe)
-            else:
-                _fsync_dir(probe.parent)
+            made = _make_folder(probe)
+            if made is None:
                 continue
-        if stat.S_ISLNK(st.st_mode):
-            raise UnsafeStateDir(probe, "a symbolic link")
-        if not stat.S_ISDIR(st.st_mode):
-            raise UnsafeStateDir(probe, "not a folder")
+            st = made
+        _refuse_unless_folder(probe, st)
     return path
+
+
+def _make_folder(path: Path) -> os.stat_result | None:
+    """Create the folder durably (None); if another process made it meanwhile, what it is (its own stat)."""
+    try:
+        path.mkdir()
+    except FileExistsError:
+        return os.lstat(path)
+    _fsync_dir(path.parent)
+    return None
+
+
+def _refuse_unless_folder(path: Path, st: os.stat_result) -> None:
+    if stat.S_ISLNK(st.st_mode):
+        raise UnsafeStateDir(path, "a symbolic link")
+    if not stat.S_ISDIR(st.st_mode):
+        raise UnsafeStateDir(path, "not a folder")
 
 
 def nofollow_opener(path: str, flags: int) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -15,6 +16,8 @@ from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
+from textual.message import Message
+from textual.screen import Screen
 from textual.theme import BUILTIN_THEMES, Theme
 
 import themes
@@ -22,7 +25,7 @@ from engine.config import Config, ConfigError, resolve_model
 from store.errors import ChapterLoadError
 from store.watcher import ChapterWatcher
 from tui.keymap import binding_ids, check_keymap
-from tui.messages import WorkspaceChanged
+from tui.messages import GlossaryChanged, WorkspaceChanged
 from tui.palette import ActionsProvider
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
@@ -40,7 +43,7 @@ KEPT_CHAPTER_VIEWS = 4  # idle chapter views kept (with their logs) besides the 
 WATCH_DELAY = 0.3  # seconds after start-up before the workspace watcher's first scan
 
 
-class ProofdeskApp(ReportsWorkerFailures, App[int]):
+class ProofdeskApp(App[int], ReportsWorkerFailures):
     """The workstation. Start it on a workspace (chapter list), a chapter, or a trace file."""
 
     TITLE = "proofdesk"
@@ -151,6 +154,8 @@ class ProofdeskApp(ReportsWorkerFailures, App[int]):
             self.push_screen(TraceScreen(self.start_trace))
             return
         assert self.workspace is not None
+        self.workspace.glossary.reload_requested = self.reload_glossary
+        self.reload_glossary()
         self.push_screen(ChapterListScreen(self.workspace))
         if self.start_chapter is not None:
             self.open_chapter(self.start_chapter)
@@ -229,14 +234,31 @@ class ProofdeskApp(ReportsWorkerFailures, App[int]):
     def _save_theme(self, name: str, config_theme: str | None) -> None:
         save_theme(name, config_theme)
 
+    # -- the glossary ----------------------------------------------------------------------------------------
+
+    @work(thread=True, group="glossary", description="read the glossary", exit_on_error=False)
+    def reload_glossary(self) -> None:
+        """Read, parse and index the workspace glossary off the event loop, then tell the screens."""
+        assert self.workspace is not None
+        view = self.workspace.glossary
+        before = (view.snapshot, view.problem)
+        if view.reload() is not before[0] or view.problem != before[1]:
+            self.call_from_thread(self._tell_screens, GlossaryChanged)
+
+    def _tell_screens(self, message: Callable[[], Message]) -> None:
+        for screen in self._all_screens():
+            screen.post_message(message())
+
+    def _all_screens(self) -> list[Screen[object]]:
+        """Every screen on the stack, and the chapter views kept off it (their logs go on)."""
+        off_stack = [view for view in self._chapter_views.values() if view not in self.screen_stack]
+        return [*self.screen_stack, *off_stack]
+
     # -- the watcher -----------------------------------------------------------------------------------------
 
     def broadcast(self, message: WorkspaceChanged) -> None:
         """Tell every screen on the stack, and the chapter views kept off it (their logs go on)."""
-        off_stack = [view for view in self._chapter_views.values() if view not in self.screen_stack]
-        screens = [*self.screen_stack, *off_stack]
-        for screen in screens:
-            screen.post_message(WorkspaceChanged(message.path, message.notice, error=message.error))
+        self._tell_screens(lambda: WorkspaceChanged(message.path, message.notice, error=message.error))
 
     @work(group="watcher", exit_on_error=False)
     async def watch_workspace(self) -> None:

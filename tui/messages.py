@@ -1,5 +1,5 @@
 """Messages that cross screens and controllers: engine events from the run worker, workspace changes from the
-watcher, and the one redraw of the chapter view."""
+watcher, the glossary read again, and the one redraw of the chapter view."""
 
 from __future__ import annotations
 
@@ -18,6 +18,10 @@ class EngineEventReceived(Message):
         super().__init__()
         self.event = event
         self.chapter_path = chapter_path
+
+
+class GlossaryChanged(Message):
+    """The workspace glossary was read again (``GlossaryView``): views showing its entries redraw."""
 
 
 class WorkspaceChanged(Message):

@@ -7,19 +7,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from engine.cost import Prices, cost_of
-from engine.counted import counted
-from engine.events import (
-    BatchCommitted,
-    ChunkFinished,
-    EngineEvent,
-    ErrorEvent,
-    ModelResponse,
-    Reminder,
-    Retry,
-    RunStarted,
-    ToolResult,
-)
+from engine.cost import Cost, Prices, cost_of
+from engine.events import BatchCommitted, EngineEvent, ModelResponse, RunStarted, ToolResult
+from engine.summaries import ChunkSummary, RunSummary
+from tui.event_text import describer
 from tui.terminal_text import visible
 from tui.usage_text import usage_text
 
@@ -100,29 +91,13 @@ class PlainProgress(ProgressView):
 
     def started(self, state: _RunState, event: RunStarted) -> None:
         """Name the run and its size."""
-        self._say(
-            f"{state.name}: {event.task} with {event.model}: {counted(event.paragraph_count, 'paragraph')} in "
-            f"{counted(event.chunk_count, 'chunk')}"
-        )
+        self.changed(state, event)
 
     def changed(self, state: _RunState, event: EngineEvent) -> None:
         """Chunk results, retries, reminders and errors as lines."""
-        if isinstance(event, ChunkFinished):
-            missing = f" · missing {', '.join(event.missing)}" if event.missing else ""
-            self._say(
-                f"{state.name}: chunk {event.part or event.chunk}/{state.chunks} {event.status} · "
-                f"{len(state.done)}/{state.total} paragraphs · {state.spent()} · "
-                f"{state.errors} tool errors{missing}"
-            )
-        elif isinstance(event, Retry):
-            self._say(f"{state.name}: retry {event.attempt} in {event.delay:.1f} s ({event.reason})")
-        elif isinstance(event, Reminder):
-            self._say(
-                f"{state.name}: chunk {event.chunk}: reminded the model of "
-                f"{counted(len(event.missing), 'missing paragraph')}"
-            )
-        elif isinstance(event, ErrorEvent):
-            self._say(f"{state.name}: error: {event.message}")
+        line = describer(event).progress(event, state)
+        if line is not None:
+            self._say(f"{state.name}: {line[1]}")
 
 
 class RichProgress(ProgressView):
@@ -164,59 +139,65 @@ class RichProgress(ProgressView):
         if task is None:
             return
         self._progress.update(task, completed=len(state.done), spent=state.spent(), errors=state.errors)
-        if isinstance(event, ErrorEvent):
+        line = describer(event).progress(event, state)
+        if line is not None and line[0] == "error":  # the bar says the rest
             self._progress.console.print(
-                visible(f"{state.name}: error: {event.message}", newlines=False), markup=False, highlight=False
+                visible(f"{state.name}: {line[1]}", newlines=False), markup=False, highlight=False
             )
 
 
 NOT_RUN = frozenset({"bad_input", "busy"})  # refused before any work: bad input, or another run holds the chapter
 
 
-def summary_lines(summaries: list[dict[str, Any]]) -> list[str]:
+def summary_lines(summaries: list[RunSummary]) -> list[str]:
     """The final report: one block per chapter, every line escaped for the terminal (see ``visible``)."""
     lines: list[str] = []
-    for s in summaries:
-        name = Path(str(s.get("chapter", "?"))).name
-        if s.get("status") in NOT_RUN:  # nothing ran: the one sentence is the whole story
-            error = str(s.get("error"))
-            lines.append(error if name in error else f"{name}: {error}")
-            continue
-        lines.append(
-            f"{name}: {s.get('status')} · {s.get('paragraphs_done', 0)}/{s.get('paragraphs_total', 0)} "
-            f"paragraphs · {s.get('chunks_complete', 0)}/{len(s.get('chunks', []))} chunks complete · "
-            f"{usage_text(s.get('usage') or {}, s.get('cost'))} · {s.get('wall_ms', 0) / 1000:.1f} s"
-        )
-        for chunk in s.get("chunks", []):
-            if chunk.get("status") != "complete":
-                missing = ", ".join(chunk.get("missing", [])) or "-"
-                why = f" {chunk['end_code']}" if chunk.get("end_code") else ""
-                lines.append(
-                    f"  chunk {chunk.get('part') or chunk.get('index')}: {chunk.get('status')}{why} "
-                    f"(missing: {missing})"
-                )
-        errors = s.get("tool_errors") or {}
-        if errors:
-            lines.append("  tool errors: " + ", ".join(f"{code} ×{n}" for code, n in sorted(errors.items())))
-        if s.get("error"):
-            lines.append(f"  error: {s['error']}")
-        lines.extend(f"  what to do: {advice}" for advice in s.get("advice") or ())
-        if s.get("trace"):
-            lines.append(f"  trace: {s['trace']}")
-    ran = [s for s in summaries if s.get("status") not in NOT_RUN]
+    for summary in summaries:
+        lines += _refusal(summary) if summary.status in NOT_RUN else _report(summary)
+    ran = [s for s in summaries if s.status not in NOT_RUN]
     if len(ran) > 1:
         lines.append(f"all {len(ran)} chapters: {total_text(ran)}")
     return [visible(line, newlines=False) for line in lines]
 
 
-def total_text(summaries: list[dict[str, Any]]) -> str:
+def _refusal(summary: RunSummary) -> list[str]:
+    """A run refused before any work: its one sentence is the whole story."""
+    name, error = Path(summary.chapter).name, str(summary.error)
+    return [error if name in error else f"{name}: {error}"]
+
+
+def _report(summary: RunSummary) -> list[str]:
+    """A run that ran: how it ended, its unfinished chunks, tool errors, advice and trace."""
+    s = summary
+    lines = [
+        f"{Path(s.chapter).name}: {s.status} · {s.paragraphs_done}/{s.paragraphs_total} paragraphs · "
+        f"{s.chunks_complete}/{len(s.chunks)} chunks complete · {usage_text(s.usage, s.cost)} · "
+        f"{s.wall_ms / 1000:.1f} s"
+    ]
+    lines += [_unfinished(chunk) for chunk in s.chunks if chunk.status != "complete"]
+    if s.tool_errors:
+        lines.append("  tool errors: " + ", ".join(f"{code} ×{n}" for code, n in sorted(s.tool_errors.items())))
+    if s.error:
+        lines.append(f"  error: {s.error}")
+    lines += [f"  what to do: {advice}" for advice in s.advice]
+    if s.trace:
+        lines.append(f"  trace: {s.trace}")
+    return lines
+
+
+def _unfinished(chunk: ChunkSummary) -> str:
+    why = f" {chunk.end_code}" if chunk.end_code else ""
+    return f"  chunk {chunk.part or chunk.index}: {chunk.status}{why} (missing: {', '.join(chunk.missing) or '-'})"
+
+
+def total_text(summaries: list[RunSummary]) -> str:
     """Tokens and cost of several runs together (a cost only when every run had prices in one currency)."""
     usage: Counter[str] = Counter()
     for s in summaries:
-        usage.update({k: v for k, v in (s.get("usage") or {}).items() if isinstance(v, int)})
-    costs = [s.get("cost") for s in summaries]
-    currencies = {c.get("currency") for c in costs if isinstance(c, dict)}
-    cost = None
-    if all(isinstance(c, dict) for c in costs) and len(currencies) == 1:
-        cost = {"currency": currencies.pop(), "total": round(sum(float(c["total"]) for c in costs), 6)}
+        usage.update(s.usage)
+    costs = [s.cost for s in summaries]
+    currencies = {c["currency"] for c in costs if c is not None}
+    cost: Cost | None = None
+    if None not in costs and len(currencies) == 1:
+        cost = {"currency": currencies.pop(), "total": round(sum(float(c["total"]) for c in costs if c), 6)}
     return usage_text(usage, cost)

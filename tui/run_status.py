@@ -6,7 +6,9 @@ Folded from the engine's events, without any Textual in it, so the wording is te
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.cost import Prices, cost_of
 from engine.events import (
@@ -49,20 +51,30 @@ class RunStatus:
 
     def update(self, event: EngineEvent) -> None:
         """Fold one event of the run in."""
-        if isinstance(event, RunStarted):
-            self.chunks, self.total = event.chunk_count, event.paragraph_count
-            self.prices = Prices.from_json(event.prices)
-        elif isinstance(event, ModelResponse) and event.usage:
-            self.usage.update({k: v for k, v in event.usage.items() if isinstance(v, int)})
-        elif isinstance(event, ChunkStarted):
-            self.chunk, self.turn = event.part or str(event.chunk), 0
-        elif isinstance(event, ModelRequest):
-            self.turn = event.turn
-        elif isinstance(event, BatchCommitted):
-            self.done.update(event.paragraph_ids)
-            self.done.update(event.unchanged)
-        elif isinstance(event, RunFinished):
-            self.finish(event.status)
+        fold = _FOLDS.get(type(event))
+        if fold is not None:
+            fold(self, event)
+
+    def _run_started(self, event: RunStarted) -> None:
+        self.chunks, self.total = event.chunk_count, event.paragraph_count
+        self.prices = Prices.from_json(event.prices)
+
+    def _response(self, event: ModelResponse) -> None:
+        if event.usage:
+            self.usage.update(event.usage)
+
+    def _chunk_started(self, event: ChunkStarted) -> None:
+        self.chunk, self.turn = event.part or str(event.chunk), 0
+
+    def _request(self, event: ModelRequest) -> None:
+        self.turn = event.turn
+
+    def _committed(self, event: BatchCommitted) -> None:
+        self.done.update(event.paragraph_ids)
+        self.done.update(event.unchanged)
+
+    def _run_finished(self, event: RunFinished) -> None:
+        self.finish(event.status)
 
     def spent(self) -> str | None:
         """``12.3k tok · 38% cached · $0.0123`` once the run has used tokens, else None."""
@@ -91,3 +103,14 @@ class RunStatus:
         if spent := self.spent():
             parts.append(spent)
         return " · ".join(parts)
+
+
+# What each kind of event changes in the status (the others change nothing it shows).
+_FOLDS: dict[type[EngineEvent], Callable[[RunStatus, Any], None]] = {
+    RunStarted: RunStatus._run_started,
+    ModelResponse: RunStatus._response,
+    ChunkStarted: RunStatus._chunk_started,
+    ModelRequest: RunStatus._request,
+    BatchCommitted: RunStatus._committed,
+    RunFinished: RunStatus._run_finished,
+}

@@ -51,7 +51,8 @@ class WorkerFailedReported(Message):
 
 
 class ReportsWorkerFailures(DOMNode):
-    """Mixed into every app, screen and widget class of ours that starts workers (before the Textual base)."""
+    """Mixed into every app, screen and widget class of ours that starts workers, AFTER the Textual base: Textual
+    inherits default CSS along the first base only, so a mixin first would cost the widget its base's styles."""
 
     def run_worker(
         self,

@@ -6,23 +6,25 @@ delta continues the last call. A delta starts a new call despite a known index w
 arguments already form a complete object. Names and ids resent on every chunk are not concatenated
 (``read_fileread_file``); empty names/ids count as absent. The transcripts in tests/engine/client/ show each
 provider's way.
+
+The common chunk (one ``data:`` line of JSON with one choice and a text or argument fragment) takes ``feed`` →
+``_apply`` → ``_delta_words`` and ``_delta_calls`` → ``_add_text`` or ``_tool_delta``; everything else (errors,
+``[DONE]``, odd shapes, reasoning fields, content parts) branches off into its own step.
 """
 
 from __future__ import annotations
 
 import json
-import re
-import secrets
-import string
 from typing import Any
 
-from engine.client.arguments import parse_arguments, split_concatenated, unwrap_parallel
 from engine.client.call_in_progress import CallInProgress
 from engine.client.events import ReasoningDelta, StreamEvent, TextDelta, ToolCallProgress
 from engine.client.failure import FailureType, ModelFailure, classify
-from engine.client.finish import normalise_finish_reason
-from engine.client.response import AssembledResponse, ToolCall, Usage
+from engine.client.final_calls import final_calls
+from engine.client.finish import FinishReason, agreeing_with_calls, normalise_finish_reason
+from engine.client.response import AssembledResponse, Usage
 from engine.client.sse import SSEEvent
+from engine.client.text_stream import TextStream, fix_surrogates
 from engine.client.think import ThinkSplitter, split_orphan_close
 from engine.client.usage import normalise_usage
 from engine.client.wire import (
@@ -30,49 +32,15 @@ from engine.client.wire import (
     ProviderError,
     WireChunk,
     WireDelta,
+    WireFunction,
     WireToolCall,
-    WireUsage,
     decode_chunk,
     parse_error_payload,
     validate_chunk,
 )
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
 
-_ID_ALPHABET = string.ascii_letters + string.digits
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def new_tool_call_id() -> str:
-    """A fresh call id: 9 characters of [A-Za-z0-9], the only shape Mistral accepts back."""
-    return "".join(secrets.choice(_ID_ALPHABET) for _ in range(9))
-
-
-def fix_surrogates(text: str) -> str:
-    """Join UTF-16 surrogate pairs that arrived as separate ``\\uXXXX`` escapes; replace lone halves with U+FFFD.
-
-    JavaScript gateways slice strings by UTF-16 units, so an emoji can arrive as ``\\ud83d`` then ``\\ude00``.
-    """
-    if text.isascii() or not _SURROGATE.search(text):  # isascii() is O(1): CPython knows it per string
-        return text
-    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
-
-
-class _TextStream:
-    """Holds back a trailing high surrogate until its partner arrives, so deltas are always valid text."""
-
-    def __init__(self) -> None:
-        self._held = ""
-
-    def push(self, text: str) -> str:
-        text = self._held + text
-        self._held = ""
-        if text and "\ud800" <= text[-1] <= "\udbff":
-            self._held, text = text[-1], text[:-1]
-        return fix_surrogates(text)
-
-    def flush(self) -> str:
-        held, self._held = self._held, ""
-        return fix_surrogates(held)
+_NO_FUNCTION = WireFunction()  # a tool-call delta without ``function`` (an id-only delta): no name, no arguments
 
 
 class StreamAssembler:
@@ -83,8 +51,8 @@ class StreamAssembler:
     """
 
     def __init__(self) -> None:
-        self._text = _TextStream()
-        self._reasoning_stream = _TextStream()
+        self._text = TextStream()
+        self._reasoning_stream = TextStream()
         self._think = ThinkSplitter()
         self._content: list[str] = []
         self._reasoning: list[str] = []
@@ -109,34 +77,21 @@ class StreamAssembler:
         if self.stopped:
             return []
         kind, data, _, error = event
-        if error is not None:  # llama-server before PR #16109: "error: {...}" outside any data line
-            self._fail_with_payload(error)
-            return []
-        if kind == "error":
-            self._fail_with_payload(data or "the server sent an error event")
-            return []
-        if too_deep(data):
-            self._on_error(
-                ProviderError(message=f"the server sent a chunk nested more than {MAX_JSON_DEPTH} levels deep")
-            )
-            return []
-        if data[:1] == "{":
+        if error is None and kind != "error" and data[:1] == "{" and not too_deep(data):
             # Fast path: decode and type-check in one pass (msgspec). Lone surrogate escapes, odd field types and
-            # error objects take the slow path below.
+            # error objects take the slow path.
             chunk = decode_chunk(data)
             if chunk is not None and not chunk.looks_like_error():
-                return self._apply(chunk, None)
-        elif not data.strip():
-            return []  # "data:" with an empty value, or a retry-only block
-        elif data.startswith("[DONE]"):
-            self.stopped = True
-            return []
-        try:
-            payload = json.loads(data)
-        except (ValueError, RecursionError):
-            self._on_error(ProviderError(message=f"the server sent data that is not JSON: {data[:80]!r}"))
-            return []
-        return self.feed_payload(payload)
+                return self._apply(chunk)
+            return self._feed_json(data)
+        return self._feed_unusual(kind, data, error)
+
+    def feed_all(self, events: list[SSEEvent]) -> list[StreamEvent]:
+        """Apply the events of one network read; return the deltas they produced."""
+        produced: list[StreamEvent] = []
+        for event in events:
+            produced += self.feed(event)
+        return produced
 
     def feed_payload(self, payload: Any) -> list[StreamEvent]:
         """Apply one decoded chunk (also used for a non-streamed JSON completion turned into a chunk)."""
@@ -149,25 +104,10 @@ class StreamAssembler:
         except MalformedChunk as exc:
             self._on_error(provider_error or ProviderError(message=f"the server sent a malformed chunk ({exc.where})"))
             return []
-        return self._apply(chunk, provider_error)
-
-    def _apply(self, chunk: WireChunk, provider_error: ProviderError | None) -> list[StreamEvent]:
-        usage = chunk.usage
-        if usage is None and chunk.x_groq is not None:
-            usage = chunk.x_groq.usage
-        if usage is not None:
-            self._set_usage(usage)
-        events: list[StreamEvent] = []
-        for choice in chunk.choices or ():
-            if choice.index:
-                continue  # we ask for one choice; ignore any other (None and 0 are the first)
-            if choice.delta is not None and provider_error is None:
-                self._delta(choice.delta, events)
-            if choice.finish_reason:
-                self._finish_raw = choice.finish_reason
-        if provider_error is not None:
-            self._on_error(provider_error)
-        return events
+        if provider_error is None:
+            return self._apply(chunk)
+        self._apply_error_chunk(chunk, provider_error)
+        return []
 
     @property
     def finish_reason_raw(self) -> str | None:
@@ -180,44 +120,98 @@ class StreamAssembler:
             self._failure = ModelFailure(message, kind, None, kind != "response_limit")
         self.stopped = True
 
+    def _feed_unusual(self, kind: str, data: str, error: str | None) -> list[StreamEvent]:
+        """An event that is not a plain JSON chunk: an error, ``[DONE]``, an empty or over-nested one, or a chunk
+        that does not start with ``{``."""
+        refused = _refused(kind, data, error)
+        if refused is not None:
+            self._on_error(refused)
+            return []
+        if not data.strip():
+            return []  # "data:" with an empty value, or a retry-only block
+        if data.startswith("[DONE]"):
+            self.stopped = True
+            return []
+        return self._feed_json(data)
+
+    def _feed_json(self, data: str) -> list[StreamEvent]:
+        """The slow path: ``json`` reads what msgspec would not, and pydantic's lax mode validates it."""
+        try:
+            payload = json.loads(data)
+        except (ValueError, RecursionError):
+            self._on_error(ProviderError(message=f"the server sent data that is not JSON: {data[:80]!r}"))
+            return []
+        return self.feed_payload(payload)
+
+    def _apply(self, chunk: WireChunk) -> list[StreamEvent]:
+        if chunk.usage is not None or chunk.x_groq is not None:
+            self._set_usage(chunk)
+        events: list[StreamEvent] = []
+        for choice in chunk.choices or ():
+            if choice.index:
+                continue  # we ask for one choice; ignore any other (None and 0 are the first)
+            delta = choice.delta
+            if delta is not None:
+                self._delta_words(delta, events)
+                self._delta_calls(delta, events)
+            if choice.finish_reason:
+                self._finish_raw = choice.finish_reason
+        return events
+
+    def _apply_error_chunk(self, chunk: WireChunk, error: ProviderError) -> None:
+        """An error object that also has the fields of a chunk: its usage and finish reason count, its deltas not."""
+        for choice in chunk.choices or ():
+            choice.delta = None
+        self._apply(chunk)
+        self._on_error(error)
+
     # -- deltas --------------------------------------------------------------------------------------------------
 
-    def _delta(self, delta: WireDelta, events: list[StreamEvent]) -> None:
-        reasoning = delta.reasoning_content
-        if reasoning is not None:
-            field = "reasoning_content"
-        else:
-            field = "reasoning"
-            reasoning = delta.reasoning
-        if reasoning and isinstance(reasoning, str):  # a structured "reasoning" object is not text to show
-            if field not in self._reasoning_fields:
-                self._reasoning_fields.append(field)
-            self._field_reasoning.append(reasoning)
-            self._add_reasoning(self._reasoning_stream.push(reasoning), events)
+    def _delta_words(self, delta: WireDelta, events: list[StreamEvent]) -> None:
+        """The delta's words: reasoning fields, the content (text or parts), a refusal (shown as text)."""
+        if delta.reasoning_content is not None or delta.reasoning is not None:
+            self._reasoning_delta(delta, events)
         content = delta.content
         if content:
-            if isinstance(content, list):
-                for part in content:
-                    kind, text = _content_part(part)
-                    if kind == "reasoning":
-                        self._add_reasoning(text, events)
-                    else:
-                        self._add_text(text, events)
-            else:
+            if isinstance(content, str):
                 self._add_text(content, events)
+            else:
+                self._add_parts(content, events)
         if delta.refusal:
             self._add_text(delta.refusal, events)
+
+    def _delta_calls(self, delta: WireDelta, events: list[StreamEvent]) -> None:
+        """The delta's tool calls (a list, one object, or a legacy ``function_call``) and the provider metadata that
+        goes with them (Gemini's thought signatures in ``extra_content``), after its words."""
         if delta.extra_content:
             self._message_extra = _merge(self._message_extra, delta.extra_content)
         if delta.function_call is not None:  # legacy functions API: one call, no index
             self._tool_delta(WireToolCall(index=0, function=delta.function_call), events)
         entries = delta.tool_calls
         if entries is not None:
-            if isinstance(entries, WireToolCall):
-                self._tool_delta(entries, events)
+            for entry in (entries,) if isinstance(entries, WireToolCall) else entries:
+                self._tool_delta(entry, events)
+
+    def _reasoning_delta(self, delta: WireDelta, events: list[StreamEvent]) -> None:
+        """``reasoning_content`` (DeepSeek, vLLM) or ``reasoning`` (OpenRouter, Ollama): text to show and echo back."""
+        field, reasoning = "reasoning_content", delta.reasoning_content
+        if reasoning is None:
+            field, reasoning = "reasoning", delta.reasoning
+        if not reasoning or not isinstance(reasoning, str):
+            return  # a structured "reasoning" object is not text to show
+        if field not in self._reasoning_fields:
+            self._reasoning_fields.append(field)
+        self._field_reasoning.append(reasoning)
+        self._add_reasoning(self._reasoning_stream.push(reasoning), events)
+
+    def _add_parts(self, parts: list[Any], events: list[StreamEvent]) -> None:
+        """Mistral streams ``content`` as parts: ``{"type": "text", ...}`` or ``{"type": "thinking", ...}``."""
+        for part in parts:
+            kind, text = _content_part(part)
+            if kind == "reasoning":
+                self._add_reasoning(text, events)
             else:
-                for entry in entries:
-                    self._tool_delta(entry, events)
+                self._add_text(text, events)
 
     def _add_text(self, text: str, events: list[StreamEvent]) -> None:
         if not text:
@@ -238,30 +232,14 @@ class StreamAssembler:
         events.append(ReasoningDelta(text))
 
     def _tool_delta(self, entry: WireToolCall, events: list[StreamEvent]) -> None:
-        function = entry.function
-        if function is None:
-            name = None
-            fragment = ""
-        else:
-            name = function.name or None
-            arguments = function.arguments
-            if arguments is None or isinstance(arguments, str):
-                fragment = arguments or ""
-            else:  # a whole object (llama-server, TGI, Venice), or a bare value the argument parser will refuse
-                fragment = json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
-        call_id = None if entry.id is None or entry.id == "" else str(entry.id)
+        function = entry.function or _NO_FUNCTION
+        fragment = function.arguments
+        if fragment.__class__ is not str:
+            fragment = _arguments_text(fragment)
+        name = function.name or None  # an empty name counts as absent
+        call_id = None if entry.id is None else str(entry.id) or None
         call = self._target(entry.index, call_id, name, fragment)
-        changed = False
-        if call_id is not None and call.id is None:
-            call.id = call_id
-            self._by_id.setdefault(call_id, call)
-        if name is not None and name != call.name:
-            if not call.name:
-                call.name = name
-                changed = True
-            elif not call.args_len and not name.startswith(call.name):
-                call.name += name  # a name fragmented across deltas ("edit_ex" + "isting_file")
-                changed = True
+        changed = name is not None and call.take_name(name)
         if fragment:
             call.args.append(fragment)
             call.args_len += len(fragment)
@@ -273,15 +251,22 @@ class StreamAssembler:
             events.append(ToolCallProgress(call.position, call.name, call.args_len))
 
     def _target(self, index: int | None, call_id: str | None, name: str | None, fragment: str) -> CallInProgress:
-        existing: CallInProgress | None
-        if index is not None:
-            existing = self._by_index.get(index)
-        elif call_id is not None:
-            existing = self._by_id.get(call_id)
-        else:
-            existing = self._calls[-1] if self._calls else None
-        if existing is not None and not _starts_new_call(existing, call_id, name, fragment):
-            return existing
+        """The call a delta continues, or a new one; it takes the delta's id when it had none."""
+        call = self._by_index.get(index) if index is not None else self._unindexed(call_id)
+        if call is None or call.starts_new_call(call_id, name, fragment):
+            call = self._new_call(index)
+        if call_id is not None and call.id is None:
+            call.id = call_id
+            self._by_id.setdefault(call_id, call)
+        return call
+
+    def _unindexed(self, call_id: str | None) -> CallInProgress | None:
+        """A server that omits ``index``: the call with the same id, or else the last call."""
+        if call_id is not None:
+            return self._by_id.get(call_id)
+        return self._calls[-1] if self._calls else None
+
+    def _new_call(self, index: int | None) -> CallInProgress:
         call = CallInProgress(len(self._calls))
         self._calls.append(call)
         if index is not None:
@@ -289,14 +274,6 @@ class StreamAssembler:
         return call
 
     # -- errors and usage ----------------------------------------------------------------------------------------
-
-    def _fail_with_payload(self, text: str) -> None:
-        try:
-            payload = json.loads(text)
-        except (ValueError, RecursionError):
-            payload = None
-        found = parse_error_payload(payload) or parse_error_payload({"error": payload})
-        self._on_error(found or ProviderError(message=text.strip() or "unknown error"))
 
     def _on_error(self, error: ProviderError) -> None:
         if self.stopped:
@@ -311,8 +288,12 @@ class StreamAssembler:
         )
         self.stopped = True
 
-    def _set_usage(self, usage: WireUsage) -> None:
-        normalised = normalise_usage(usage)
+    def _set_usage(self, chunk: WireChunk) -> None:
+        """The chunk's usage (Groq's 2024 ``x_groq.usage`` when there is no other)."""
+        usage = chunk.usage
+        if usage is None and chunk.x_groq is not None:
+            usage = chunk.x_groq.usage
+        normalised = None if usage is None else normalise_usage(usage)
         if normalised is not None:  # a later empty block (xAI) must not erase the real counts
             self._usage = normalised
 
@@ -320,163 +301,113 @@ class StreamAssembler:
 
     def finish(self, latency_ms: float, attempts: int = 1, first_byte_ms: float | None = None) -> AssembledResponse:
         """The assembled response; call once, after the stream ended (normally or not)."""
+        content, reasoning = self._final_text()
+        finish, failure = self._ending()
+        # Only a normal end makes calls runnable: after length, an error or a filter their arguments may be cut.
+        calls, received = final_calls(self._calls, executable=finish in ("stop", "tool_calls"), finish=finish)
+        return AssembledResponse(
+            content=content,
+            reasoning=reasoning,
+            tool_calls=tuple(calls),
+            finish_reason=agreeing_with_calls(finish, has_tool_calls=bool(calls)),
+            finish_reason_raw=self._finish_raw,
+            usage=self._usage,
+            failure=failure,
+            latency_ms=latency_ms,
+            attempts=attempts,
+            message_fields=self._message_fields(),
+            received_calls=tuple(received),
+            first_byte_ms=first_byte_ms,
+        )
+
+    def _final_text(self) -> tuple[str, str]:
+        """The answer and the reasoning; a ``</think>`` without its opening tag ends reasoning the prompt opened."""
+        self._flush_text()
+        content = "".join(self._content)
+        reasoning = "".join(self._reasoning)
+        if self._think.found:
+            return content.lstrip(), reasoning
+        orphan = split_orphan_close(content)
+        if orphan is None:
+            return content, reasoning
+        return orphan[1].lstrip(), reasoning + orphan[0]
+
+    def _flush_text(self) -> None:
+        """Release what the surrogate and ``<think>`` splitters held back."""
         tail = self._text.flush()
         pieces = self._think.feed(tail) if tail else []
         pieces += self._think.flush()
         for inside, piece in pieces:
             (self._reasoning if inside else self._content).append(piece)
         self._reasoning.append(self._reasoning_stream.flush())
-        content = "".join(self._content)
-        reasoning = "".join(self._reasoning)
-        if self._think.found:
-            content = content.lstrip()
-        else:
-            orphan = split_orphan_close(content)
-            if orphan is not None:
-                reasoning += orphan[0]
-                content = orphan[1].lstrip()
-        failure = self._failure
+
+    def _ending(self) -> tuple[FinishReason, ModelFailure | None]:
+        """The finish reason and, when it is an error, the failure that says why."""
         raw = self._finish_raw
-        if failure is not None:
-            finish = "error"
-        elif raw is None:
-            finish = "error"
-            failure = ModelFailure("the stream ended without a finish reason", "truncated_stream", None, True)
-        else:
-            finish = normalise_finish_reason(raw, has_tool_calls=bool(self._calls))
-            if finish == "error":
-                message = f"the server ended the response with finish_reason {raw!r}"
-                kind, retryable = classify(message, code=raw)
-                failure = ModelFailure(message, kind, raw, retryable)
-        # Only a normal end makes calls runnable: after length, an error or a filter their arguments may be cut.
-        calls, received = self._final_calls(executable=finish in ("stop", "tool_calls"), finish=finish)
-        if finish == "tool_calls" and not calls:
-            finish = "stop"
-        elif finish == "stop" and calls:
-            finish = "tool_calls"
-        fields: dict[str, Any] = {}
-        field_text = fix_surrogates("".join(self._field_reasoning))
-        for name in self._reasoning_fields:
-            fields[name] = field_text
+        if self._failure is not None:
+            return "error", self._failure
+        if raw is None:
+            return "error", ModelFailure("the stream ended without a finish reason", "truncated_stream", None, True)
+        finish = normalise_finish_reason(raw, has_tool_calls=bool(self._calls))
+        if finish != "error":
+            return finish, None
+        message = f"the server ended the response with finish_reason {raw!r}"
+        kind, retryable = classify(message, code=raw)
+        return "error", ModelFailure(message, kind, raw, retryable)
+
+    def _message_fields(self) -> dict[str, Any]:
+        """Provider fields to echo back on the assistant message: the reasoning fields and ``extra_content``."""
+        fields: dict[str, Any] = dict.fromkeys(self._reasoning_fields, fix_surrogates("".join(self._field_reasoning)))
         if self._message_extra:
             fields["extra_content"] = self._message_extra
-        return AssembledResponse(
-            content=content,
-            reasoning=reasoning,
-            tool_calls=tuple(calls),
-            finish_reason=finish,
-            finish_reason_raw=raw,
-            usage=self._usage,
-            failure=failure,
-            latency_ms=latency_ms,
-            attempts=attempts,
-            message_fields=fields,
-            received_calls=tuple(received),
-            first_byte_ms=first_byte_ms,
-        )
-
-    def _final_calls(self, *, executable: bool, finish: str) -> tuple[list[ToolCall], list[ToolCall]]:
-        """The calls to run, and (only when a wrapper was expanded) the calls as the model made them."""
-        calls: list[ToolCall] = []
-        received: list[ToolCall] = []
-        expanded = False
-        used: set[str] = set()
-
-        def fresh(candidate: str | None) -> str:
-            call_id = candidate if candidate and candidate not in used else new_tool_call_id()
-            while call_id in used:
-                call_id = new_tool_call_id()
-            used.add(call_id)
-            return call_id
-
-        for call in self._calls:
-            raw = fix_surrogates("".join(call.args))
-            if not call.name and not raw.strip() and not call.extra:
-                continue  # an empty shell (e.g. an id-only delta with nothing after it)
-            parts = (split_concatenated(raw) if executable else None) or [raw]
-            for number, part in enumerate(parts):
-                made = _finished_call(
-                    fresh(call.id if number == 0 else None),
-                    call.name,
-                    part,
-                    call.extra,
-                    executable=executable,
-                    finish=finish,
-                )
-                received.append(made)
-                inner = unwrap_parallel(made.name, made.arguments) if made.executable else None
-                if inner is None:
-                    calls.append(made)
-                    continue
-                # OpenAI's hallucinated multi_tool_use.parallel: run the inner calls, each under a fresh id; the
-                # wrapper itself is kept for the trace and check-model.
-                expanded = True
-                calls.extend(
-                    ToolCall(
-                        fresh(None),
-                        inner_name,
-                        json.dumps(inner_args, ensure_ascii=False, separators=(",", ":")),
-                        inner_args,
-                        extra_content=made.extra_content,
-                    )
-                    for inner_name, inner_args in inner
-                )
-        return calls, (received if expanded else [])
+        return fields
 
 
-_NOT_RUN = {
-    "length": (
-        "ARGUMENTS_TRUNCATED",
-        "the response was cut off by the output token limit, so this call may be incomplete and did not run",
-    ),
-    "content_filter": ("INVALID_ARGUMENTS", "the response was stopped by the content filter, so this call did not run"),
-}
+def _refused(kind: str, data: str, error: str | None) -> ProviderError | None:
+    """The error an event carries instead of a chunk, or None."""
+    if error is not None:  # llama-server before PR #16109: "error: {...}" outside any data line
+        return _error_in(error)
+    if kind == "error":
+        return _error_in(data or "the server sent an error event")
+    if too_deep(data):
+        return ProviderError(message=f"the server sent a chunk nested more than {MAX_JSON_DEPTH} levels deep")
+    return None
 
 
-def _finished_call(
-    call_id: str, name: str, raw: str, extra: dict[str, Any] | None, *, executable: bool, finish: str
-) -> ToolCall:
-    parsed = parse_arguments(raw, allow_repair=executable)
-    if not executable:
-        code, why = _NOT_RUN.get(
-            finish, ("INVALID_ARGUMENTS", "the response ended with an error, so this call did not run")
-        )
-        return ToolCall(call_id, name, raw, parsed.arguments, why, False, extra, code)
-    if not name:
-        return ToolCall(
-            call_id,
-            name,
-            raw,
-            parsed.arguments,
-            "the tool call has no function name",
-            False,
-            extra,
-            "INVALID_ARGUMENTS",
-        )
-    return ToolCall(call_id, name, raw, parsed.arguments, parsed.error, parsed.repaired, extra, parsed.error_code)
+def _error_in(text: str) -> ProviderError:
+    """The provider's error in the text of an error event (an error object, or its inside, or words)."""
+    try:
+        payload = json.loads(text)
+    except (ValueError, RecursionError):
+        payload = None
+    found = parse_error_payload(payload) or parse_error_payload({"error": payload})
+    return found or ProviderError(message=text.strip() or "unknown error")
 
 
-def _starts_new_call(existing: CallInProgress, call_id: str | None, name: str | None, fragment: str) -> bool:
-    if call_id is not None and existing.id is not None:
-        return call_id != existing.id
-    if (name is not None or call_id is not None) and fragment.lstrip().startswith("{") and existing.args_len:
-        return existing.args_form_object()
-    return False
+def _arguments_text(arguments: Any) -> str:
+    """Arguments that are not a text fragment: none yet, or a whole object (llama-server, TGI, Venice) as text; a
+    bare value the argument parser will refuse stays refusable."""
+    if arguments is None:
+        return ""
+    return json.dumps(arguments, ensure_ascii=False, separators=(",", ":"))
 
 
 def _content_part(part: Any) -> tuple[str, str]:
-    """Mistral streams ``content`` as parts: ``{"type": "text", ...}`` or ``{"type": "thinking", ...}``."""
+    """A content part's kind (``text`` or ``reasoning``) and its text."""
     if isinstance(part, str):
         return "text", part
     if not isinstance(part, dict):
         return "text", ""
     if part.get("type") == "thinking":
-        inner = part.get("thinking")
-        if isinstance(inner, list):
-            return "reasoning", "".join(str(p.get("text", "")) for p in inner if isinstance(p, dict))
-        return "reasoning", str(inner or "")
+        return "reasoning", _thinking_text(part.get("thinking"))
     text = part.get("text")
     return "text", text if isinstance(text, str) else ""
+
+
+def _thinking_text(inner: Any) -> str:
+    if isinstance(inner, list):
+        return "".join(str(p.get("text", "")) for p in inner if isinstance(p, dict))
+    return str(inner or "")
 
 
 def _merge(old: dict[str, Any] | None, new: dict[str, Any]) -> dict[str, Any]:

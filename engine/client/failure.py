@@ -133,6 +133,55 @@ def _norm(value: str | None) -> str:
     return (value or "").strip().lower()
 
 
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """One line of the classification table: a failure is ``kind`` when its status is one of ``statuses``, its
+    provider code or type is one of ``codes``, or its message holds ``words``.
+
+    ``codes_when`` and ``words_when``, when set, are the only statuses under which the codes or the words count (a
+    message mentioning the context is only an overflow when the status allows it).
+    """
+
+    kind: FailureType
+    statuses: frozenset[int] = frozenset()
+    codes: frozenset[str] = frozenset()
+    words: re.Pattern[str] | None = None
+    codes_when: frozenset[int | None] | None = None
+    words_when: frozenset[int | None] | None = None
+
+    def matches(self, message: str, status: int | None, names: set[str]) -> bool:
+        """True when this rule names the failure."""
+        return status in self.statuses or self._by_code(status, names) or self._by_words(status, message)
+
+    def _by_code(self, status: int | None, names: set[str]) -> bool:
+        return not names.isdisjoint(self.codes) and (self.codes_when is None or status in self.codes_when)
+
+    def _by_words(self, status: int | None, message: str) -> bool:
+        if self.words is None or (self.words_when is not None and status not in self.words_when):
+            return False
+        return self.words.search(message) is not None
+
+
+# No header makes these worth retrying: the same request would fail the same way.
+_NEVER_RETRIED = frozenset({"quota", "context_overflow"})
+_BAD_REQUEST = frozenset({400, 413, 422})
+
+# First match wins, in this order: a quota or context code wins over a status that says otherwise (a 429
+# ``insufficient_quota`` is a quota failure, a 400 ``exceed_context_size_error`` a context overflow).
+_RULES = (
+    _Rule("quota", frozenset({402}), _QUOTA_CODES, _QUOTA_WORDS),
+    _Rule("context_overflow", codes=_CONTEXT_CODES, words=_CONTEXT_WORDS, words_when=_BAD_REQUEST | {None}),
+    _Rule("authentication", frozenset({401}), _AUTH_CODES),
+    _Rule("permission", frozenset({403}), _PERMISSION_CODES),
+    _Rule("unknown_model", frozenset({404}), _NOT_FOUND_CODES),
+    _Rule("invalid_request", _BAD_REQUEST, _INVALID_CODES, codes_when=frozenset({None})),
+    _Rule("rate_limit", frozenset({429}), _RATE_CODES),
+    _Rule("overloaded", frozenset({503, 529}), _OVERLOAD_CODES, _OVERLOAD_WORDS),
+    _Rule("timeout", frozenset({408})),
+    _Rule("upstream_closed", frozenset({502}), words=_UPSTREAM_WORDS),
+)
+
+
 def classify(
     message: str,
     *,
@@ -143,41 +192,25 @@ def classify(
 ) -> tuple[FailureType, bool]:
     """The failure type and whether retrying may help, for a provider error from any source.
 
-    The provider's own code and type win over the status (a 429 ``insufficient_quota`` is a quota failure, a 400
-    ``exceed_context_size_error`` a context overflow); then the status; then words in the message. An error with no
-    status and no recognisable code (an in-stream ``server_error``) is a retryable server error. OpenAI's
-    ``x-should-retry`` header overrides retryability of the transient types.
+    The provider's own code and type win over the status; then the status; then words in the message (``_RULES``).
+    An error with no status and no recognisable code (an in-stream ``server_error``) is a retryable server error.
+    OpenAI's ``x-should-retry`` header overrides retryability of the transient types.
     """
     names = {_norm(code), _norm(error_type)} - {""}
-    kind: FailureType
-    if names & _QUOTA_CODES or status == 402 or _QUOTA_WORDS.search(message):
-        kind = "quota"
-    elif names & _CONTEXT_CODES or (status in (None, 400, 413, 422) and _CONTEXT_WORDS.search(message)):
-        kind = "context_overflow"
-    elif status == 401 or names & _AUTH_CODES:
-        kind = "authentication"
-    elif status == 403 or names & _PERMISSION_CODES:
-        kind = "permission"
-    elif status == 404 or names & _NOT_FOUND_CODES:
-        kind = "unknown_model"
-    elif status in (400, 413, 422) or (status is None and names & _INVALID_CODES):
-        kind = "invalid_request"
-    elif status == 429 or names & _RATE_CODES:
-        kind = "rate_limit"
-    elif status in (503, 529) or names & _OVERLOAD_CODES or _OVERLOAD_WORDS.search(message):
-        kind = "overloaded"
-    elif status == 408:
-        kind = "timeout"
-    elif status == 502 or _UPSTREAM_WORDS.search(message):
-        kind = "upstream_closed"
-    elif status is not None and 400 <= status < 500 and status != 409:
-        kind = "invalid_request"
-    else:
-        kind = "server_error"
-    retryable = kind not in RUN_STOPPING_TYPES and kind != "context_overflow"
-    hint = _norm((headers or {}).get("x-should-retry"))
-    if hint == "false":
-        retryable = False
-    elif hint == "true" and kind not in ("quota", "context_overflow"):
-        retryable = True
-    return kind, retryable
+    kind = next((rule.kind for rule in _RULES if rule.matches(message, status, names)), None) or _unlisted(status)
+    return kind, _retryable(kind, _norm((headers or {}).get("x-should-retry")))
+
+
+def _unlisted(status: int | None) -> FailureType:
+    """A status no rule names: other 4xx answers (409 Conflict aside) refuse the request, the rest are the server's."""
+    if status is not None and 400 <= status < 500 and status != 409:
+        return "invalid_request"
+    return "server_error"
+
+
+def _retryable(kind: FailureType, hint: str) -> bool:
+    """Whether ``kind`` may succeed when retried. OpenAI's ``x-should-retry`` (``hint``) overrides the type's own
+    answer, except that a quota failure or a context overflow is never retried."""
+    if kind in RUN_STOPPING_TYPES or kind == "context_overflow":
+        return hint == "true" and kind not in _NEVER_RETRIED
+    return hint != "false"

@@ -11,8 +11,7 @@ from typing import Literal
 
 FinishReason = Literal["stop", "tool_calls", "length", "content_filter", "error"]
 
-_MAP: dict[str, FinishReason] = {}
-for _reason, _names in {
+_NAMES: dict[FinishReason, tuple[str, ...]] = {
     "stop": (
         "stop",
         "eos",
@@ -68,9 +67,11 @@ for _reason, _names in {
         "timeout",
         "failed",
     ),
-}.items():
-    for _name in _names:
-        _MAP[_name] = _reason  # type: ignore[assignment]
+}
+_MAP = {name: reason for reason, names in _NAMES.items() for name in names}
+# What a reason becomes when the response has tool calls, and when it has none.
+_WITH_CALLS: dict[FinishReason, FinishReason] = {"stop": "tool_calls"}
+_WITHOUT_CALLS: dict[FinishReason, FinishReason] = {"tool_calls": "stop"}
 
 
 def normalise_finish_reason(raw: str | None, *, has_tool_calls: bool) -> FinishReason:
@@ -82,11 +83,9 @@ def normalise_finish_reason(raw: str | None, *, has_tool_calls: bool) -> FinishR
     """
     if raw is None:
         return "error"
-    reason = _MAP.get(raw.strip().lower())
-    if reason is None:
-        reason = "stop"
-    if reason == "stop" and has_tool_calls:
-        return "tool_calls"
-    if reason == "tool_calls" and not has_tool_calls:
-        return "stop"
-    return reason
+    return agreeing_with_calls(_MAP.get(raw.strip().lower(), "stop"), has_tool_calls=has_tool_calls)
+
+
+def agreeing_with_calls(reason: FinishReason, *, has_tool_calls: bool) -> FinishReason:
+    """``reason`` made to agree with the calls: ``stop`` with tool calls is ``tool_calls``, and the reverse."""
+    return (_WITH_CALLS if has_tool_calls else _WITHOUT_CALLS).get(reason, reason)

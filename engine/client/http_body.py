@@ -17,39 +17,49 @@ _SCRIPT = re.compile(r"<(script|style)[^>]*>.*?</\1>", re.IGNORECASE | re.DOTALL
 
 def error_text(body: bytes, content_type: str) -> ProviderError | None:
     """The provider's message from an error body: a JSON error object, the title of an HTML page, or the text."""
-    text = body.decode("utf-8", errors="replace").strip().lstrip("\ufeff")
+    text = _body_text(body)
     if not text:
         return None
-    if text.startswith("data:"):  # an error status with an SSE body: read its first event
-        text = text.splitlines()[0][5:].strip() or text
-    try:
-        payload = json.loads(text)
-    except (ValueError, RecursionError):
-        payload = None
+    payload = _json_or_none(text)
     if payload is not None:
-        found = parse_error_payload(payload)
-        if found is not None:
-            return found
-        if isinstance(payload, dict) and isinstance(payload.get("message"), str):
-            return ProviderError(message=payload["message"])
-        return ProviderError(message=text[:300])
+        return _json_error(payload, text)
     if "html" in content_type.lower() or text[:1] == "<":
-        return ProviderError(message=_html_message(text))
+        return ProviderError(message=html_title(text))
+    return ProviderError(message=text[:300])
+
+
+def _body_text(body: bytes) -> str:
+    """The body as text; of an SSE body (an error status can carry one), its first event."""
+    text = body.decode("utf-8", errors="replace").strip().lstrip("\ufeff")
+    if text.startswith("data:"):
+        text = text.splitlines()[0][5:].strip() or text
+    return text
+
+
+def _json_or_none(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _json_error(payload: Any, text: str) -> ProviderError:
+    """An error body in JSON: one of the error shapes, a bare ``message``, or the text itself."""
+    found = parse_error_payload(payload)
+    if found is not None:
+        return found
+    if isinstance(payload, dict) and isinstance(payload.get("message"), str):
+        return ProviderError(message=payload["message"])
     return ProviderError(message=text[:300])
 
 
 def html_title(page: str) -> str:
     """The title (or first heading, or first words) of an HTML page, as one line."""
-    return _html_message(page)
-
-
-def _html_message(page: str) -> str:
     for pattern in (_TITLE, _H1):
         found = pattern.search(page)
-        if found:
-            words = " ".join(html.unescape(_TAG.sub(" ", found.group(1))).split())
-            if words:
-                return words
+        words = " ".join(html.unescape(_TAG.sub(" ", found.group(1))).split()) if found else ""
+        if words:
+            return words
     body = html.unescape(_TAG.sub(" ", _SCRIPT.sub(" ", page)))
     return " ".join(body.split())[:200] or "an HTML page without text"
 
@@ -61,16 +71,19 @@ def json_completion_as_chunk(payload: Any) -> Any:
     """
     if not isinstance(payload, dict) or not isinstance(payload.get("choices"), list):
         return payload
-    choices = []
-    for choice in payload["choices"]:
-        if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
-            choices.append(choice)
-            continue
-        delta = dict(choice["message"])
-        calls = delta.get("tool_calls")
-        if isinstance(calls, list):
-            delta["tool_calls"] = [
-                {"index": i, **call} if isinstance(call, dict) else call for i, call in enumerate(calls)
-            ]
-        choices.append({"index": choice.get("index", 0), "delta": delta, "finish_reason": choice.get("finish_reason")})
-    return {**payload, "choices": choices}
+    return {**payload, "choices": [_choice_as_chunk(choice) for choice in payload["choices"]]}
+
+
+def _choice_as_chunk(choice: Any) -> Any:
+    """A choice with a ``message`` as a choice with a ``delta``; any other shape unchanged."""
+    if not isinstance(choice, dict) or not isinstance(choice.get("message"), dict):
+        return choice
+    delta = dict(choice["message"])
+    calls = delta.get("tool_calls")
+    if isinstance(calls, list):
+        delta["tool_calls"] = [_indexed(i, call) for i, call in enumerate(calls)]
+    return {"index": choice.get("index", 0), "delta": delta, "finish_reason": choice.get("finish_reason")}
+
+
+def _indexed(index: int, call: Any) -> Any:
+    return {"index": index, **call} if isinstance(call, dict) else call

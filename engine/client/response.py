@@ -78,21 +78,22 @@ class ToolCall:
 
     def message_dict(self) -> dict[str, Any]:
         """The call as an entry of the assistant message's ``tool_calls`` (arguments as a JSON string)."""
-        if self.arguments is not None and (self.repaired or not _is_json(self.arguments_raw)):
-            arguments = json.dumps(self.arguments, ensure_ascii=False)
-        elif self.arguments is not None:
-            arguments = self.arguments_raw
-        else:
-            # Several providers parse the arguments of past calls; invalid JSON there fails the whole request.
-            arguments = "{}"
         entry: dict[str, Any] = {
             "id": self.id,
             "type": "function",
-            "function": {"name": self.name, "arguments": arguments},
+            "function": {"name": self.name, "arguments": self._arguments_text()},
         }
         if self.extra_content:
             entry["extra_content"] = self.extra_content
         return entry
+
+    def _arguments_text(self) -> str:
+        if self.arguments is None:
+            # Several providers parse the arguments of past calls; invalid JSON there fails the whole request.
+            return "{}"
+        if self.repaired or not _is_json(self.arguments_raw):
+            return json.dumps(self.arguments, ensure_ascii=False)
+        return self.arguments_raw
 
 
 def _is_json(text: str) -> bool:
@@ -126,11 +127,6 @@ class AssembledResponse:
     message_fields: dict[str, Any] = field(default_factory=dict)
     received_calls: tuple[ToolCall, ...] = ()  # the calls as the model made them, when a wrapper was expanded
     first_byte_ms: float | None = None
-
-    @property
-    def expanded_wrappers(self) -> tuple[ToolCall, ...]:
-        """The ``multi_tool_use.parallel`` calls whose inner calls are in ``tool_calls``."""
-        return tuple(c for c in self.received_calls if c not in self.tool_calls)
 
     @property
     def calls_as_made(self) -> tuple[ToolCall, ...]:

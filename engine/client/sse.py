@@ -9,6 +9,7 @@ errors in a non-standard ``error:`` field that spec parsers silently drop.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from engine.client.limits import MIB, StreamLimitError, StreamLimits
@@ -44,25 +45,57 @@ class SSEDecoder:
 
     def feed(self, chunk: bytes) -> list[SSEEvent]:
         """Consume one network read; return every event whose terminating blank line it completed."""
-        if self._skip_lf and chunk:
-            self._skip_lf = False
-            if chunk[:1] == b"\n":
-                chunk = chunk[1:]
-        if not chunk:
-            return []
-        if not self._bom_checked:
-            head = bytes(self._pending) + chunk
-            if len(head) < len(_BOM) and _BOM.startswith(head):
-                self._pending[:] = head
-                return []  # could still become a BOM; decide once three bytes are in
-            self._pending.clear()
-            chunk = head[len(_BOM) :] if head.startswith(_BOM) else head
-            self._bom_checked = True
+        if self._skip_lf or not self._bom_checked:
+            chunk = self._start(chunk)
         if b"\n" not in chunk and b"\r" not in chunk:
-            self._pending += chunk  # the common case for tiny reads: no line ends yet
-            if len(self._pending) > self._max_line:
-                raise StreamLimitError(f"the server sent a line longer than {self._max_line // MIB} MB")
+            self._hold(chunk)  # the common case for tiny reads: no line ends yet
             return []
+        lines = self._complete_lines(chunk)
+        if len(chunk) > self._max_line:
+            return self._long_read(lines)
+        return self._lines(lines)
+
+    def close(self) -> list[SSEEvent]:
+        """End of stream: treat a pending unterminated line as complete and deliver a pending event."""
+        self._bom_checked = True
+        if self._pending:
+            self._last_line()
+        if self._data or self._error is not None:
+            return [self._dispatch()]
+        return []
+
+    # -- bytes into lines ----------------------------------------------------------------------------------------
+
+    def _start(self, chunk: bytes) -> bytes:
+        """The read without what belongs before it: the LF of a CRLF split between reads, and a BOM opening the
+        stream."""
+        if self._skip_lf and chunk:
+            chunk = self._after_cr(chunk)
+        return chunk if not chunk or self._bom_checked else self._without_bom(chunk)
+
+    def _after_cr(self, chunk: bytes) -> bytes:
+        """The read after one that ended in CR: an LF opening it ends the same line."""
+        self._skip_lf = False
+        return chunk[1:] if chunk[:1] == b"\n" else chunk
+
+    def _without_bom(self, chunk: bytes) -> bytes:
+        """The first bytes of the stream without a BOM (held back until three bytes are in)."""
+        head = bytes(self._pending) + chunk
+        if len(head) < len(_BOM) and _BOM.startswith(head):
+            self._pending[:] = head
+            return b""  # could still become a BOM; decide once three bytes are in
+        self._pending.clear()
+        self._bom_checked = True
+        return head[len(_BOM) :] if head.startswith(_BOM) else head
+
+    def _hold(self, part: bytes) -> None:
+        """Keep the start of a line that has not ended yet."""
+        self._pending += part
+        if len(self._pending) > self._max_line:
+            raise StreamLimitError(f"the server sent a line longer than {self._max_line // MIB} MB")
+
+    def _complete_lines(self, chunk: bytes) -> list[bytes]:
+        """The lines ``chunk`` ends (after what was pending); an unterminated last line is held back."""
         if self._pending:
             chunk = bytes(self._pending) + chunk
             self._pending.clear()
@@ -72,15 +105,25 @@ class SSEDecoder:
         if last == 13:  # CR: an LF opening the next read belongs to it
             self._skip_lf = True
         elif last != 10:
-            self._pending += lines.pop()  # an incomplete line
-            if len(self._pending) > self._max_line:
-                raise StreamLimitError(f"the server sent a line longer than {self._max_line // MIB} MB")
+            self._hold(lines.pop())
+        return lines
+
+    def _last_line(self) -> None:
+        """At EOF, the pending unterminated line is complete (llama-server ends with ``data: [DONE]`` alone)."""
+        line = bytes(self._pending)
+        self._pending.clear()
+        if line.startswith(_BOM):
+            line = line[len(_BOM) :]
+        if line:
+            self._line(line)
+
+    # -- lines into events ---------------------------------------------------------------------------------------
+
+    def _lines(self, lines: list[bytes]) -> list[SSEEvent]:
         events: list[SSEEvent] = []
         data = self._data
         for raw in lines:
             # The hot path inline: one "data: {...}" line and one blank line per streamed chunk.
-            if len(raw) > self._max_line:
-                raise StreamLimitError(f"the server sent a line longer than {self._max_line // MIB} MB")
             if not raw:
                 if data or self._error is not None:
                     events.append(self._dispatch())
@@ -90,25 +133,24 @@ class SSEDecoder:
                 data.append(raw[6:].decode("utf-8", "replace"))
                 self._data_size += len(raw)
                 if self._data_size > self._max_line:
-                    raise StreamLimitError(f"the server sent an event larger than {self._max_line // MIB} MB")
+                    raise _event_too_large(self._max_line)
             else:
                 self._line(raw)
         return events
 
-    def close(self) -> list[SSEEvent]:
-        """End of stream: treat a pending unterminated line as complete and deliver a pending event."""
-        self._bom_checked = True
+    def _long_read(self, lines: list[bytes]) -> list[SSEEvent]:
+        """A read longer than a line may be: each line's length is checked before it is read."""
         events: list[SSEEvent] = []
-        if self._pending:
-            line = bytes(self._pending)
-            self._pending.clear()
-            if line.startswith(_BOM):
-                line = line[len(_BOM) :]
-            if line:
-                self._line(line)
-        if self._data or self._error is not None:
-            events.append(self._dispatch())
+        for raw in lines:
+            if len(raw) > self._max_line:
+                raise StreamLimitError(f"the server sent a line longer than {self._max_line // MIB} MB")
+            events += self._lines([raw])
         return events
+
+    def _grow(self, size: int) -> None:
+        self._data_size += size
+        if self._data_size > self._max_line:
+            raise _event_too_large(self._max_line)
 
     def _line(self, raw: bytes) -> None:
         """A non-empty line other than ``data: ...``."""
@@ -118,19 +160,23 @@ class SSEDecoder:
         name, colon, value = line.partition(":")
         if colon and value.startswith(" "):
             value = value[1:]
-        if name == "data":
-            self._data.append(value)
-            self._data_size += len(value)
-            if self._data_size > self._max_line:
-                raise StreamLimitError(f"the server sent an event larger than {self._max_line // MIB} MB")
-        elif name == "event":
-            self._event = value
-        elif name == "id":
-            if "\0" not in value:
-                self._last_id = value
-        elif name == "error":
-            self._error = value if self._error is None else f"{self._error}\n{value}"
-        # "retry" and unknown fields are ignored, as the spec says
+        field = _FIELDS.get(name)
+        if field is not None:  # "retry" and unknown fields are ignored, as the spec says
+            field(self, value)
+
+    def _data_field(self, value: str) -> None:
+        self._data.append(value)
+        self._grow(len(value))
+
+    def _event_field(self, value: str) -> None:
+        self._event = value
+
+    def _id_field(self, value: str) -> None:
+        if "\0" not in value:
+            self._last_id = value
+
+    def _error_field(self, value: str) -> None:
+        self._error = value if self._error is None else f"{self._error}\n{value}"
 
     def _dispatch(self) -> SSEEvent:
         """The pending event (there is data or a legacy error); the buffers start over."""
@@ -143,3 +189,15 @@ class SSEDecoder:
         self._event = ""
         self._error = None
         return event
+
+
+_FIELDS: dict[str, Callable[[SSEDecoder, str], None]] = {
+    "data": SSEDecoder._data_field,
+    "event": SSEDecoder._event_field,
+    "id": SSEDecoder._id_field,
+    "error": SSEDecoder._error_field,
+}
+
+
+def _event_too_large(max_line: int) -> StreamLimitError:
+    return StreamLimitError(f"the server sent an event larger than {max_line // MIB} MB")

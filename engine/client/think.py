@@ -22,27 +22,26 @@ class ThinkSplitter:
         """Split ``text`` (appended to what was held back) into answer and reasoning pieces."""
         if not self._held and "<" not in text:
             return [(self._inside, text)] if text else []  # the common case: no tag can start here
-        text = self._held + text
-        self._held = ""
+        return self._split(self._held + text)
+
+    def _split(self, text: str) -> list[tuple[bool, str]]:
         pieces: list[tuple[bool, str]] = []
-        while text:
+        while True:
             tag = CLOSE if self._inside else OPEN
             at = text.find(tag)
-            if at >= 0:
-                if at:
-                    pieces.append((self._inside, text[:at]))
-                self._inside = not self._inside
-                self.found = True
-                text = text[at + len(tag) :]
-                continue
-            keep = _partial_tag_suffix(text, tag)
-            if keep:
-                self._held = text[-keep:]
-                text = text[:-keep]
-            if text:
-                pieces.append((self._inside, text))
-            break
-        return pieces
+            if at < 0:
+                return pieces + self._rest(text, tag)
+            if at:
+                pieces.append((self._inside, text[:at]))
+            self._inside = not self._inside
+            self.found = True
+            text = text[at + len(tag) :]
+
+    def _rest(self, text: str, tag: str) -> list[tuple[bool, str]]:
+        """The text after the last tag; a tail that may be the beginning of ``tag`` is held back."""
+        cut = len(text) - _partial_tag_suffix(text, tag)
+        self._held, text = text[cut:], text[:cut]
+        return [(self._inside, text)] if text else []
 
     def flush(self) -> list[tuple[bool, str]]:
         """End of content: whatever was held back is plain text of the current kind."""

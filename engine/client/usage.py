@@ -35,28 +35,42 @@ def _detail(details: dict[str, Any] | None, key: str) -> int | None:
 def normalise_usage(wire: WireUsage) -> Usage | None:
     """The provider's counts as :class:`Usage`, or None when the block carries no count at all (a ``null`` usage on
     every chunk, or one of xAI's empty trailing chunks: an earlier real count must not be overwritten)."""
-    prompt = _count(wire.prompt_tokens)
+    hit = _count(wire.prompt_cache_hit_tokens)
+    prompt = _prompt_tokens(wire, hit)
     completion = _count(wire.completion_tokens)
     total = _count(wire.total_tokens)
-    hit = _count(wire.prompt_cache_hit_tokens)
-    miss = _count(wire.prompt_cache_miss_tokens)
-    if prompt is None and hit is not None and miss is not None:
-        prompt = hit + miss
-    if prompt is None and completion is None and total is None:
+    if (prompt, completion, total) == (None, None, None):
         return None
     prompt = prompt or 0
-    completion = completion or 0
+    reasoning = _detail(wire.completion_tokens_details, "reasoning_tokens")
+    completion, total, reasoning = _with_uncounted_output(prompt, completion or 0, total, reasoning)
+    return Usage(prompt, completion, total, _cached(wire, hit, prompt), reasoning)
+
+
+def _prompt_tokens(wire: WireUsage, hit: int | None) -> int | None:
+    """``prompt_tokens``, or DeepSeek's cache hits plus misses when it is missing."""
+    prompt = _count(wire.prompt_tokens)
+    miss = _count(wire.prompt_cache_miss_tokens)
+    if prompt is None and hit is not None and miss is not None:
+        return hit + miss
+    return prompt
+
+
+def _with_uncounted_output(
+    prompt: int, completion: int, total: int | None, reasoning: int | None
+) -> tuple[int, int, int | None]:
+    """Completion, total and reasoning counts, output left out of ``completion_tokens`` added back (Gemini)."""
+    if total is None:
+        return completion, prompt + completion, reasoning
+    gap = total - prompt - completion  # output the provider billed but left out of completion_tokens
+    if gap <= 0:
+        return completion, total, reasoning
+    return completion + gap, total, gap if reasoning is None else reasoning
+
+
+def _cached(wire: WireUsage, hit: int | None, prompt: int) -> int | None:
+    """Prompt tokens served from the cache (OpenAI's details, else DeepSeek's hits), never more than the prompt."""
     cached = _detail(wire.prompt_tokens_details, "cached_tokens")
     if cached is None:
         cached = hit
-    reasoning = _detail(wire.completion_tokens_details, "reasoning_tokens")
-    if total is None:
-        total = prompt + completion
-    elif total > prompt + completion:
-        gap = total - prompt - completion  # output the provider billed but left out of completion_tokens
-        completion += gap
-        if reasoning is None:
-            reasoning = gap
-    if cached is not None:
-        cached = min(cached, prompt)
-    return Usage(prompt, completion, total, cached, reasoning)
+    return None if cached is None else min(cached, prompt)

@@ -213,22 +213,30 @@ def parse_error_payload(payload: Any) -> ProviderError | None:
     FastAPI-style ``{"detail": "…"}``.
     """
     if isinstance(payload, list):
-        for item in payload:
-            found = parse_error_payload(item)
-            if found is not None:
-                return found
-        return None
-    if not isinstance(payload, dict):
-        return None
+        return next((found for found in map(parse_error_payload, payload) if found is not None), None)
+    return _error_in_object(payload) if isinstance(payload, dict) else None
+
+
+def _error_in_object(payload: dict[str, Any]) -> ProviderError | None:
     inner = payload.get("error")
     if isinstance(inner, str) and inner:
         return ProviderError(message=inner)
     if isinstance(inner, dict) and inner:
-        if inner.get("object") == "error" or "message" in inner or "code" in inner:
-            return _from_fields(inner)
-        return ProviderError(message=json.dumps(inner)[:300])
+        return _inner_error(inner)
     if payload.get("object") == "error":
         return _from_fields(payload)
+    return _detail_error(payload)
+
+
+def _inner_error(inner: dict[str, Any]) -> ProviderError:
+    """The object under ``error``: its fields when it has the usual ones, else its JSON as the message."""
+    if inner.get("object") == "error" or "message" in inner or "code" in inner:
+        return _from_fields(inner)
+    return ProviderError(message=json.dumps(inner)[:300])
+
+
+def _detail_error(payload: dict[str, Any]) -> ProviderError | None:
+    """FastAPI's ``{"detail": "…"}`` (a chunk with ``choices`` is not an error)."""
     detail = payload.get("detail")
     if isinstance(detail, str) and detail and "choices" not in payload:
         return ProviderError(message=detail)
@@ -236,48 +244,80 @@ def parse_error_payload(payload: Any) -> ProviderError | None:
 
 
 def _from_fields(fields: dict[str, Any]) -> ProviderError:
-    message = fields.get("message")
-    if not isinstance(message, str) or not message:
-        message = json.dumps(fields.get("message") or fields)[:300]
-    metadata = fields.get("metadata")
-    if isinstance(metadata, dict) and isinstance(metadata.get("raw"), str) and metadata["raw"]:
-        message = f"{message} ({metadata['raw']})"  # OpenRouter: the upstream provider's own words
     code = fields.get("code")
     status = fields.get("status")
-    numeric: int | None = None
-    for candidate in (code, status):
-        if isinstance(candidate, int) and not isinstance(candidate, bool) and 100 <= candidate <= 599:
-            numeric = candidate
-            break
-        if isinstance(candidate, str) and candidate.isdigit() and 100 <= int(candidate) <= 599:
-            numeric = int(candidate)
-            break
-    text_code = None
-    if isinstance(code, str) and not code.isdigit():
-        text_code = code
-    elif isinstance(status, str) and not status.isdigit():
-        text_code = status  # Google: "RESOURCE_EXHAUSTED"
     kind = fields.get("type")
     return ProviderError(
-        message=message,
-        code=text_code,
+        message=_message(fields),
+        code=_text_code(code, status),
         type=kind if isinstance(kind, str) else None,
-        status=numeric,
+        status=_numeric_status(code, status),
         retry_delay_s=_retry_info(fields.get("details")),
     )
 
 
-def _retry_info(details: Any) -> float | None:
-    if not isinstance(details, list):
-        return None
-    for item in details:
-        if isinstance(item, dict) and str(item.get("@type", "")).endswith("google.rpc.RetryInfo"):
-            delay = item.get("retryDelay")
-            if isinstance(delay, str) and delay.endswith("s"):
-                try:
-                    return float(delay[:-1])
-                except ValueError:
-                    return None
-            if isinstance(delay, dict):  # protobuf JSON as an object: {"seconds": 34, "nanos": ...}
-                return float(delay.get("seconds", 0)) + float(delay.get("nanos", 0)) / 1e9
+def _message(fields: dict[str, Any]) -> str:
+    """The error's message (its fields as JSON when it has none), with the upstream provider's own words."""
+    message = fields.get("message")
+    if not isinstance(message, str) or not message:
+        message = json.dumps(fields.get("message") or fields)[:300]
+    raw = _upstream_words(fields.get("metadata"))
+    return message if raw is None else f"{message} ({raw})"
+
+
+def _upstream_words(metadata: Any) -> str | None:
+    """OpenRouter's ``metadata.raw``: what the provider behind it said."""
+    raw = metadata.get("raw") if isinstance(metadata, dict) else None
+    return raw if isinstance(raw, str) and raw else None
+
+
+def _numeric_status(code: Any, status: Any) -> int | None:
+    """The HTTP-like status in ``code`` or else ``status`` (a number, or digits)."""
+    for candidate in (code, status):
+        number = _status_number(candidate)
+        if number is not None:
+            return number
     return None
+
+
+def _status_number(value: Any) -> int | None:
+    if isinstance(value, str) and value.isdigit():
+        value = int(value)
+    if type(value) is int and 100 <= value <= 599:  # not a bool: type(True) is bool
+        return value
+    return None
+
+
+def _text_code(code: Any, status: Any) -> str | None:
+    """A code in words: ``code``, or else ``status`` (Google: ``"RESOURCE_EXHAUSTED"``)."""
+    for candidate in (code, status):
+        if isinstance(candidate, str) and not candidate.isdigit():
+            return candidate
+    return None
+
+
+def _retry_info(details: Any) -> float | None:
+    """Google's ``RetryInfo.retryDelay`` (``"34s"``, or protobuf JSON ``{"seconds": 34, "nanos": …}``)."""
+    for delay in _retry_delays(details):
+        if isinstance(delay, str) and delay.endswith("s"):
+            return _float_or_none(delay[:-1])
+        if isinstance(delay, dict):
+            return float(delay.get("seconds", 0)) + float(delay.get("nanos", 0)) / 1e9
+    return None
+
+
+def _retry_delays(details: Any) -> list[Any]:
+    if not isinstance(details, list):
+        return []
+    return [
+        item.get("retryDelay")
+        for item in details
+        if isinstance(item, dict) and str(item.get("@type", "")).endswith("google.rpc.RetryInfo")
+    ]
+
+
+def _float_or_none(text: str) -> float | None:
+    try:
+        return float(text)
+    except ValueError:
+        return None

@@ -5,41 +5,40 @@ from __future__ import annotations
 
 from engine.checks.glossary import GlossaryTerm
 from engine.glossary.index import GlossaryIndex, fold, glossary_section
+from engine.glossary.source import GlossarySource, terms_of
 from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, new_entry_id
 from store.glossary_commit import GlossaryStore, add_entry
 
 
 class RunGlossary:
-    """One run's view of the workspace glossary."""
+    """One run's view of the workspace glossary (a ``GlossarySource``, shared with the workstation's views when
+    the run is the workstation's)."""
 
-    def __init__(self, store: GlossaryStore | None, *, model: str | None = None) -> None:
-        self.store = store
+    def __init__(self, source: GlossarySource | GlossaryStore | None, *, model: str | None = None) -> None:
+        self.source = GlossarySource(source) if isinstance(source, GlossaryStore) else source
         self.model = model
-        self.glossary = Glossary()
-        self.problem: str | None = None  # why the file on disk is not the one in use (it turned invalid)
-        self._index: GlossaryIndex | None = None
-        if store is not None:
-            self.glossary = store.load()  # a broken file at the start is the run's bad input: raised
+        if self.source is not None:
+            self.source.refresh(strict=True)  # a broken file at the start is the run's bad input: raised
+
+    @property
+    def glossary(self) -> Glossary:
+        """The glossary in use."""
+        return self.source.snapshot.glossary if self.source is not None else Glossary()
+
+    @property
+    def problem(self) -> str | None:
+        """Why the file on disk is not the one in use (it turned invalid), or None."""
+        return self.source.problem if self.source is not None else None
 
     def reload(self) -> None:
         """Read the file again; a file that turned invalid keeps the last good glossary (and says why)."""
-        if self.store is None:
-            return
-        try:
-            fresh = self.store.load()
-        except GlossaryLoadError as exc:
-            self.problem = exc.line
-            return
-        self.problem = None
-        if fresh is not self.glossary and fresh != self.glossary:
-            self.glossary, self._index = fresh, None
+        if self.source is not None:
+            self.source.refresh()
 
     @property
     def index(self) -> GlossaryIndex:
         """The automaton of the current entries (built once per glossary version)."""
-        if self._index is None:  # a candidate without a target yet (from extract) is not shown to the model
-            self._index = GlossaryIndex([e for e in self.glossary.entries if e.target.strip()])
-        return self._index
+        return self.source.snapshot.index if self.source is not None else GlossaryIndex([])
 
     def section(self, text: str) -> str:
         """The chunk message's glossary lines for a chunk whose source text is ``text``."""
@@ -47,16 +46,12 @@ class RunGlossary:
 
     def approved_terms(self) -> tuple[GlossaryTerm, ...]:
         """The approved entries, as the checks use them (a proposal is not a rule yet)."""
-        return self.terms_of(self.glossary)
+        return self.source.snapshot.approved_terms if self.source is not None else ()
 
     @staticmethod
     def terms_of(glossary: Glossary) -> tuple[GlossaryTerm, ...]:
         """The approved entries of ``glossary`` (with a target) as the checks' terms."""
-        return tuple(
-            GlossaryTerm(e.source, e.target, e.aliases)
-            for e in glossary.entries
-            if e.status == "approved" and e.target.strip()
-        )
+        return terms_of(glossary)
 
     def search(self, query: str, max_results: int) -> list[GlossaryEntry]:
         """Entries whose source, target or an alias contains ``query`` (Latin letters case-insensitively)."""
@@ -91,10 +86,8 @@ class RunGlossary:
                 "gender": gender,
             }
         )
-        if self.store is None:
+        if self.source is None:
             raise GlossaryLoadError("this run has no workspace glossary to write to")
-        before = self.store.load().by_source(entry.source)
-        self.glossary = self.store.change(add_entry(entry))
-        self._index = None
-        kept = self.glossary.by_source(entry.source) or entry
+        before = self.source.refresh().glossary.by_source(entry.source)
+        kept = self.source.change(add_entry(entry)).glossary.by_source(entry.source) or entry
         return kept, before is None or not before.target.strip()

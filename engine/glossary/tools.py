@@ -117,6 +117,7 @@ def glossary_tools(glossary: RunGlossary) -> list[Tool]:
             "with GLOSSARY_CONFLICT when the source is already in the glossary with another translation.",
             ProposeGlossaryArgs,
             propose,
+            writes=True,  # glossary.json; not a submission of the chunk
         ),
     ]
 

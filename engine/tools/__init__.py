@@ -15,9 +15,8 @@ from engine.tools.position import get_paragraph_position
 from engine.tools.registry import Tool, ToolRegistry
 from engine.tools.results import ErrorCode
 from engine.tools.search import find_paragraph_by_keywords
-from engine.tools.submissions import SubmissionTracker
 
-__all__ = ["ErrorCode", "SubmissionTracker", "Tool", "ToolRegistry", "default_registry", "default_tools"]
+__all__ = ["ErrorCode", "Tool", "ToolRegistry", "default_registry", "default_tools"]
 
 _CHUNK_NOTE = (
     " While you work on a chunk, only the paragraphs of the current chunk can be read this way; a "
@@ -79,6 +78,7 @@ def default_tools() -> list[Tool]:
             raw_arguments=True,
             batch_limit_field="paragraphs",
             writes=True,
+            submits=True,
         ),
     ]
 

@@ -11,6 +11,7 @@ import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic_core import ErrorDetails
 
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
 from engine.tools.results import ErrorCode, failure
@@ -137,6 +138,29 @@ class BatchArgs(_Args):
 # JSON schemas as the model sees them
 
 
+def _resolved(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
+    """A ``$ref`` node merged over the definition it names."""
+    # A referenced model's description is its docstring, written for developers: leave it out.
+    target = {k: v for k, v in defs[node["$ref"].rsplit("/", 1)[-1]].items() if k != "description"}
+    return {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+
+
+def _dropped(key: str, value: Any) -> bool:
+    return key in ("title", "$defs") or (key == "default" and value is None)
+
+
+def _without_null(node: dict[str, Any]) -> dict[str, Any]:
+    """``anyOf: [X, null]`` (pydantic's ``Optional[X]``) collapsed to ``X``."""
+    variants = node.get("anyOf")
+    if not isinstance(variants, list):
+        return node
+    non_null = [v for v in variants if v != {"type": "null"}]
+    if len(non_null) != 1 or len(non_null) == len(variants):
+        return node
+    rest = {k: v for k, v in node.items() if k != "anyOf"}
+    return {**non_null[0], **rest}
+
+
 def _inline(node: Any, defs: dict[str, Any]) -> Any:
     """Resolve ``$ref``s, drop titles and null defaults, and collapse ``Optional[X]`` to ``X``."""
     if isinstance(node, list):
@@ -144,24 +168,13 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
     if not isinstance(node, dict):
         return node
     if "$ref" in node:
-        # A referenced model's description is its docstring, written for developers: leave it out.
-        target = {k: v for k, v in defs[node["$ref"].rsplit("/", 1)[-1]].items() if k != "description"}
-        merged = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
-        return _inline(merged, defs)
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key in ("title", "$defs") or (key == "default" and value is None):
-            continue
-        out[key] = (
-            _inline(value, defs) if key != "properties" else {name: _inline(sub, defs) for name, sub in value.items()}
-        )
-    variants = out.get("anyOf")
-    if isinstance(variants, list):
-        non_null = [v for v in variants if v != {"type": "null"}]
-        if len(non_null) == 1 and len(non_null) < len(variants):
-            del out["anyOf"]
-            out = {**non_null[0], **out}
-    return out
+        return _inline(_resolved(node, defs), defs)
+    out = {
+        key: {name: _inline(sub, defs) for name, sub in value.items()} if key == "properties" else _inline(value, defs)
+        for key, value in node.items()
+        if not _dropped(key, value)
+    }
+    return _without_null(out)
 
 
 def parameters_schema(model: type[BaseModel], *, max_items: dict[str, int] | None = None) -> dict[str, Any]:
@@ -214,8 +227,11 @@ def decode_arguments(tool: str, raw: object) -> dict[str, Any]:
                 field="arguments",
             )
         )
-    if not raw.strip():
-        return {}
+    return _json_object(tool, raw) if raw.strip() else {}
+
+
+def _json_object(tool: str, raw: str) -> dict[str, Any]:
+    """Non-blank argument text parsed: bounded in length and depth, and one JSON object."""
     if len(raw) > MAX_ARGUMENT_CHARS:
         raise BadArguments(
             invalid_arguments(
@@ -267,7 +283,7 @@ def decode_arguments(tool: str, raw: object) -> dict[str, Any]:
     return value
 
 
-def _describe(err: dict[str, Any]) -> str:
+def _describe(err: ErrorDetails) -> str:
     msg = str(err.get("msg", "is invalid"))
     if err.get("type") == "missing":
         return "is required"

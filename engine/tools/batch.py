@@ -14,17 +14,22 @@ import asyncio
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
+from engine.chapter_source import ReadOnlyChapterError
 from engine.checks import batch_warnings
 from engine.chunks import BaseState
-from engine.context import ReadOnlyChapterError, ToolContext
+from engine.context import ToolContext
 from engine.tools.args import MAX_TEXT_CHARS, invalid_arguments, normalise_paragraph_id
 from engine.tools.boundaries import focus_hint, range_text
 from engine.tools.lookup import chapter_index
 from engine.tools.results import Committed, ErrorCode, ToolReply, failure, looks_like_index, ok
 from store.errors import ChapterLoadError, StoreError
 from store.merge import BatchItem
+
+if TYPE_CHECKING:
+    from engine.scope import ChunkBoundaries
+    from store.commit import CommitResult
 
 TOOL = "add_translation_batch"
 _RESEND = "Nothing from this batch was saved; send the corrected batch again."
@@ -43,6 +48,16 @@ class ValidItem:
 
 def _item_error(number: int, code: ErrorCode, reason: str, **extra: Any) -> dict[str, Any]:
     return {"item": number, "code": str(code), "reason": reason, **extra}
+
+
+def _quoted(ids: Sequence[str]) -> str:
+    """``'a', 'b'``: paragraph IDs as error sentences name them."""
+    return ", ".join(repr(i) for i in ids)
+
+
+def _invalid_items(code: ErrorCode, reason: str, numbered: Sequence[tuple[int, str]]) -> list[dict[str, Any]]:
+    """One ``invalid_items`` entry per (item number, paragraph_id), all for the same reason."""
+    return [_item_error(n, code, reason, paragraph_id=pid) for n, pid in numbered]
 
 
 def _items_failure(problems: list[dict[str, Any]], total: int, hint: str, **extra: Any) -> dict[str, Any]:
@@ -74,140 +89,182 @@ def _index_suggestion(ctx: ToolContext, value: Any) -> str | None:
     return pid
 
 
-def _check_shape(ctx: ToolContext, raw: dict[str, Any]) -> list[Any] | dict[str, Any]:
-    """Step 1: a non-empty list of at most ``max_batch`` objects."""
+class _Rejected(Exception):
+    """A validation step refused the whole batch; ``result`` is what the model is told."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__(result["error"])
+        self.result = result
+
+
+_SHAPE_HINT = 'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.'
+
+
+def _items_list(raw: dict[str, Any]) -> list[Any]:
+    """The ``paragraphs`` list (some models JSON-encode it a second time: that one level is unwrapped)."""
     if "paragraphs" not in raw:
-        return invalid_arguments(
-            TOOL,
-            "Invalid arguments for add_translation_batch: field 'paragraphs' is required.",
-            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.',
-            field="paragraphs",
-        )
+        error = "Invalid arguments for add_translation_batch: field 'paragraphs' is required."
+        raise _Rejected(invalid_arguments(TOOL, error, _SHAPE_HINT, field="paragraphs"))
     items = raw["paragraphs"]
     if isinstance(items, str):
-        # Some models JSON-encode the list a second time; unwrap that one level, nothing more.
         try:
             decoded = json.loads(items)
         except (json.JSONDecodeError, RecursionError):
             decoded = None
-        if isinstance(decoded, list):
-            items = decoded
+        items = decoded if isinstance(decoded, list) else items
     if not isinstance(items, list):
-        return invalid_arguments(
-            TOOL,
+        error = (
             f"Invalid arguments for add_translation_batch: field 'paragraphs' must be a list of items, "
-            f"not {type(items).__name__}.",
-            'Send {"paragraphs": [{"paragraph_id": "…", "translated_text": "…"}, …]}.',
-            field="paragraphs",
+            f"not {type(items).__name__}."
         )
+        raise _Rejected(invalid_arguments(TOOL, error, _SHAPE_HINT, field="paragraphs"))
+    return items
+
+
+def _check_shape(ctx: ToolContext, raw: dict[str, Any]) -> list[dict[str, Any]]:
+    """Step 1: a non-empty list of at most ``max_batch`` objects."""
+    items = _items_list(raw)
     if not items:
-        return failure(
-            ErrorCode.EMPTY_BATCH,
-            "The batch is empty: 'paragraphs' holds no items.",
-            "Put at least one {paragraph_id, translated_text} item in 'paragraphs'.",
+        raise _Rejected(
+            failure(
+                ErrorCode.EMPTY_BATCH,
+                "The batch is empty: 'paragraphs' holds no items.",
+                "Put at least one {paragraph_id, translated_text} item in 'paragraphs'.",
+            )
         )
-    if len(items) > ctx.max_batch:
-        return failure(
-            ErrorCode.BATCH_TOO_LARGE,
-            f"The batch holds {len(items)} items, more than the limit of {ctx.max_batch} per call.",
-            f"Split it into calls of at most {ctx.max_batch} items. {_RESEND}",
-            max_batch=ctx.max_batch,
-            submitted_count=len(items),
+    max_batch = ctx.scope.max_batch
+    if len(items) > max_batch:
+        raise _Rejected(
+            failure(
+                ErrorCode.BATCH_TOO_LARGE,
+                f"The batch holds {len(items)} items, more than the limit of {max_batch} per call.",
+                f"Split it into calls of at most {max_batch} items. {_RESEND}",
+                max_batch=max_batch,
+                submitted_count=len(items),
+            )
         )
-    for number, item in enumerate(items, start=1):
-        if not isinstance(item, dict):
-            return invalid_arguments(
+    number, item = next(((n, i) for n, i in enumerate(items, start=1) if not isinstance(i, dict)), (0, None))
+    if number:
+        raise _Rejected(
+            invalid_arguments(
                 TOOL,
                 f"Invalid arguments for add_translation_batch: item {number} of 'paragraphs' must be an "
                 f"object, not {type(item).__name__}.",
                 'Each item is an object like {"paragraph_id": "e58ed763", "translated_text": "…"}. ' + _RESEND,
                 field=f"paragraphs[{number - 1}]",
             )
+        )
     return items
 
 
-def _check_items(ctx: ToolContext, items: list[dict[str, Any]]) -> list[tuple[str, str, str | None]] | dict:
-    """Step 2: every item has a paragraph_id (never only an index) and a non-blank translated_text."""
-    problems: list[dict[str, Any]] = []
-    parsed: list[tuple[str, str, str | None]] = []
-    index_used = text_alias = False
-    for number, item in enumerate(items, start=1):
-        pid = normalise_paragraph_id(item.get("paragraph_id"))
-        if not isinstance(pid, str) or not pid:
-            index_key = next((k for k in _INDEX_KEYS if item.get(k) is not None), None)
-            if index_key is not None:
-                index_used = True
-                extra: dict[str, Any] = {}
-                suggestion = _index_suggestion(ctx, item[index_key])
-                if suggestion is not None:
-                    extra["suggested_paragraph_id"] = suggestion
-                problems.append(
-                    _item_error(
-                        number,
-                        ErrorCode.INDEX_NOT_ACCEPTED,
-                        f"it identifies its paragraph by '{index_key}' only; results are submitted by paragraph_id "
-                        "from [ID: …], the index is for reading only",
-                        **extra,
-                    )
-                )
-            elif "paragraph_id" in item and item["paragraph_id"] is not None and not isinstance(pid, str):
-                problems.append(
-                    _item_error(
-                        number,
-                        ErrorCode.MISSING_PARAGRAPH_ID,
-                        f'paragraph_id must be a string such as "e58ed763", not {type(pid).__name__}',
-                    )
-                )
-            else:
-                problems.append(
-                    _item_error(number, ErrorCode.MISSING_PARAGRAPH_ID, "it has no paragraph_id (or a blank one)")
-                )
-            pid = None
-        text = item.get("translated_text")
-        ids = {"paragraph_id": pid} if pid else {}
-        if not isinstance(text, str) or not text.strip():
-            text_alias = text_alias or any(k in item for k in _TEXT_ALIASES)
-            problems.append(
-                _item_error(number, ErrorCode.MISSING_TEXT, "it has no translated_text (or a blank one)", **ids)
-            )
-            text = None
-        elif len(text) > MAX_TEXT_CHARS:
-            problems.append(
-                _item_error(
-                    number,
-                    ErrorCode.INVALID_ARGUMENTS,
-                    f"translated_text is longer than {MAX_TEXT_CHARS:,} characters",
-                    **ids,
-                )
-            )
-            text = None
-        prefix = item.get("original_text_prefix")
-        if prefix is not None and (not isinstance(prefix, str) or len(prefix) > MAX_TEXT_CHARS):
-            problems.append(
-                _item_error(
-                    number,
-                    ErrorCode.INVALID_ARGUMENTS,
-                    "original_text_prefix must be a short string (or left out)",
-                    **ids,
-                )
-            )
-        elif pid and text is not None:
-            parsed.append((pid, text, prefix.strip() if isinstance(prefix, str) and prefix.strip() else None))
-    if not problems:
-        return parsed
-    if index_used:
-        hint = (
+Parsed = tuple[str, str, str | None]  # paragraph_id, text, original_text_prefix
+
+
+def _index_problem(ctx: ToolContext, number: int, item: dict[str, Any], index_key: str) -> dict[str, Any]:
+    suggestion = _index_suggestion(ctx, item[index_key])
+    extra = {} if suggestion is None else {"suggested_paragraph_id": suggestion}
+    return _item_error(
+        number,
+        ErrorCode.INDEX_NOT_ACCEPTED,
+        f"it identifies its paragraph by '{index_key}' only; results are submitted by paragraph_id "
+        "from [ID: …], the index is for reading only",
+        **extra,
+    )
+
+
+def _id_problem(ctx: ToolContext, number: int, item: dict[str, Any], pid: object) -> dict[str, Any]:
+    """Why an item has no usable paragraph_id: an index instead, a value of the wrong type, or nothing."""
+    index_key = next((k for k in _INDEX_KEYS if item.get(k) is not None), None)
+    if index_key is not None:
+        return _index_problem(ctx, number, item, index_key)
+    if item.get("paragraph_id") is not None and not isinstance(pid, str):
+        return _item_error(
+            number,
+            ErrorCode.MISSING_PARAGRAPH_ID,
+            f'paragraph_id must be a string such as "e58ed763", not {type(pid).__name__}',
+        )
+    return _item_error(number, ErrorCode.MISSING_PARAGRAPH_ID, "it has no paragraph_id (or a blank one)")
+
+
+def _text_problem(number: int, text: object, ids: dict[str, str]) -> dict[str, Any] | None:
+    if not isinstance(text, str) or not text.strip():
+        return _item_error(number, ErrorCode.MISSING_TEXT, "it has no translated_text (or a blank one)", **ids)
+    if len(text) > MAX_TEXT_CHARS:
+        reason = f"translated_text is longer than {MAX_TEXT_CHARS:,} characters"
+        return _item_error(number, ErrorCode.INVALID_ARGUMENTS, reason, **ids)
+    return None
+
+
+def _valid_text(text: object) -> TypeGuard[str]:
+    """A non-blank string within the length limit."""
+    return isinstance(text, str) and 0 < len(text) <= MAX_TEXT_CHARS and not text.isspace()
+
+
+def _valid_prefix(prefix: object) -> bool:
+    """Left out, or a string within the length limit."""
+    return prefix is None or (isinstance(prefix, str) and len(prefix) <= MAX_TEXT_CHARS)
+
+
+def _prefix_problem(number: int, prefix: object, ids: dict[str, str]) -> dict[str, Any] | None:
+    if _valid_prefix(prefix):
+        return None
+    reason = "original_text_prefix must be a short string (or left out)"
+    return _item_error(number, ErrorCode.INVALID_ARGUMENTS, reason, **ids)
+
+
+def _item_problems(
+    ctx: ToolContext, number: int, item: dict[str, Any], pid: object, text: object, prefix: object
+) -> list[dict[str, Any]]:
+    """Everything wrong with one item, in the order the model is told: its ID, its text, its prefix."""
+    usable = isinstance(pid, str) and bool(pid)
+    ids = {"paragraph_id": str(pid)} if usable else {}
+    found = [] if usable else [_id_problem(ctx, number, item, pid)]
+    for problem in (_text_problem(number, text, ids), _prefix_problem(number, prefix, ids)):
+        if problem is not None:
+            found.append(problem)
+    return found
+
+
+def _check_item(ctx: ToolContext, number: int, item: dict[str, Any], problems: list[dict[str, Any]]) -> Parsed | None:
+    """One item of step 2: what it submits, or None with its problems added to ``problems``."""
+    pid = normalise_paragraph_id(item.get("paragraph_id"))
+    text = item.get("translated_text")
+    prefix = item.get("original_text_prefix")
+    if isinstance(pid, str) and pid and _valid_text(text) and _valid_prefix(prefix):
+        return pid, text, (prefix or "").strip() or None
+    problems.extend(_item_problems(ctx, number, item, pid, text, prefix))
+    return None
+
+
+def _text_elsewhere(items: list[dict[str, Any]], problems: list[dict[str, Any]]) -> bool:
+    """Whether an item without translated_text has its text under another name ("text", "translation", …)."""
+    missing_text = (items[p["item"] - 1] for p in problems if p["code"] == ErrorCode.MISSING_TEXT)
+    return any(k in item for item in missing_text for k in _TEXT_ALIASES)
+
+
+def _items_hint(items: list[dict[str, Any]], problems: list[dict[str, Any]]) -> str:
+    """The hint of step 2's failure: about indexes first, then about the text's field name."""
+    codes = {p["code"] for p in problems}
+    if ErrorCode.INDEX_NOT_ACCEPTED in codes:
+        return (
             "Submit by paragraph_id: copy the value shown as [ID: …] in the chunk text, e.g. for "
             '\'[12] [ID: e58ed763] …\' send "paragraph_id": "e58ed763". The [n] index is for reading only.'
         )
-    elif text_alias:
-        hint = "Put the new text of each paragraph in the field 'translated_text'."
-    else:
-        hint = 'Every item needs "paragraph_id" (from [ID: …]) and a non-blank "translated_text".'
-    return _items_failure(problems, len(items), hint)
+    if _text_elsewhere(items, problems):
+        return "Put the new text of each paragraph in the field 'translated_text'."
+    return 'Every item needs "paragraph_id" (from [ID: …]) and a non-blank "translated_text".'
 
 
-def _check_duplicates(parsed: Sequence[tuple[str, str, str | None]]) -> dict[str, Any] | None:
+def _check_items(ctx: ToolContext, items: list[dict[str, Any]]) -> list[Parsed]:
+    """Step 2: every item has a paragraph_id (never only an index) and a non-blank translated_text."""
+    problems: list[dict[str, Any]] = []
+    parsed = [_check_item(ctx, number, item, problems) for number, item in enumerate(items, start=1)]
+    if problems:
+        raise _Rejected(_items_failure(problems, len(items), _items_hint(items, problems)))
+    return [p for p in parsed if p is not None]
+
+
+def _check_duplicates(parsed: Sequence[Parsed]) -> None:
     """Step 3: no paragraph_id twice."""
     seen: set[str] = set()
     dupes: dict[str, None] = {}
@@ -224,80 +281,86 @@ def _check_duplicates(parsed: Sequence[tuple[str, str, str | None]]) -> dict[str
                 )
             )
         seen.add(pid)
-    if not dupes:
+    if dupes:
+        ids = list(dupes)
+        raise _Rejected(
+            failure(
+                ErrorCode.DUPLICATE_PARAGRAPH_IDS,
+                f"The whole batch was rejected: paragraph_id {_quoted(ids)} appears more than once.",
+                f"Submit each paragraph once per batch, with its final text. {_RESEND}",
+                invalid_paragraph_ids=ids,
+                invalid_items=problems,
+            )
+        )
+
+
+def _not_in_chunk(b: ChunkBoundaries, parsed: Sequence[Parsed]) -> dict[str, Any] | None:
+    """Step 4 in a chunk: ``NOT_IN_CHUNK`` for IDs outside it."""
+    outside = [(n, pid) for n, (pid, _, _) in enumerate(parsed, start=1) if pid not in b.allowed_paragraph_ids]
+    if not outside:
         return None
-    ids = list(dupes)
+    ids = [pid for _, pid in outside]
     return failure(
-        ErrorCode.DUPLICATE_PARAGRAPH_IDS,
-        f"The whole batch was rejected: paragraph_id {', '.join(repr(i) for i in ids)} appears more than once.",
-        f"Submit each paragraph once per batch, with its final text. {_RESEND}",
+        ErrorCode.NOT_IN_CHUNK,
+        f"The whole batch was rejected: {_quoted(ids)} "
+        f"{'is' if len(ids) == 1 else 'are'} not in {range_text(b)}; submissions must target the "
+        "current chunk's paragraphs.",
+        f"Submit only paragraph_ids shown as [ID: …] in the current chunk. {focus_hint(b)} {_RESEND}",
         invalid_paragraph_ids=ids,
-        invalid_items=problems,
+        chunk_range=b.chunk_range(),
+        invalid_items=_invalid_items(ErrorCode.NOT_IN_CHUNK, "not a paragraph of the current chunk", outside),
     )
 
 
-def _check_targets(ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None]]) -> list[int] | dict[str, Any]:
+def _not_in_chapter(ctx: ToolContext, parsed: Sequence[Parsed]) -> dict[str, Any] | None:
+    """Step 4 outside a chunk: ``PARAGRAPH_NOT_FOUND`` for IDs no paragraph has."""
+    positions = ctx.chapter.positions
+    missing = [(n, pid) for n, (pid, _, _) in enumerate(parsed, start=1) if pid not in positions]
+    if not missing:
+        return None
+    ids = [pid for _, pid in missing]
+    hint = "Use paragraph_ids exactly as shown in [ID: …]."
+    if any(looks_like_index(pid) for pid in ids):
+        hint = "Some of these look like indexes; submit the paragraph_id shown as [ID: …] instead."
+    return failure(
+        ErrorCode.PARAGRAPH_NOT_FOUND,
+        f"The whole batch was rejected: no paragraph of chapter '{ctx.chapter.id}' has the paragraph_id "
+        f"{_quoted(ids)}.",
+        f"{hint} {_RESEND}",
+        invalid_paragraph_ids=ids,
+        invalid_items=_invalid_items(ErrorCode.PARAGRAPH_NOT_FOUND, "no paragraph has this paragraph_id", missing),
+    )
+
+
+def _empty_failure(empty: list[tuple[int, str]]) -> dict[str, Any]:
+    ids = [pid for _, pid in empty]
+    return failure(
+        ErrorCode.EMPTY_PARAGRAPH,
+        f"The whole batch was rejected: {_quoted(ids)} "
+        f"{'is an empty paragraph' if len(ids) == 1 else 'are empty paragraphs'}, which take no translation.",
+        f"Leave empty paragraphs out of the batch. {_RESEND}",
+        invalid_paragraph_ids=ids,
+        invalid_items=_invalid_items(ErrorCode.EMPTY_PARAGRAPH, "the paragraph is empty", empty),
+    )
+
+
+def _check_targets(ctx: ToolContext, parsed: Sequence[Parsed]) -> list[int]:
     """Step 4: every ID is in the chunk (or the chapter) and not an empty paragraph; returns positions."""
     b = ctx.chunk_boundaries
+    unknown = _not_in_chunk(b, parsed) if b is not None else _not_in_chapter(ctx, parsed)
+    if unknown is not None:
+        raise _Rejected(unknown)
     positions = ctx.chapter.positions
-    if b is not None:
-        outside = [(n, pid) for n, (pid, _, _) in enumerate(parsed, start=1) if pid not in b.allowed_paragraph_ids]
-        if outside:
-            ids = [pid for _, pid in outside]
-            return failure(
-                ErrorCode.NOT_IN_CHUNK,
-                f"The whole batch was rejected: {', '.join(repr(i) for i in ids)} "
-                f"{'is' if len(ids) == 1 else 'are'} not in {range_text(b)}; submissions must target the "
-                "current chunk's paragraphs.",
-                f"Submit only paragraph_ids shown as [ID: …] in the current chunk. {focus_hint(b)} {_RESEND}",
-                invalid_paragraph_ids=ids,
-                chunk_range=b.chunk_range(),
-                invalid_items=[
-                    _item_error(n, ErrorCode.NOT_IN_CHUNK, "not a paragraph of the current chunk", paragraph_id=pid)
-                    for n, pid in outside
-                ],
-            )
-    else:
-        missing = [(n, pid) for n, (pid, _, _) in enumerate(parsed, start=1) if pid not in positions]
-        if missing:
-            ids = [pid for _, pid in missing]
-            hint = "Use paragraph_ids exactly as shown in [ID: …]."
-            if any(looks_like_index(pid) for pid in ids):
-                hint = "Some of these look like indexes; submit the paragraph_id shown as [ID: …] instead."
-            return failure(
-                ErrorCode.PARAGRAPH_NOT_FOUND,
-                f"The whole batch was rejected: no paragraph of chapter '{ctx.chapter.id}' has the paragraph_id "
-                f"{', '.join(repr(i) for i in ids)}.",
-                f"{hint} {_RESEND}",
-                invalid_paragraph_ids=ids,
-                invalid_items=[
-                    _item_error(
-                        n, ErrorCode.PARAGRAPH_NOT_FOUND, "no paragraph has this paragraph_id", paragraph_id=pid
-                    )
-                    for n, pid in missing
-                ],
-            )
     index = chapter_index(ctx.chapter)
-    found: list[int] = []
-    empty: list[tuple[int, str]] = []
-    for number, (pid, _, _) in enumerate(parsed, start=1):
-        pos = positions.get(pid, -1)  # -1: in the chunk but gone on disk -> the commit reports it stale
-        if pos >= 0 and not index.is_nonempty(pos):
-            empty.append((number, pid))
-        found.append(pos)
+    # -1: in the chunk but gone on disk -> the commit reports it stale
+    found = [positions.get(pid, -1) for pid, _, _ in parsed]
+    empty = [
+        (n, pid)
+        for n, ((pid, _, _), pos) in enumerate(zip(parsed, found, strict=True), start=1)
+        if pos >= 0 and not index.is_nonempty(pos)
+    ]
     if empty:
-        ids = [pid for _, pid in empty]
-        return failure(
-            ErrorCode.EMPTY_PARAGRAPH,
-            f"The whole batch was rejected: {', '.join(repr(i) for i in ids)} "
-            f"{'is an empty paragraph' if len(ids) == 1 else 'are empty paragraphs'}, which take no translation.",
-            f"Leave empty paragraphs out of the batch. {_RESEND}",
-            invalid_paragraph_ids=ids,
-            invalid_items=[
-                _item_error(n, ErrorCode.EMPTY_PARAGRAPH, "the paragraph is empty", paragraph_id=pid)
-                for n, pid in empty
-            ],
-        )
+        raise _Rejected(_empty_failure(empty))
     return found
 
 
@@ -305,9 +368,7 @@ def _stripped_source(text: str) -> str:
     return text.replace("\ufeff", "").strip()
 
 
-def _check_prefixes(
-    ctx: ToolContext, parsed: Sequence[tuple[str, str, str | None]], positions: Sequence[int]
-) -> dict[str, Any] | None:
+def _check_prefixes(ctx: ToolContext, parsed: Sequence[Parsed], positions: Sequence[int]) -> None:
     """Step 5: where ``original_text_prefix`` is given, the stripped source starts with it."""
     problems: list[dict[str, Any]] = []
     paragraphs = ctx.chapter.paragraphs
@@ -326,44 +387,37 @@ def _check_prefixes(
                     source_start=source[: max(len(prefix), 20)],
                 )
             )
-    if not problems:
-        return None
-    ids = [p["paragraph_id"] for p in problems]
-    return failure(
-        ErrorCode.PREFIX_MISMATCH,
-        f"The whole batch was rejected: original_text_prefix does not match the source of "
-        f"{', '.join(repr(i) for i in ids)} — the paragraph_id may point at the wrong paragraph.",
-        "Check that each paragraph_id belongs to the text you translated (compare source_start), or leave "
-        f"original_text_prefix out. {_RESEND}",
-        invalid_paragraph_ids=ids,
-        invalid_items=problems,
-    )
+    if problems:
+        ids = [p["paragraph_id"] for p in problems]
+        raise _Rejected(
+            failure(
+                ErrorCode.PREFIX_MISMATCH,
+                f"The whole batch was rejected: original_text_prefix does not match the source of "
+                f"{_quoted(ids)} — the paragraph_id may point at the wrong paragraph.",
+                "Check that each paragraph_id belongs to the text you translated (compare source_start), or leave "
+                f"original_text_prefix out. {_RESEND}",
+                invalid_paragraph_ids=ids,
+                invalid_items=problems,
+            )
+        )
 
 
 def validate_batch(ctx: ToolContext, raw: dict[str, Any]) -> list[ValidItem] | dict[str, Any]:
     """Steps 1–5: the items to commit, or the failure result of the first failing step."""
-    shape = _check_shape(ctx, raw)
-    if isinstance(shape, dict):
-        return shape
-    parsed = _check_items(ctx, shape)
-    if isinstance(parsed, dict):
-        return parsed
-    failed = _check_duplicates(parsed)
-    if failed is not None:
-        return failed
-    positions = _check_targets(ctx, parsed)
-    if isinstance(positions, dict):
-        return positions
-    failed = _check_prefixes(ctx, parsed, positions)
-    if failed is not None:
-        return failed
+    try:
+        parsed = _check_items(ctx, _check_shape(ctx, raw))
+        _check_duplicates(parsed)
+        positions = _check_targets(ctx, parsed)
+        _check_prefixes(ctx, parsed, positions)
+    except _Rejected as rejected:
+        return rejected.result
     return [ValidItem(pid, text, pos) for (pid, text, _), pos in zip(parsed, positions, strict=True)]
 
 
 def _batch_items(ctx: ToolContext, valid: Sequence[ValidItem]) -> list[BatchItem]:
     """The store's items, each carrying the base the run saw (the chunk's, else the chapter as read now)."""
     items: list[BatchItem] = []
-    tracker = ctx.submissions
+    tracker = ctx.scope.submissions
     for v in valid:
         base = tracker.base(v.paragraph_id) if tracker is not None else None
         if base is None:
@@ -379,7 +433,7 @@ def _commit_failure(ctx: ToolContext, exc: BaseException) -> dict[str, Any]:
     if isinstance(exc, StaleParagraphError):
         return failure(
             ErrorCode.STALE_PARAGRAPH,
-            f"The whole batch was rejected: the source text of {', '.join(repr(i) for i in exc.stale_ids)} "
+            f"The whole batch was rejected: the source text of {_quoted(exc.stale_ids)} "
             "changed on disk (or the paragraph was removed) since this chunk was built.",
             "Do not resubmit these paragraphs in this run; the editor will review them. Your texts were kept "
             "in the conflicts folder. Submit the other paragraphs in a new batch.",
@@ -399,29 +453,34 @@ def _commit_failure(ctx: ToolContext, exc: BaseException) -> dict[str, Any]:
     )
 
 
-async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[str, Any] | ToolReply:
-    """Validate (steps 1–5) and commit (step 6) one batch; the whole batch or nothing."""
-    valid = validate_batch(ctx, raw)
-    if isinstance(valid, dict):
-        return valid
-    if ctx.source is None:
-        return _commit_failure(ctx, ReadOnlyChapterError("this chapter is open read-only"))
+async def _commit(ctx: ToolContext, valid: Sequence[ValidItem]) -> CommitResult | dict[str, Any]:
+    """Step 6: the store's result, or the failure result when nothing could be written."""
+    scope = ctx.scope
     items = _batch_items(ctx, valid)
     try:
-        result = await asyncio.to_thread(ctx.source.commit_batch, items, origin=ctx.origin, model=ctx.model)
+        return await asyncio.to_thread(scope.source.commit_batch, items, origin=scope.origin, model=scope.model)
     except Exception as exc:
         return _commit_failure(ctx, exc)
-    committed = Committed(tuple(result.accepted), tuple(result.unchanged), tuple(getattr(result, "kept_selection", ())))
-    if ctx.submissions is not None:
-        ctx.submissions.record(result.chapter, committed.accepted, committed.unchanged, committed.kept_selection)
+
+
+def _kept_note(kept: Sequence[str]) -> str:
+    return (
+        "A person chose a different version of "
+        + _quoted(kept)
+        + " meanwhile; your text was saved as a new version but did not replace their choice."
+    )
+
+
+def _success(ctx: ToolContext, valid: Sequence[ValidItem], result: CommitResult) -> ToolReply:
+    """What the model is told about a commit (with the QA warnings on what was accepted) and what it wrote."""
+    committed = Committed(result.accepted, result.unchanged, result.kept_selection)
+    tracker = ctx.scope.submissions
+    if tracker is not None:
+        tracker.record(result.chapter, committed.accepted, committed.unchanged, committed.kept_selection)
     out = ok(accepted=list(committed.accepted), unchanged=list(committed.unchanged))
     if committed.kept_selection:
         out["kept_selection"] = list(committed.kept_selection)
-        out["note"] = (
-            "A person chose a different version of "
-            + ", ".join(repr(i) for i in committed.kept_selection)
-            + " meanwhile; your text was saved as a new version but did not replace their choice."
-        )
+        out["note"] = _kept_note(committed.kept_selection)
     # The QA checks on what was accepted, so the model can fix a paragraph by submitting it again; a warning
     # never rejects anything.
     accepted = set(committed.accepted)
@@ -430,6 +489,17 @@ async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[s
     )
     if warnings:
         out["warnings"] = warnings
-    if ctx.submissions is not None:  # during a chunk (the tracker carries its boundaries)
-        out["remaining"] = list(ctx.submissions.remaining)
+    if tracker is not None:  # during a chunk
+        out["remaining"] = list(tracker.remaining)
     return ToolReply(out, committed)
+
+
+async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[str, Any] | ToolReply:
+    """Validate (steps 1–5) and commit (step 6) one batch; the whole batch or nothing."""
+    valid = validate_batch(ctx, raw)
+    if isinstance(valid, dict):
+        return valid
+    result = await _commit(ctx, valid)
+    if isinstance(result, dict):
+        return result
+    return _success(ctx, valid, result)

@@ -7,12 +7,15 @@ last paragraph IDs, suggests working on the current chunk's paragraphs, and carr
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from engine.context import ChunkBoundaries, ToolContext
 from engine.counted import counted
 from engine.tools.lookup import chapter_index
 from engine.tools.results import ErrorCode, failure
+
+if TYPE_CHECKING:
+    from engine.context import ToolContext
+    from engine.scope import ChunkBoundaries
 
 Direction = Literal["previous", "next"]
 

@@ -33,26 +33,15 @@ class ChapterIndex:
     def build(cls, chapter: Chapter, previous: ChapterIndex | None = None) -> ChapterIndex:
         """Compute the tables for ``chapter``, reusing ``previous`` when the source texts are the same objects."""
         texts = tuple(p.text for p in chapter.paragraphs)
-        if (
-            previous is not None
-            and len(previous.texts) == len(texts)
-            and all(a is b for a, b in zip(previous.texts, texts, strict=True))
-        ):
+        if previous is not None and previous._same_texts(texts):
             reused = cls(texts, previous.nonempty, previous.rank_before)
             reused._folded_sources = previous._folded_sources
             return reused
-        nonempty = array("l")
-        rank_before = array("l", [0]) * (len(texts) + 1)
-        count = 0
-        for pos, text in enumerate(texts):
-            rank_before[pos] = count
-            stripped = text.strip()  # no copy when nothing is stripped
-            # Same rule as store.model.is_empty_text, without its allocation for the common case.
-            if stripped and ("\ufeff" not in stripped or not is_empty_text(stripped)):
-                nonempty.append(pos)
-                count += 1
-        rank_before[len(texts)] = count
-        return cls(texts, nonempty, rank_before)
+        return cls(texts, *_tables(texts))
+
+    def _same_texts(self, texts: tuple[str, ...]) -> bool:
+        """Whether ``texts`` are the very objects this index was computed from (so nothing needs computing)."""
+        return len(self.texts) == len(texts) and all(a is b for a, b in zip(self.texts, texts, strict=True))
 
     def is_nonempty(self, position: int) -> bool:
         """Whether the paragraph at 0-based ``position`` is non-empty."""
@@ -73,6 +62,22 @@ class ChapterIndex:
         if self._folded_sources is None:
             self._folded_sources = [t.casefold() for t in self.texts]
         return self._folded_sources
+
+
+def _tables(texts: tuple[str, ...]) -> tuple[array, array]:
+    """The non-empty positions, and for each position how many non-empty ones precede it."""
+    nonempty = array("l")
+    rank_before = array("l", [0]) * (len(texts) + 1)
+    count = 0
+    for pos, text in enumerate(texts):
+        rank_before[pos] = count
+        stripped = text.strip()  # no copy when nothing is stripped
+        # Same rule as store.model.is_empty_text, without its allocation for the common case.
+        if stripped and ("\ufeff" not in stripped or not is_empty_text(stripped)):
+            nonempty.append(pos)
+            count += 1
+    rank_before[len(texts)] = count
+    return nonempty, rank_before
 
 
 _lock = threading.Lock()

@@ -44,12 +44,13 @@ def neighbours(ctx: ToolContext, args: NeighbourArgs, direction: Direction, tool
         paragraph_id=anchor, paragraph_index=pos + 1, paragraphs=[paragraph_item(paragraphs[p], p) for p in found]
     )
     if len(found) < args.count:
-        where = "start" if direction == "previous" else "end"
-        result["note"] = (
-            f"Reached the {where} of the chapter: only {counted(len(found), 'paragraph')} "
-            f"{'before' if direction == 'previous' else 'after'} this one."
-        )
+        result["note"] = _chapter_end_note(direction, len(found))
     return result
+
+
+def _chapter_end_note(direction: Direction, found: int) -> str:
+    where, side = ("start", "before") if direction == "previous" else ("end", "after")
+    return f"Reached the {where} of the chapter: only {counted(found, 'paragraph')} {side} this one."
 
 
 def get_previous_paragraphs(ctx: ToolContext, args: NeighbourArgs) -> dict[str, Any]:

@@ -14,6 +14,31 @@ from engine.tools.boundaries import Direction, out_of_chunk_error, walk_chapter,
 from engine.tools.results import not_found, ok, paragraph_item
 
 
+def _wanted(args: PositionArgs) -> list[tuple[str, Direction, int]]:
+    """The neighbour lists asked for: (result key, direction, count)."""
+    wanted: list[tuple[str, Direction, int]] = []
+    if args.include_previous:
+        wanted.append(("previous_paragraphs", "previous", args.previous_count))
+    if args.include_next:
+        wanted.append(("next_paragraphs", "next", args.next_count))
+    return wanted
+
+
+def _neighbours(ctx: ToolContext, anchor: str, pos: int, args: PositionArgs) -> dict[str, Any]:
+    """The neighbour lists asked for; in a chunk they stop at its edges (``clipped_to_chunk`` when they did)."""
+    paragraphs = ctx.chapter.paragraphs
+    bounded = ctx.chunk_boundaries is not None
+    out: dict[str, Any] = {}
+    clipped = False
+    for key, direction, count in _wanted(args):
+        found = walk_chunk(ctx, anchor, direction, count) if bounded else walk_chapter(ctx, pos, direction, count)
+        clipped = clipped or (bounded and len(found) < count)
+        out[key] = [paragraph_item(paragraphs[p], p) for p in found]
+    if clipped:
+        out["clipped_to_chunk"] = True
+    return out
+
+
 def get_paragraph_position(ctx: ToolContext, args: PositionArgs) -> dict[str, Any]:
     """Index, chapter size and progress of a paragraph; previous/next paragraphs on request."""
     anchor = args.paragraph_id
@@ -33,19 +58,5 @@ def get_paragraph_position(ctx: ToolContext, args: PositionArgs) -> dict[str, An
     )
     if b is not None:
         result["chunk_position"] = {"position": b.rank[anchor] + 1, "of": len(b.order)}
-    clipped = False
-    wanted: list[tuple[str, Direction, int]] = []
-    if args.include_previous:
-        wanted.append(("previous_paragraphs", "previous", args.previous_count))
-    if args.include_next:
-        wanted.append(("next_paragraphs", "next", args.next_count))
-    for key, direction, count in wanted:
-        if b is not None:
-            found = walk_chunk(ctx, anchor, direction, count)
-            clipped = clipped or len(found) < count
-        else:
-            found = walk_chapter(ctx, pos, direction, count)
-        result[key] = [paragraph_item(chapter.paragraphs[p], p) for p in found]
-    if clipped:
-        result["clipped_to_chunk"] = True
+    result.update(_neighbours(ctx, anchor, pos, args))
     return result

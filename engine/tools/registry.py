@@ -1,10 +1,10 @@
-"""The tool registry: tool definitions for the model, and ``handle_tool_call`` for the loop.
+"""The tool registry: tool definitions for the model, and the one way to run a tool call.
 
-``handle_tool_call`` is the one entry point the tool-call loop uses. It takes the chunk's
-``paragraph_ids`` (from ``ToolCallLoopConfig.paragraph_ids``) and builds the handler's
-:class:`~engine.context.ToolContext` with the matching ``chunk_boundaries``; without IDs nothing is
-restricted. It never raises: unknown tools, bad arguments, an unreadable chapter and handler bugs all
-come back as failure results.
+:meth:`ToolRegistry.call` takes the call's :class:`~engine.scope.ChunkScope` (during a run, the chunk's, which
+carries its boundaries, submissions, origin, model and limits) and builds the handler's
+:class:`~engine.context.ToolContext` from it; :meth:`ToolRegistry.handle_tool_call` is the same call outside a run,
+its scope built from keyword options (without ``paragraph_ids`` nothing is restricted). Neither ever raises:
+unknown tools, bad arguments, an unreadable chapter and handler bugs all come back as failure results.
 """
 
 from __future__ import annotations
@@ -18,13 +18,14 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from engine.chapter_source import ChapterSource
 from engine.checks.glossary import GlossaryTerm
-from engine.chunks import TASK_ORIGIN, TaskType
-from engine.context import ChapterSource, StaticChapter, ToolContext
+from engine.context import ToolContext
+from engine.scope import ChunkScope
 from engine.settings import DEFAULT_MAX_BATCH
+from engine.tasks import TaskType
 from engine.tools.args import BadArguments, decode_arguments, parameters_schema, validation_failure
 from engine.tools.results import ErrorCode, ToolReply, failure
-from engine.tools.submissions import SubmissionTracker
 from store.errors import ChapterLoadError
 from store.model import Chapter, Origin
 
@@ -39,8 +40,12 @@ class Tool:
 
     With ``raw_arguments`` the handler gets the decoded JSON object and validates it itself (the batch
     tool, whose specific error codes win over schema errors); ``args_model`` then only gives the schema.
-    ``batch_limit_field`` names a list field whose ``maxItems`` is the run's ``max_batch``. ``writes`` marks
-    the tool that commits to the chapter file (its reply says what it wrote, see ``ToolReply.committed``).
+    ``batch_limit_field`` names a list field whose ``maxItems`` is the run's ``max_batch``.
+
+    ``writes`` marks a tool that changes a file (the chapter, the glossary); a reply that committed to the chapter
+    file says what it wrote (``ToolReply.committed``). ``submits`` marks the tool whose calls are the chunk's
+    submissions (``add_translation_batch``): only its calls count as the chunk's progress, however many other
+    tools write.
     """
 
     name: str
@@ -50,6 +55,7 @@ class Tool:
     raw_arguments: bool = False
     batch_limit_field: str | None = None
     writes: bool = False
+    submits: bool = False
 
     def definition(self, max_batch: int = DEFAULT_MAX_BATCH) -> dict[str, Any]:
         """The OpenAI-style ``{"type": "function", "function": {...}}`` definition."""
@@ -100,16 +106,22 @@ class ToolRegistry:
                 self._definitions[max_batch] = cached
             return cached
 
-    def writes(self, name: str) -> bool:
-        """Whether the tool called ``name`` commits to the chapter file."""
+    def submits(self, name: str) -> bool:
+        """Whether calls of the tool called ``name`` are the chunk's submissions (its progress)."""
         tool = self._tools.get(name)
-        return tool is not None and tool.writes
+        return tool is not None and tool.submits
 
-    async def handle_tool_call(self, name: str, arguments: object, **options: Any) -> dict[str, Any]:
-        """Run one tool call and return its JSON result; never raises (see :meth:`call` for the options)."""
-        return (await self.call(name, arguments, **options)).result
+    async def call(self, name: str, arguments: object, scope: ChunkScope) -> ToolReply:
+        """Run one tool call in ``scope``; never raises. The reply's ``result`` is what the model receives.
 
-    async def call(
+        ``arguments`` is the raw JSON string from the model (or an already decoded dict).
+        """
+        try:
+            return await self._handle(name, arguments, scope)
+        except Exception as exc:  # the loop must never see an exception from a tool
+            return _internal_error(name, exc)
+
+    async def handle_tool_call(
         self,
         name: str,
         arguments: object,
@@ -117,111 +129,85 @@ class ToolRegistry:
         source: ChapterSource | Chapter,
         task: TaskType | None = None,
         paragraph_ids: Sequence[str] | None = None,
-        submissions: SubmissionTracker | None = None,
         origin: Origin | None = None,
         model: str | None = None,
         max_batch: int = DEFAULT_MAX_BATCH,
-    ) -> ToolReply:
-        """Run one tool call; never raises. The reply's ``result`` is what the model receives.
+    ) -> dict[str, Any]:
+        """One call outside a run (tests, benchmarks) and its JSON result; never raises.
 
-        ``arguments`` is the raw JSON string from the model (or an already decoded dict). During a run the loop
-        passes the chunk's ``submissions`` tracker, which carries the chunk's boundaries; ``paragraph_ids``
-        alone (standalone ``--chunk`` use, tests) gives the same boundaries with a fresh tracker; neither means
-        standalone use without restrictions. ``origin`` defaults to the task's (``translation`` / ``polish`` /
-        ``proofreading``), or ``manual`` without a task.
+        The scope is :meth:`ChunkScope.standalone` of these options: ``paragraph_ids`` bound it as a chunk of those
+        IDs would be; ``origin`` defaults to the task's, or ``manual`` without a task.
         """
         try:
-            return await self._handle(
-                name,
-                arguments,
-                source=source,
-                task=task,
-                paragraph_ids=paragraph_ids,
-                submissions=submissions,
-                origin=origin,
-                model=model,
-                max_batch=max_batch,
+            scope = ChunkScope.standalone(
+                source, task=task, paragraph_ids=paragraph_ids, origin=origin, model=model, max_batch=max_batch
             )
-        except Exception as exc:  # the loop must never see an exception from a tool
-            log.exception("tool %s failed", name)
-            return ToolReply(
-                failure(
-                    ErrorCode.INTERNAL_ERROR,
-                    f"The tool {name} failed unexpectedly ({type(exc).__name__}).",
-                    "This is a bug in proofdesk, not in your call; continue with other work.",
-                )
-            )
+            reply = await self._handle(name, arguments, scope)
+        except Exception as exc:  # as in call(): a bad chunk is a result too
+            reply = _internal_error(name, exc)
+        return reply.result
 
-    async def _handle(
-        self,
-        name: str,
-        arguments: object,
-        *,
-        source: ChapterSource | Chapter,
-        task: TaskType | None,
-        paragraph_ids: Sequence[str] | None,
-        submissions: SubmissionTracker | None,
-        origin: Origin | None,
-        model: str | None,
-        max_batch: int,
-    ) -> ToolReply:
+    async def _handle(self, name: str, arguments: object, scope: ChunkScope) -> ToolReply:
         tool = self._tools.get(name)
         if tool is None:
-            known = ", ".join(self._tools)
-            return ToolReply(
-                failure(
-                    ErrorCode.UNKNOWN_TOOL,
-                    f"There is no tool called '{name}'.",
-                    f"Use one of the available tools: {known}.",
-                    tool=name,
-                    available_tools=list(self._tools),
-                )
-            )
+            return ToolReply(self._unknown_tool(name))
         try:
-            raw = decode_arguments(name, arguments)
-        except BadArguments as bad:
-            return ToolReply(bad.result)
-        if tool.raw_arguments:
-            args: Any = raw
-        else:
-            try:
-                args = tool.args_model.model_validate(raw)
-            except ValidationError as exc:
-                return ToolReply(validation_failure(name, exc))
-        if isinstance(source, Chapter):
-            source = StaticChapter(source)
-        try:
-            chapter = source.load()
-        except ChapterLoadError as exc:
-            return ToolReply(
-                failure(
-                    ErrorCode.CHAPTER_UNAVAILABLE,
-                    f"The chapter file cannot be read right now: {exc.line}",
-                    "Wait a moment and try again; the editor may be saving the file.",
-                )
-            )
-        except OSError as exc:
-            return ToolReply(
-                failure(
-                    ErrorCode.CHAPTER_UNAVAILABLE,
-                    f"The chapter file cannot be read right now: {exc}",
-                    "Wait a moment and try again.",
-                )
-            )
-        if submissions is None and paragraph_ids is not None:
-            submissions = SubmissionTracker(paragraph_ids, {})
-        ctx = ToolContext(
-            chapter=chapter,
-            task=task,
-            chunk_boundaries=None if submissions is None else submissions.boundaries,
-            source=source,
-            submissions=submissions,
-            origin=origin or (TASK_ORIGIN[task] if task else "manual"),
-            model=model,
-            max_batch=max_batch,
-            glossary=self.glossary_terms(),
-        )
-        result = tool.handler(ctx, args)
+            args = _arguments(tool, name, arguments)
+            chapter = _load(scope.source)
+        except (BadArguments, _Refused) as refused:
+            return ToolReply(refused.result)
+        result = tool.handler(ToolContext(chapter, scope, self.glossary_terms()), args)
         if inspect.isawaitable(result):
             result = await result
         return result if isinstance(result, ToolReply) else ToolReply(result)
+
+    def _unknown_tool(self, name: str) -> dict[str, Any]:
+        known = ", ".join(self._tools)
+        return failure(
+            ErrorCode.UNKNOWN_TOOL,
+            f"There is no tool called '{name}'.",
+            f"Use one of the available tools: {known}.",
+            tool=name,
+            available_tools=list(self._tools),
+        )
+
+
+class _Refused(Exception):
+    """A call that cannot reach its handler; ``result`` is the failure to return."""
+
+    def __init__(self, result: dict[str, Any]) -> None:
+        super().__init__(result["error"])
+        self.result = result
+
+
+def _internal_error(name: str, exc: Exception) -> ToolReply:
+    log.exception("tool %s failed", name, exc_info=exc)
+    return ToolReply(
+        failure(
+            ErrorCode.INTERNAL_ERROR,
+            f"The tool {name} failed unexpectedly ({type(exc).__name__}).",
+            "This is a bug in proofdesk, not in your call; continue with other work.",
+        )
+    )
+
+
+def _arguments(tool: Tool, name: str, arguments: object) -> Any:
+    """The handler's arguments: the decoded object for a raw-arguments tool, else its validated model."""
+    raw = decode_arguments(name, arguments)
+    if tool.raw_arguments:
+        return raw
+    try:
+        return tool.args_model.model_validate(raw)
+    except ValidationError as exc:
+        raise _Refused(validation_failure(name, exc)) from None
+
+
+def _load(source: ChapterSource) -> Chapter:
+    """The chapter as it is now; a file that cannot be read is a ``CHAPTER_UNAVAILABLE`` result."""
+    try:
+        return source.load()
+    except ChapterLoadError as exc:
+        reason, hint = exc.line, "Wait a moment and try again; the editor may be saving the file."
+    except OSError as exc:
+        reason, hint = str(exc), "Wait a moment and try again."
+    raise _Refused(failure(ErrorCode.CHAPTER_UNAVAILABLE, f"The chapter file cannot be read right now: {reason}", hint))

@@ -10,10 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.context import ChunkBoundaries
 from store.model import Chapter, Paragraph
+
+if TYPE_CHECKING:
+    from engine.scope import ChunkBoundaries
 
 
 class ErrorCode(StrEnum):

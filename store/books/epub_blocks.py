@@ -108,6 +108,12 @@ def blocks(root: etree._Element) -> list[Block]:
     return out
 
 
+def _namespace(el: etree._Element) -> str:
+    """The ``{uri}`` prefix of the element's tag, or ``''`` when it has none."""
+    tag = el.tag
+    return tag.rpartition("}")[0] + "}" if isinstance(tag, str) and tag.startswith("{") else ""
+
+
 def _is_noteref(el: etree._Element) -> bool:
     return local(el) == "a" and (el.get(f"{{{EPUB_NS}}}type", "") == "noteref" or "noteref" in el.get("role", ""))
 
@@ -120,7 +126,7 @@ def set_block_text(el: etree._Element, text: str) -> None:
     for child in list(el):
         el.remove(child)
     el.text = None
-    ns = el.tag.rpartition("}")[0] + "}" if el.tag.startswith("{") else ""
+    ns = _namespace(el)
     lines = text.split("\n")
     el.text = lines[0]
     for line in lines[1:]:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeGuard
 from urllib.parse import unquote
 
 from lxml import etree
@@ -17,6 +19,7 @@ OPF_NS = "http://www.idpf.org/2007/opf"
 DC_NS = "http://purl.org/dc/elements/1.1/"
 NCX_NS = "http://www.daisy.org/z3986/2005/ncx/"
 _XHTML_TYPES = frozenset({"application/xhtml+xml", "text/html", "application/x-dtbook+xml"})
+_HEADINGS = frozenset({"h1", "h2", "h3", "h4", "h5", "h6"})
 
 
 @dataclass
@@ -50,59 +53,114 @@ def resolve(base: str, href: str) -> str:
 
 def read_package(zf: zipfile.ZipFile, book: Path) -> Package:
     """Find and read the OPF named by ``META-INF/container.xml``."""
+    opf_path = _package_path(zf, book)
+    opf = parse_xml(read_member(zf, book, opf_path), book, opf_path)
+    manifest = {
+        item.get("id", ""): (
+            resolve(opf_path, item.get("href", "")),
+            item.get("media-type", ""),
+            item.get("properties", ""),
+        )
+        for item in opf.iter(f"{{{OPF_NS}}}item")
+    }
+    spine_el = next(opf.iter(f"{{{OPF_NS}}}spine"), None)
+    if spine_el is None:
+        raise BookError(f"{book}: {opf_path} has no spine")
+    spine = _spine(spine_el, manifest, f"{book}: {opf_path}")
+    return Package(
+        opf_path, opf, manifest, spine, _nav_path(opf, opf_path), _ncx_path(spine_el, manifest), _language(opf)
+    )
+
+
+def _package_path(zf: zipfile.ZipFile, book: Path) -> str:
+    """The OPF's zip path, from ``META-INF/container.xml``."""
     if "META-INF/container.xml" not in zf.namelist():
         raise BookError(f"{book}: META-INF/container.xml is missing (not an EPUB)")
     container = parse_xml(read_member(zf, book, "META-INF/container.xml"), book, "META-INF/container.xml")
     rootfile = next((el for el in container.iter() if local(el) == "rootfile"), None)
-    if rootfile is None or not rootfile.get("full-path"):
+    opf_path = rootfile.get("full-path", "") if rootfile is not None else ""
+    if not opf_path:
         raise BookError(f"{book}: META-INF/container.xml names no package (rootfile full-path)")
-    opf_path = rootfile.get("full-path", "")
-    opf = parse_xml(read_member(zf, book, opf_path), book, opf_path)
-    manifest: dict[str, tuple[str, str, str]] = {}
-    nav_path = None
-    for item in opf.iter(f"{{{OPF_NS}}}item"):
-        path = resolve(opf_path, item.get("href", ""))
-        manifest[item.get("id", "")] = (path, item.get("media-type", ""), item.get("properties", ""))
-        if "nav" in item.get("properties", "").split():
-            nav_path = path
-    spine_el = next(opf.iter(f"{{{OPF_NS}}}spine"), None)
-    if spine_el is None:
-        raise BookError(f"{book}: {opf_path} has no spine")
+    return opf_path
+
+
+def _spine(spine_el: etree._Element, manifest: dict[str, tuple[str, str, str]], where: str) -> list[str]:
+    """The zip paths of the spine's (X)HTML documents, in reading order."""
     spine = []
     for ref in spine_el.iter(f"{{{OPF_NS}}}itemref"):
         entry = manifest.get(ref.get("idref", ""))
         if entry is None:
-            raise BookError(f"{book}: {opf_path}: spine item {ref.get('idref')!r} is not in the manifest")
+            raise BookError(f"{where}: spine item {ref.get('idref')!r} is not in the manifest")
         if entry[1] in _XHTML_TYPES:
             spine.append(entry[0])
-    ncx_entry = manifest.get(spine_el.get("toc", ""))
-    ncx_path = (
-        ncx_entry[0]
-        if ncx_entry
-        else next((p for p, t, _ in manifest.values() if t == "application/x-dtbncx+xml"), None)
-    )
+    return spine
+
+
+def _nav_path(opf: etree._Element, opf_path: str) -> str | None:
+    """The zip path of the EPUB 3 nav document (the last manifest item with the ``nav`` property)."""
+    navs = [item for item in opf.iter(f"{{{OPF_NS}}}item") if "nav" in item.get("properties", "").split()]
+    return resolve(opf_path, navs[-1].get("href", "")) if navs else None
+
+
+def _ncx_path(spine_el: etree._Element, manifest: dict[str, tuple[str, str, str]]) -> str | None:
+    """The zip path of the EPUB 2 NCX: the spine's ``toc``, else the first item of the NCX media type."""
+    named = manifest.get(spine_el.get("toc", ""))
+    if named:
+        return named[0]
+    return next((p for p, t, _ in manifest.values() if t == "application/x-dtbncx+xml"), None)
+
+
+def _language(opf: etree._Element) -> str | None:
     lang_el = next(opf.iter(f"{{{DC_NS}}}language"), None)
-    language = (lang_el.text or "").strip() or None if lang_el is not None else None
-    return Package(opf_path, opf, manifest, spine, nav_path, ncx_path, language)
+    return (lang_el.text or "").strip() or None if lang_el is not None else None
+
+
+def nav_links(nav: etree._Element, nav_path: str) -> Iterator[tuple[etree._Element, str]]:
+    """Each link of a nav document with the zip path it points at."""
+    for a in nav.iter():
+        if local(a) == "a" and a.get("href"):
+            yield a, resolve(nav_path, a.get("href", ""))
+
+
+def ncx_labels(ncx: etree._Element, ncx_path: str) -> Iterator[tuple[etree._Element, str]]:
+    """Each navPoint's label text element with the zip path its content points at."""
+    for point in ncx.iter(f"{{{NCX_NS}}}navPoint"):
+        label = next(point.iter(f"{{{NCX_NS}}}text"), None)
+        content = next(point.iter(f"{{{NCX_NS}}}content"), None)
+        if label is not None and content is not None and content.get("src"):
+            yield label, resolve(ncx_path, content.get("src", ""))
+
+
+def _has(path: str | None, zf: zipfile.ZipFile) -> TypeGuard[str]:
+    """Whether ``path`` names a member of the zip."""
+    return bool(path) and path in zf.namelist()
 
 
 def toc_titles(zf: zipfile.ZipFile, book: Path, pkg: Package) -> dict[str, str]:
     """Document zip path -> title from the EPUB 3 nav (toc) or else the EPUB 2 NCX; the first entry wins."""
+    return _nav_titles(zf, book, pkg.nav_path) or _ncx_titles(zf, book, pkg.ncx_path)
+
+
+def _nav_titles(zf: zipfile.ZipFile, book: Path, nav_path: str | None) -> dict[str, str]:
     titles: dict[str, str] = {}
-    if pkg.nav_path and pkg.nav_path in zf.namelist():
-        nav = parse_xml(read_member(zf, book, pkg.nav_path), book, pkg.nav_path)
-        for a in nav.iter():
-            if local(a) == "a" and a.get("href"):
-                text = " ".join(block_text(a).split())
-                titles.setdefault(resolve(pkg.nav_path, a.get("href", "")), text)
-    if not titles and pkg.ncx_path and pkg.ncx_path in zf.namelist():
-        ncx = parse_xml(read_member(zf, book, pkg.ncx_path), book, pkg.ncx_path)
-        for point in ncx.iter(f"{{{NCX_NS}}}navPoint"):
-            label = next(point.iter(f"{{{NCX_NS}}}text"), None)
-            content = next(point.iter(f"{{{NCX_NS}}}content"), None)
-            if label is not None and content is not None and content.get("src"):
-                titles.setdefault(resolve(pkg.ncx_path, content.get("src", "")), (label.text or "").strip())
+    if _has(nav_path, zf):
+        for a, path in nav_links(parse_xml(read_member(zf, book, nav_path), book, nav_path), nav_path):
+            titles.setdefault(path, " ".join(block_text(a).split()))
     return titles
+
+
+def _ncx_titles(zf: zipfile.ZipFile, book: Path, ncx_path: str | None) -> dict[str, str]:
+    titles: dict[str, str] = {}
+    if _has(ncx_path, zf):
+        for label, path in ncx_labels(parse_xml(read_member(zf, book, ncx_path), book, ncx_path), ncx_path):
+            titles.setdefault(path, (label.text or "").strip())
+    return titles
+
+
+def _heading(root: etree._Element) -> str | None:
+    """The text of the document's first heading, or None."""
+    heading = next((el for el in root.iter() if local(el) in _HEADINGS), None)
+    return " ".join(block_text(heading).split()) if heading is not None else None
 
 
 def read_book(book: Path) -> tuple[Package, list[SpineDoc]]:
@@ -111,18 +169,17 @@ def read_book(book: Path) -> tuple[Package, list[SpineDoc]]:
         check_not_encrypted(zf, book)
         pkg = read_package(zf, book)
         titles = toc_titles(zf, book, pkg)
-        docs = []
-        for path in pkg.spine:
-            if path == pkg.nav_path:
-                continue  # the table of contents is rebuilt from chapter titles, not translated as a chapter
-            root = parse_xml(read_member(zf, book, path), book, path)
-            found = blocks(root)
-            if not any(b.text.strip() for b in found):
-                continue
-            title = titles.get(path)
-            if not title:
-                heading = next((el for el in root.iter() if local(el) in {"h1", "h2", "h3", "h4", "h5", "h6"}), None)
-                title = " ".join(block_text(heading).split()) if heading is not None else None
-            href = posixpath.relpath(path, posixpath.dirname(pkg.opf_path))
-            docs.append(SpineDoc(path, href, title or None, found))
+        # The table of contents is rebuilt from chapter titles, not translated as a chapter.
+        read = (_spine_doc(zf, book, pkg, path, titles) for path in pkg.spine if path != pkg.nav_path)
+        docs = [doc for doc in read if doc is not None]
     return pkg, docs
+
+
+def _spine_doc(zf: zipfile.ZipFile, book: Path, pkg: Package, path: str, titles: dict[str, str]) -> SpineDoc | None:
+    """The spine document at ``path`` with its title and blocks; None when it holds no text."""
+    root = parse_xml(read_member(zf, book, path), book, path)
+    found = blocks(root)
+    if not any(b.text.strip() for b in found):
+        return None
+    href = posixpath.relpath(path, posixpath.dirname(pkg.opf_path))
+    return SpineDoc(path, href, titles.get(path) or _heading(root) or None, found)

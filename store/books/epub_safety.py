@@ -32,6 +32,21 @@ def _check_name(book: Path, name: str) -> None:
         raise BookError(f"{book}: unsafe member name {name!r} in the zip (absolute or with '..'); refused")
 
 
+def _check_member(book: Path, info: zipfile.ZipInfo) -> None:
+    """Refuse an unsafe name, a declared size over the limit, or a zip bomb's compression ratio."""
+    _check_name(book, info.filename)
+    if info.file_size > MAX_MEMBER_BYTES:
+        raise BookError(
+            f"{book}: member {info.filename!r} declares {info.file_size} bytes uncompressed "
+            f"(limit {MAX_MEMBER_BYTES}); refused"
+        )
+    if info.file_size > 1_000_000 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
+        raise BookError(
+            f"{book}: member {info.filename!r} expands {info.file_size // max(info.compress_size, 1)}"
+            f"x (a zip bomb?); refused"
+        )
+
+
 def open_epub(book: Path) -> zipfile.ZipFile:
     """Open ``book`` as a zip after checking member names, declared sizes and compression ratios."""
     try:
@@ -43,20 +58,9 @@ def open_epub(book: Path) -> zipfile.ZipFile:
     infos = zf.infolist()
     if len(infos) > MAX_MEMBERS:
         raise BookError(f"{book}: {len(infos)} zip members (more than {MAX_MEMBERS}); refused")
-    total = 0
     for info in infos:
-        _check_name(book, info.filename)
-        if info.file_size > MAX_MEMBER_BYTES:
-            raise BookError(
-                f"{book}: member {info.filename!r} declares {info.file_size} bytes uncompressed "
-                f"(limit {MAX_MEMBER_BYTES}); refused"
-            )
-        if info.file_size > 1_000_000 and info.file_size > MAX_RATIO * max(info.compress_size, 1):
-            raise BookError(
-                f"{book}: member {info.filename!r} expands {info.file_size // max(info.compress_size, 1)}"
-                f"x (a zip bomb?); refused"
-            )
-        total += info.file_size
+        _check_member(book, info)
+    total = sum(info.file_size for info in infos)
     if total > MAX_TOTAL_BYTES:
         raise BookError(f"{book}: {total} bytes uncompressed in all (limit {MAX_TOTAL_BYTES}); refused")
     return zf

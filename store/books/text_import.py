@@ -8,7 +8,7 @@ from pathlib import Path
 from store.books.epub_import import write_workspace
 from store.books.epub_safety import BookError
 from store.books.text_split import split_chapters
-from store.model import Chapter, Paragraph, TranslationVersion, new_id, utc_now
+from store.model import Chapter, Paragraph, TranslationVersion, is_empty_text, new_id, utc_now
 from store.plaintext import chapter_from_text, split_lines
 from store.serialize import chapter_bytes
 
@@ -40,9 +40,18 @@ def with_translation(chapter: Chapter, translated: str, where: str) -> Chapter:
     """``chapter`` (one paragraph per source line) with line n of ``translated`` as paragraph n's selected
     version (origin ``import``). Line counts must match; the error names the first misaligned line."""
     lines = split_lines(translated)
-    paras = chapter.paragraphs
+    _check_aligned(chapter.paragraphs, lines, where)
+    now = utc_now()
+    return chapter.replace(
+        paragraphs=tuple(_imported(p, line, now) for p, line in zip(chapter.paragraphs, lines, strict=True))
+    )
+
+
+def _check_aligned(paras: tuple[Paragraph, ...], lines: list[str], where: str) -> None:
+    """Refuse translation lines that do not pair with the source lines: blank on one side only, or a count
+    that differs; the error names the first misaligned line."""
     for n, (para, line) in enumerate(zip(paras, lines, strict=False), start=1):
-        if para.is_empty != (not line.replace("\ufeff", "").strip()):
+        if para.is_empty != is_empty_text(line):
             side = "the source" if para.is_empty else "the translation"
             raise BookError(
                 f"{where}: line {n} is blank in {side} but holds text in the other file; "
@@ -53,13 +62,12 @@ def with_translation(chapter: Chapter, translated: str, where: str) -> Chapter:
             f"{where}: {len(paras)} source lines but {len(lines)} translation lines (first "
             f"unmatched line: {min(len(lines), len(paras)) + 1})"
         )
-    now = utc_now()
-    out = []
-    for para, line in zip(paras, lines, strict=True):
-        if para.is_empty:
-            out.append(para)
-            continue
-        vid = new_id({para.id})
-        version = TranslationVersion(id=vid, text=line, origin="import", created_at=now)
-        out.append(Paragraph(id=para.id, text=para.text, translations=(version,), selected_translation_id=vid))
-    return chapter.replace(paragraphs=tuple(out))
+
+
+def _imported(para: Paragraph, line: str, now: str) -> Paragraph:
+    """``para`` with ``line`` as its one, selected version (origin ``import``); an empty paragraph as it is."""
+    if para.is_empty:
+        return para
+    vid = new_id({para.id})
+    version = TranslationVersion(id=vid, text=line, origin="import", created_at=now)
+    return Paragraph(id=para.id, text=para.text, translations=(version,), selected_translation_id=vid)

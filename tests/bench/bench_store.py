@@ -41,8 +41,9 @@ from store.commit import ChapterStore
 from store.loader import _pairs_hook, _reject_constant, load_chapter
 from store.merge import BatchItem
 from store.model import Chapter
-from store.serialize import chapter_bytes, chapter_document
+from store.serialize import chapter_bytes
 from tests.bench.chapters import write_chapter
+from tests.store.documents import chapter_document
 
 SPACING_S = 0.03  # model batches arrive seconds apart; 30 ms is enough to leave a just-written stat "racy"
 

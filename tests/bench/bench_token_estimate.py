@@ -19,7 +19,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from engine.services import service_for
+from engine.services import TaskService
 from engine.token_estimate import estimate_tokens
 from store.loader import parse_chapter
 from tui.sample import sample_bytes
@@ -68,7 +68,7 @@ def main() -> int:
     base = base.rstrip("/").removesuffix("/v1")
     try:
         chapter = parse_chapter(sample_bytes(), "rashomon.json")
-        service = service_for("translate")(chapter, target_language="en")
+        service = TaskService(chapter, "translate", target_language="en")
         rows: dict[str, list[int]] = {"system prompt": [0, 0], "chunk messages": [0, 0], "tools (JSON)": [0, 0]}
         configs = service.loop_configs()
         for config in configs:

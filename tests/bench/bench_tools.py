@@ -26,7 +26,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.chunks import TaskType, build_chunks
-from engine.context import ChunkBoundaries, ToolContext
+from engine.context import ToolContext
+from engine.scope import ChunkScope
 from engine.tools import default_registry
 from engine.tools.batch import validate_batch
 from engine.tools.lookup import ChapterIndex, clear_index_cache
@@ -105,9 +106,7 @@ def bench_size(n: int, calls: int, folder: Path) -> dict[str, float]:
         {"paragraph_id": pid, "translated_text": f"訳 {pid}", "original_text_prefix": ""}
         for pid in big.paragraph_ids[:20]
     ]
-    ctx = ToolContext(
-        chapter=chapter, task="translate", chunk_boundaries=ChunkBoundaries.from_paragraph_ids(big.paragraph_ids)
-    )
+    ctx = ToolContext(chapter, ChunkScope.standalone(chapter, task="translate", paragraph_ids=big.paragraph_ids))
     raw = json.dumps({"paragraphs": items}, ensure_ascii=False)
 
     def validate() -> None:

@@ -35,7 +35,7 @@ async def main() -> None:
             )
         ]
         wall = time.perf_counter() - started
-        trace = Path(events[-1].summary["trace"])
+        trace = Path(events[-1].summary.trace)
         ran = sum(e.kind == "tool_called" for e in events)
         print(f"6 turns x 5,000 calls: trace {trace.stat().st_size / 1e6:.1f} MB, {ran} calls run, {wall:.1f} s")
     finally:

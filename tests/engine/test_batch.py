@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from engine.chunks import Chunk, build_chunks
-from engine.tools.submissions import SubmissionTracker
+from engine.scope import ChunkScope
+from engine.submissions import SubmissionTracker
 from store.commit import ChapterStore
 from store.loader import load_chapter
 from store.model import append_version
@@ -38,16 +40,15 @@ async def submit(
     **options: Any,
 ) -> dict[str, Any]:
     args = {"paragraphs": items} if not isinstance(items, dict) else items
+    source = store or ChapterStore(path)
+    if tracker is not None:  # the chunk's own tracker, shared by several calls as in a run
+        assert chunk is not None and not options
+        scope = dataclasses.replace(ChunkScope.for_chunk(chunk, source, model="test-model"), submissions=tracker)
+        return (await REGISTRY.call("add_translation_batch", args, scope)).result
     ids = chunk.paragraph_ids if chunk is not None else None
     options.setdefault("task", "translate" if chunk is not None else None)
     return await REGISTRY.handle_tool_call(
-        "add_translation_batch",
-        args,
-        source=store or ChapterStore(path),
-        paragraph_ids=ids,
-        submissions=tracker,
-        model="test-model",
-        **options,
+        "add_translation_batch", args, source=source, paragraph_ids=ids, model="test-model", **options
     )
 
 

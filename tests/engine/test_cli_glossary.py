@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from store.glossary import load_glossary
+from store.glossary_commit import GlossaryStore
+from store.workspace import Workspace
 from tui.cli import main
 from tui.sample import sample_bytes
 
@@ -37,17 +38,17 @@ def test_extract_finds_the_story_s_names_and_no_function_words(
 ) -> None:
     code, out, _ = cli(capsys, str(sample.parent), "extract", str(sample))
     assert code == 0
-    entries = load_glossary(sample.parent / "glossary.json").entries
+    entries = GlossaryStore(Workspace(sample.parent)).load().entries
     top = [e.source for e in entries[:5]]
     assert top[:2] == ["下人", "老婆"] and "羅生門" in [e.source for e in entries[:10]]
     assert all(e.status == "proposed" and e.origin == "extract" and e.target == "" for e in entries)
     assert not [e.source for e in entries if HIRAGANA_ONLY.match(e.source) or e.source in FUNCTION_WORDS]
     assert "candidates added as proposed" in out
     again = cli(capsys, str(sample.parent), "extract", str(sample))
-    assert again[0] == 0 and len(load_glossary(sample.parent / "glossary.json").entries) == len(entries)
+    assert again[0] == 0 and len(GlossaryStore(Workspace(sample.parent)).load().entries) == len(entries)
     # filling in a candidate's target keeps its place and ID, and approves it
     code, out, _ = cli(capsys, str(sample), "add", "下人", "the servant", "--kind", "character")
-    after = load_glossary(sample.parent / "glossary.json")
+    after = GlossaryStore(Workspace(sample.parent)).load()
     assert code == 0 and "added: 下人 → the servant (character)" in out
     assert after.entries[0].id == entries[0].id and after.entries[0].status == "approved"
 
@@ -79,7 +80,7 @@ def test_add_list_approve_remove(tmp_path: Path, capsys: pytest.CaptureFixture[s
     listed = json.loads(out)
     assert [e["source"] for e in listed] == ["老婆", "Kyoto"] and listed[0]["aliases"] == ["老婆さん"]
     first = listed[0]["id"]
-    proposed = load_glossary(tmp_path / "glossary.json")
+    proposed = GlossaryStore(Workspace(tmp_path)).load()
     assert all(e.status == "approved" for e in proposed.entries)
     assert cli(capsys, ws, "remove", first)[0] == 0
     code, out, _ = cli(capsys, ws, "list")
@@ -108,7 +109,7 @@ def test_import_galtransl_tsv_and_csv_then_export_round_trips(
     )
     code, out, _ = cli(capsys, str(tmp_path), "import", str(table))
     assert code == 0 and "imported 1 of 2 entries" in out  # 下人 is there already: kept as it was
-    entries = {e.source: e for e in load_glossary(tmp_path / "glossary.json").entries}
+    entries = {e.source: e for e in GlossaryStore(Workspace(tmp_path)).load().entries}
     assert entries["下人"].target == "the servant" and entries["羅生門"].kind == "place"
     assert entries["羅生門"].target == "the Rashomon gate, Kyoto" and entries["下人"].origin == "import"
     for form in ("tsv", "csv", "json"):
@@ -119,7 +120,7 @@ def test_import_galtransl_tsv_and_csv_then_export_round_trips(
     for form in ("tsv", "csv"):
         (fresh / "glossary.json").unlink(missing_ok=True)
         assert cli(capsys, str(fresh), "import", str(tmp_path / f"export.{form}"))[0] == 0
-        again = {e.source: (e.target, e.note, e.kind) for e in load_glossary(fresh / "glossary.json").entries}
+        again = {e.source: (e.target, e.note, e.kind) for e in GlossaryStore(Workspace(fresh)).load().entries}
         assert again == {s: (e.target, e.note, e.kind) for s, e in entries.items()}
     assert json.loads((tmp_path / "export.json").read_text())["format"] == "proofdesk.glossary/1"
 

@@ -15,7 +15,7 @@ from engine.cost import Prices
 from engine.estimate import MESSAGE_OVERHEAD, estimate_run
 from engine.glossary.run_glossary import RunGlossary
 from engine.run import RunRequest
-from engine.services import service_for
+from engine.services import TaskService
 from engine.token_estimate import estimate_tokens
 from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
@@ -52,7 +52,7 @@ def test_the_estimate_is_built_from_the_run_s_own_first_requests(tmp_path: Path)
     path = sample(tmp_path)
     estimate = estimate_run(RunRequest(path, "translate", DEMO, target_language="en"))
     glossary = RunGlossary(GlossaryStore(Workspace(tmp_path)))
-    configs = service_for("translate")(load_chapter(path), target_language="en", glossary=glossary).loop_configs()
+    configs = TaskService(load_chapter(path), "translate", target_language="en", glossary=glossary).loop_configs()
     assert [c["chunk"] for c in estimate["chunks"]] == [str(c.chunk_index) for c in configs]
     for row, config in zip(estimate["chunks"], configs, strict=True):
         tools = json.dumps(list(config.tools), ensure_ascii=False)
@@ -77,7 +77,7 @@ def test_the_estimate_is_built_from_the_run_s_own_first_requests(tmp_path: Path)
 def test_a_translation_s_output_follows_the_language_pair(tmp_path: Path) -> None:
     path = sample(tmp_path)
     (chunk, *_) = estimate_run(RunRequest(path, "translate", DEMO, target_language="en"))["chunks"]
-    config = service_for("translate")(load_chapter(path), target_language="en").loop_configs()[0]
+    config = TaskService(load_chapter(path), "translate", target_language="en").loop_configs()[0]
     source = "".join(config.chunk.chapter.paragraph(pid).text for pid in config.paragraph_ids)  # type: ignore[union-attr]
     items = sum(
         estimate_tokens(json.dumps({"paragraph_id": pid, "translated_text": ""})) for pid in config.paragraph_ids

@@ -8,8 +8,8 @@ from pathlib import Path
 from engine.glossary.index import GlossaryIndex
 from engine.glossary.run_glossary import RunGlossary
 from engine.run import RunRequest
-from engine.services import service_for
-from store.glossary import GlossaryEntry, load_glossary
+from engine.services import TaskService
+from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
@@ -34,7 +34,7 @@ def glossary_of(folder: Path, *entries: GlossaryEntry) -> RunGlossary:
 
 
 def messages(path: Path, glossary: RunGlossary) -> list[str]:
-    service = service_for("translate")(load_chapter(path), chunk_chars=300, glossary=glossary)
+    service = TaskService(load_chapter(path), "translate", chunk_chars=300, glossary=glossary)
     return [c.user_message for c in service.loop_configs()]
 
 
@@ -60,7 +60,7 @@ def test_the_chunk_message_lists_the_entries_it_mentions_in_order(tmp_path: Path
     assert second.endswith("\n\nGlossary\n下人 → the servant (character) (proposed)\n")
     # a glossary without any term of a chunk adds nothing to its message
     none = glossary_of(tmp_path / "other", entry("x", "面皰", "pimple"))
-    plain = service_for("translate")(load_chapter(path), chunk_chars=300).loop_configs()
+    plain = TaskService(load_chapter(path), "translate", chunk_chars=300).loop_configs()
     assert messages(path, none)[0] == plain[0].user_message and "Glossary" not in plain[0].user_message
 
 
@@ -80,9 +80,10 @@ def test_latin_terms_match_case_insensitively_and_metacharacters_are_text(tmp_pa
 
 def test_the_system_prompt_and_tools_are_byte_identical_whatever_the_glossary_holds(tmp_path: Path) -> None:
     path = write_chapter(tmp_path)
-    empty = service_for("translate")(load_chapter(path), chunk_chars=300, glossary=glossary_of(tmp_path / "e"))
-    full = service_for("translate")(
+    empty = TaskService(load_chapter(path), "translate", chunk_chars=300, glossary=glossary_of(tmp_path / "e"))
+    full = TaskService(
         load_chapter(path),
+        "translate",
         chunk_chars=300,
         glossary=glossary_of(tmp_path / "f", entry("e1", "下人", "the servant"), entry("e2", "鴉", "crows")),
     )
@@ -118,7 +119,7 @@ async def test_a_character_proposed_in_chunk_1_is_in_chunk_2_s_message(
     assert chunk_2.endswith("Glossary\n下人 → the servant (character; male; never named) (proposed)\n")
     chunk_1 = model_server.requests[0].json["messages"][1]["content"]
     assert "Glossary" not in chunk_1  # nothing was in the glossary when chunk 1 started
-    saved = load_glossary(tmp_path / "glossary.json").entries
+    saved = GlossaryStore(Workspace(tmp_path)).load().entries
     assert [(e.source, e.status, e.origin, e.model) for e in saved] == [("下人", "proposed", "model", "test-model")]
     assert events[-1].status == "complete"
 
@@ -149,7 +150,7 @@ async def test_a_person_s_glossary_edit_during_a_run_is_kept_and_used(
     model_server.responder = answer
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300))
     assert events[-1].status == "complete"
-    saved = {e.id: e for e in load_glossary(tmp_path / "glossary.json").entries}
+    saved = {e.id: e for e in GlossaryStore(Workspace(tmp_path)).load().entries}
     assert {"p0", "p1"} <= set(saved) and any(e.source == "羅生門" for e in saved.values())
     chunk_2 = model_server.requests[2].json["messages"][1]["content"]
     assert "下人 → the servant (term; by hand)" in chunk_2
@@ -192,5 +193,5 @@ async def test_a_broken_glossary_refuses_the_run_in_one_line(tmp_path: Path, mod
     path = write_chapter(tmp_path)
     (tmp_path / "glossary.json").write_text('{"format": "proofdesk.glossary/1", "entries": [}')
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url)))
-    assert events[-1].status == "bad_input" and "glossary.json:1:" in events[-1].summary["error"]
+    assert events[-1].status == "bad_input" and "glossary.json:1:" in events[-1].summary.error
     assert model_server.requests == []

@@ -48,7 +48,7 @@ async def test_a_lone_surrogate_in_arguments_is_refused_and_the_run_goes_on(
     )
     assert results[2].success and selected_texts(path)[A1] == "One"
     assert events[-1].kind == "run_finished" and events[-1].status != "failed"
-    trace = Path(events[-1].summary["trace"])
+    trace = Path(events[-1].summary.trace)
     assert all(json.loads(line) for line in trace.read_text(encoding="utf-8").splitlines())  # every line readable
 
 

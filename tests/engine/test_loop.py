@@ -103,11 +103,11 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
         A8: "Eight",
     }
     finished = kinds(events, "run_finished")[0]
-    assert finished.status == "complete" and finished.summary["paragraphs_done"] == 6
+    assert finished.status == "complete" and finished.summary.paragraphs_done == 6
     assert [c.status for c in kinds(events, "chunk_finished")] == ["complete", "complete"]
     # the trace is the record: each request message once (a request adds to its chunk's history from
     # first_message on), answers, tool calls, commits, summary
-    trace = list(read_trace(Path(finished.summary["trace"])))
+    trace = list(read_trace(Path(finished.summary.trace)))
     assert trace[0]["kind"] == "run_started" and trace[-1]["kind"] == "run_finished"
     sent = [e for e in trace if e["kind"] == "model_request"]
     history: list[dict] = []

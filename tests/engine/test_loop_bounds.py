@@ -10,7 +10,7 @@ import pytest
 from engine.loop import MAX_CALLS_PER_RESPONSE
 from engine.run import RunRequest
 from engine.tools.args import MAX_ARGUMENT_CHARS
-from engine.trace import read_trace
+from engine.trace import decode_record, read_trace
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter
 from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
 from tui.widgets.trace_steps import build_steps
@@ -71,11 +71,12 @@ async def test_the_trace_stores_each_message_once_and_the_inspector_rebuilds_the
     events = await collect(
         RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=300, max_turns=5)
     )
-    trace = list(read_trace(Path(events[-1].summary["trace"])))
+    trace = list(read_trace(Path(events[-1].summary.trace)))
     requests = [e for e in trace if e["kind"] == "model_request" and e["chunk"] == 1]
     assert len(requests) >= 4
     assert sum(len(r["messages"]) for r in requests) == requests[-1]["message_count"]  # each message once
     assert [r["first_message"] for r in requests[1:]] == [r["message_count"] for r in requests[:-1]]
-    turns = [s for s in build_steps(trace) if s.kind == "turn" and s.chunk_event and s.chunk_event["chunk"] == 1]
-    rebuilt = turns[len(requests) - 1].events[0]["messages"]
+    steps = build_steps([decode_record(e) for e in trace])
+    turns = [s for s in steps if s.kind == "turn" and s.chunk_event and s.chunk_event.chunk == 1]
+    rebuilt = turns[len(requests) - 1].events[0].to_json()["messages"]
     assert json.loads(json.dumps(rebuilt)) == model_server.requests[len(requests) - 1].json["messages"]

@@ -96,7 +96,7 @@ async def test_context_overflow_on_the_first_turn_splits_the_chunk(tmp_path: Pat
     assert "part 1.1 of 2" in halves[0] and A1 in halves[0] and A4 not in halves[0]
     assert "part 1.2 of 2" in halves[1] and A4 in halves[1] and A1 not in halves[1]
     run = kinds(events, "run_finished")[0]
-    assert run.status == "complete" and run.summary["paragraphs_done"] == 6
+    assert run.status == "complete" and run.summary.paragraphs_done == 6
     assert all(selected_texts(path)[pid] == f"T-{pid}" for pid in CHUNK_1 + CHUNK_2)
 
 
@@ -112,9 +112,9 @@ async def test_context_overflow_fails_only_that_chunk(tmp_path: Path, model_serv
     assert len([p for p in parts if p[1] == "failed"]) == 4
     assert kinds(events, "chunk_finished")[-1].status == "complete"
     run = kinds(events, "run_finished")[0]
-    assert run.status == "incomplete" and not run.summary["model_unusable"]
-    assert run.summary["end_codes"] == {"CONTEXT_OVERFLOW": 4}
-    assert "lower --chunk-chars" in run.summary["advice"][0] and "context size" in run.summary["advice"][0]
+    assert run.status == "incomplete" and not run.summary.model_unusable
+    assert run.summary.end_codes == {"CONTEXT_OVERFLOW": 4}
+    assert "lower --chunk-chars" in run.summary.advice[0] and "context size" in run.summary.advice[0]
     assert selected_texts(path)[A7] == f"T-{A7}" and selected_texts(path)[A1] is None
 
 
@@ -127,7 +127,7 @@ async def test_context_overflow_later_in_a_chunk_fails_it_and_the_run_goes_on(
     finished = [(e.chunk, e.status, e.end_code) for e in kinds(events, "chunk_finished")]
     assert finished == [(1, "failed", "CONTEXT_OVERFLOW"), (2, "complete", None)]
     summary = kinds(events, "run_finished")[0].summary
-    assert summary["paragraphs_done"] == 4 and summary["chunks"][0]["missing"] == [A4, A6]  # A1, A3 were saved
+    assert summary.paragraphs_done == 4 and summary.chunks[0].missing == [A4, A6]  # A1, A3 were saved
     errors = [e for e in kinds(events, "error") if e.code == "CONTEXT_OVERFLOW"]
     assert errors and errors[0].error["type"] == "context_overflow" and not errors[0].fatal
 
@@ -175,7 +175,7 @@ async def test_two_text_answers_cut_by_the_output_limit_end_the_chunk(
     assert "smaller batches" not in told["content"]
     assert len(model_server.requests) == 3  # chunk 1 stopped after two cut answers; chunk 2 ran
     assert path.read_bytes() != before and selected_texts(path)[A1] is None
-    assert "raise --max-tokens (now 8192)" in kinds(events, "run_finished")[0].summary["advice"][0]
+    assert "raise --max-tokens (now 8192)" in kinds(events, "run_finished")[0].summary.advice[0]
 
 
 async def test_answers_cut_below_the_output_limit_point_at_the_context(
@@ -187,7 +187,7 @@ async def test_answers_cut_below_the_output_limit_point_at_the_context(
     model_server.add(text_reply("the rain " * 40, **cut), text_reply("the rain " * 40, **cut))
     events = await collect(request(path, model_server, only_chunk=1))
     assert kinds(events, "chunk_finished")[0].end_code == "OUTPUT_LIMIT"
-    (advice,) = kinds(events, "run_finished")[0].summary["advice"]
+    (advice,) = kinds(events, "run_finished")[0].summary.advice
     assert "context filled up" in advice and "lower --chunk-chars (now 300)" in advice
 
 
@@ -253,9 +253,9 @@ async def test_insufficient_quota_after_output_stops_the_run_at_once(tmp_path: P
     assert len(model_server.requests) == 1  # not re-issued, and no later chunk asked
     assert path.read_bytes() == before
     run = kinds(events, "run_finished")[0]
-    assert run.status == "failed" and [c["status"] for c in run.summary["chunks"]] == ["failed", "failed"]
-    assert run.summary["chunks"][0]["failure"]["type"] == "quota"
-    assert not run.summary["model_unusable"]  # the account, not the configuration: exit 1, not 2
+    assert run.status == "failed" and [c.status for c in run.summary.chunks] == ["failed", "failed"]
+    assert run.summary.chunks[0].failure["type"] == "quota"
+    assert not run.summary.model_unusable  # the account, not the configuration: exit 1, not 2
     (error,) = [e for e in kinds(events, "error") if e.error]
     assert error.fatal and error.error == {
         "message": error.message,
@@ -283,11 +283,11 @@ async def test_a_cancelled_run_still_reports_how_it_ended(tmp_path: Path, model_
             events.cancel()
     assert seen[-1].kind == "run_finished" and seen[-1].status == "cancelled"
     summary = seen[-1].summary
-    (current,) = summary["chunks"]
-    assert current["status"] == "cancelled" and set(current["missing"]) == {A4, A6}
-    assert current["turns"] == 2 and current["usage"]["total_tokens"] == 1200
-    assert summary["usage"]["total_tokens"] == 1200 and summary["paragraphs_done"] == 2
+    (current,) = summary.chunks
+    assert current.status == "cancelled" and set(current.missing) == {A4, A6}
+    assert current.turns == 2 and current.usage["total_tokens"] == 1200
+    assert summary.usage["total_tokens"] == 1200 and summary.paragraphs_done == 2
     assert kinds(seen, "chunk_finished")[-1].status == "cancelled"
-    trace = list(read_trace(Path(summary["trace"])))
+    trace = list(read_trace(Path(summary.trace)))
     assert trace[-1]["kind"] == "run_finished" and trace[-1]["summary"]["usage"]["total_tokens"] == 1200
     assert selected_texts(path)[A3] == f"T-{A3}" and selected_texts(path)[A4] is None

@@ -87,7 +87,7 @@ async def test_a_paragraph_that_cannot_be_run_is_refused_before_any_request(
     request = RunRequest(path, task, settings_for(model_server.base_url), only_paragraph=pid)  # type: ignore[arg-type]
     events = await collect(request)
     finished = kinds(events, "run_finished")[0]
-    assert finished.status == "bad_input" and expected in json.dumps(finished.summary)
+    assert finished.status == "bad_input" and expected in json.dumps(finished.summary.to_json())
     assert model_server.requests == [] and path.read_bytes() == before
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.chunks import build_chunks
+from engine.chunks import TaskType, build_chunks
 from engine.prompts import PromptError, PromptSet, user_prompts_dir
-from engine.services import PolishService, ProofreadingService, TaskSetupError, TranslationService
+from engine.services import TaskService, TaskSetupError
 from tests.engine.tool_chapters import chapter_of, rashomon_texts
 
 SUBMIT = (
@@ -54,13 +54,11 @@ def test_unknown_or_missing_languages() -> None:
     assert "written in xx-Test" in text and "a translation into the target language of" in text
 
 
-@pytest.mark.parametrize(
-    ("service", "translated"), [(TranslationService, False), (PolishService, True), (ProofreadingService, True)]
-)
-def test_system_prompt_and_tools_are_byte_identical_for_every_chunk(service: type, translated: bool) -> None:
+@pytest.mark.parametrize(("task", "translated"), [("translate", False), ("polish", True), ("proofread", True)])
+def test_system_prompt_and_tools_are_byte_identical_for_every_chunk(task: TaskType, translated: bool) -> None:
     texts = rashomon_texts()
     chapter = chapter_of(texts, translations={i: f"T{i}" for i in range(len(texts))} if translated else None)
-    configs = service(chapter, chunk_chars=1000).loop_configs()
+    configs = TaskService(chapter, task, chunk_chars=1000).loop_configs()
     assert len(configs) > 3
     assert len({c.system_prompt for c in configs}) == 1
     assert len({repr(c.tools) for c in configs}) == 1
@@ -121,5 +119,7 @@ def test_unreadable_override_is_one_clear_error(tmp_path: Path) -> None:
 
 def test_translating_needs_a_target_language() -> None:
     with pytest.raises(TaskSetupError, match="target language"):
-        TranslationService(chapter_of(["A"], target_language=None))
-    assert TranslationService(chapter_of(["A"], target_language=None), target_language="de").target_language == "de"
+        TaskService(chapter_of(["A"], target_language=None), "translate")
+    assert (
+        TaskService(chapter_of(["A"], target_language=None), "translate", target_language="de").target_language == "de"
+    )

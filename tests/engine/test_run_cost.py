@@ -99,11 +99,11 @@ async def test_a_run_adds_up_tokens_and_cost_per_chunk_and_per_run(tmp_path: Pat
     assert chunk_done.usage == expected_usage
     assert chunk_done.cost["total"] == 4.655
     summary = events[-1].summary
-    assert summary["usage"] == expected_usage
-    assert summary["cost"] == {"currency": "USD", "input": 2.475, "cached_input": 0.95, "output": 1.23, "total": 4.655}
-    assert summary["chunks"][0]["cost"]["total"] == 4.655
+    assert summary.usage == expected_usage
+    assert summary.cost == {"currency": "USD", "input": 2.475, "cached_input": 0.95, "output": 1.23, "total": 4.655}
+    assert summary.chunks[0].cost["total"] == 4.655
     # the trace records the same (it is what `proofdesk trace` and the inspector read back)
-    trace = [json.loads(line) for line in Path(summary["trace"]).read_text().splitlines()]
+    trace = [json.loads(line) for line in Path(summary.trace).read_text().splitlines()]
     assert trace[-1]["summary"]["cost"]["total"] == 4.655
     assert [r["cost"]["total"] for r in trace if r["kind"] == "chunk_finished"] == [4.655]
 
@@ -112,8 +112,8 @@ async def test_without_prices_there_is_no_cost(tmp_path: Path, model_server: Mod
     path = write_chapter(tmp_path)
     whole_chapter_script(model_server)
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), chunk_chars=50_000))
-    assert events[-1].summary["cost"] is None and kinds(events, "chunk_finished")[0].cost is None
-    assert events[-1].summary["usage"]["cached_tokens"] == 760_000
+    assert events[-1].summary.cost is None and kinds(events, "chunk_finished")[0].cost is None
+    assert events[-1].summary.usage["cached_tokens"] == 760_000
 
 
 async def test_a_cancelled_run_reports_its_partial_cost(tmp_path: Path, model_server: ModelServer) -> None:
@@ -133,8 +133,8 @@ async def test_a_cancelled_run_reports_its_partial_cost(tmp_path: Path, model_se
     finished = events[-1]
     assert finished.kind == "run_finished" and finished.status == "cancelled"
     # the first response's tokens were billed: 400,000 in x 2.50 + 20,000 out x 10.00 = 1.20
-    assert finished.summary["usage"]["prompt_tokens"] == 400_000
-    assert finished.summary["cost"]["total"] == 1.2
+    assert finished.summary.usage["prompt_tokens"] == 400_000
+    assert finished.summary.cost["total"] == 1.2
 
 
 @pytest.mark.slow

@@ -39,9 +39,9 @@ async def test_a_deleted_chapter_stops_the_run_after_three_calls(tmp_path: Path,
     assert len(stop) == 1 and stop[0].fatal and "could not be read 3 times in a row" in stop[0].message
     finished = events[-1]
     assert finished.kind == "run_finished" and finished.status == "failed"
-    chunks = finished.summary["chunks"]
-    assert chunks[0]["end_code"] in FILE_FAILURES
-    assert all(c["end_code"] == "NOT_ATTEMPTED" for c in chunks[1:]) and len(chunks) > 1
+    chunks = finished.summary.chunks
+    assert chunks[0].end_code in FILE_FAILURES
+    assert all(c.end_code == "NOT_ATTEMPTED" for c in chunks[1:]) and len(chunks) > 1
     assert len(model_server.requests) == 4  # the first batch, then three tries at the missing file
     assert not path.exists() and not [p for p in tmp_path.iterdir() if p.name.endswith(".tmp")]
 

@@ -41,7 +41,7 @@ async def test_batches_undone_on_disk_under_the_run_make_it_incomplete(
     events = [e async for e in run_chapter(RunRequest(path, "translate", settings_for(model_server.base_url)))]
     finished = events[-1]
     assert finished.kind == "run_finished" and finished.status == "incomplete"
-    assert sorted(finished.summary["reverted_on_disk"]) == sorted([A1, A3])
+    assert sorted(finished.summary.reverted_on_disk) == sorted([A1, A3])
     errors = [e for e in events if e.kind == "error" and e.code == "REVERTED_ON_DISK"]
     assert len(errors) == 1 and "2 paragraphs this run committed are no longer in ch01.json" in errors[0].message
     assert load_chapter(path).paragraph(A4).selected_text == "text of " + A4  # type: ignore[union-attr]
@@ -53,4 +53,4 @@ async def test_a_run_whose_batches_are_all_on_disk_is_complete(tmp_path: Path, m
     model_server.add(tool_reply([("add_translation_batch", batch(*todo))]))
     model_server.add(text_reply("Done."))
     events = [e async for e in run_chapter(RunRequest(path, "translate", settings_for(model_server.base_url)))]
-    assert events[-1].status == "complete" and "reverted_on_disk" not in events[-1].summary
+    assert events[-1].status == "complete" and "reverted_on_disk" not in events[-1].summary.to_json()

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from engine.chunks import build_chunks
+from engine.chunks import TaskType, build_chunks
 from engine.context import ToolContext
 from engine.loop_config import ToolCallLoopConfig
-from engine.services import PolishService, ProofreadingService, TranslationService
+from engine.services import TaskService
 from engine.tools import default_tools
 from engine.tools.args import InfoArgs
 from engine.tools.registry import Tool, ToolRegistry
@@ -110,17 +110,11 @@ async def test_tool_context_without_chunk_boundaries_ai_assistant() -> None:
 
 
 @pytest.mark.parametrize(
-    ("service", "method", "translated"),
-    [
-        (TranslationService, "translate", False),
-        (PolishService, "polish", True),
-        (ProofreadingService, "proofread", True),
-    ],
+    ("method", "translated"),
+    [("translate", False), ("polish", True), ("proofread", True)],
     ids=["translation", "polish", "proofreading"],
 )
-async def test_service_propagation_with_paragraph_ids(
-    tmp_path: Path, service: type, method: str, translated: bool
-) -> None:
+async def test_service_propagation_with_paragraph_ids(tmp_path: Path, method: TaskType, translated: bool) -> None:
     """Scenarios "Translation / Polish / Proofreading service propagation with paragraph IDs" [P1, P2, P3]."""
     chapter = chapter_of(
         ["一。", "二。", "三。", "四。"],
@@ -131,27 +125,23 @@ async def test_service_propagation_with_paragraph_ids(
     store = ChapterStore(path)
     seen: list[ToolContext] = []
     registry = recording_registry(seen)
-    runner = service(load_chapter(path), registry=registry, model="m")
+    runner = TaskService(load_chapter(path), method, source=store, registry=registry, model="m")
 
     async def execute_tool_call_loop(config: ToolCallLoopConfig) -> dict[str, Any]:
-        submissions = config.new_submissions()
-        options = config.tool_call_options(submissions)
-        await registry.handle_tool_call("probe", {"paragraph_id": "P1"}, source=store, **options)
-        outside = await registry.handle_tool_call(
-            "add_translation_batch",
-            {"paragraphs": [{"paragraph_id": "P4", "translated_text": "x"}]},
-            source=store,
-            **options,
+        scope = config.scope
+        await registry.call("probe", {"paragraph_id": "P1"}, scope)
+        outside = await registry.call(
+            "add_translation_batch", {"paragraphs": [{"paragraph_id": "P4", "translated_text": "x"}]}, scope
         )
-        inside = await registry.handle_tool_call(
+        inside = await registry.call(
             "add_translation_batch",
             {"paragraphs": [{"paragraph_id": pid, "translated_text": f"new {pid}"} for pid in config.paragraph_ids]},
-            source=store,
-            **options,
+            scope,
         )
-        return {"outside": outside, "inside": inside, "complete": submissions.complete}
+        assert scope.submissions is not None
+        return {"outside": outside.result, "inside": inside.result, "complete": scope.submissions.complete}
 
-    (result,) = await getattr(runner, method)(execute_tool_call_loop)
+    (result,) = await runner.run(execute_tool_call_loop)
     assert runner.loop_configs()[0].paragraph_ids == ("P1", "P2", "P3")
     assert seen[0].chunk_boundaries is not None
     assert seen[0].chunk_boundaries.allowed_paragraph_ids == {"P1", "P2", "P3"}

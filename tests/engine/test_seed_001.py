@@ -9,10 +9,11 @@ from typing import Any
 
 import pytest
 
-from engine.chunks import build_chunks
-from engine.context import ChunkBoundaries, ToolContext
+from engine.chunks import TaskType, build_chunks
+from engine.context import ToolContext
 from engine.loop_config import ToolCallLoopConfig
-from engine.services import PolishService, ProofreadingService, TranslationService
+from engine.scope import ChunkBoundaries
+from engine.services import TaskService
 from engine.tools import default_tools
 from engine.tools.args import InfoArgs
 from engine.tools.registry import Tool, ToolRegistry
@@ -33,14 +34,9 @@ def probe_registry(seen: list[ToolContext]) -> ToolRegistry:
 
 async def a_loop_that_calls_tools(config: ToolCallLoopConfig, registry: ToolRegistry, chapter: Any) -> dict:
     """Stands in for the tool-call loop (issue 5): calls tools with the config's paragraph IDs, as the loop does."""
-    options = config.tool_call_options(config.new_submissions())
-    probe = await registry.handle_tool_call(
-        "probe", {"paragraph_id": config.paragraph_ids[0]}, source=chapter, **options
-    )
-    past_end = await registry.handle_tool_call(
-        "get_next_paragraphs", {"paragraph_id": config.paragraph_ids[-1]}, source=chapter, **options
-    )
-    return {"probe": probe, "past_end": past_end}
+    probe = await registry.call("probe", {"paragraph_id": config.paragraph_ids[0]}, config.scope)
+    past_end = await registry.call("get_next_paragraphs", {"paragraph_id": config.paragraph_ids[-1]}, config.scope)
+    return {"probe": probe.result, "past_end": past_end.result}
 
 
 # -- Requirement: Tool context includes chunk boundaries ------------------------------------------------
@@ -72,23 +68,23 @@ async def test_tool_context_without_chunk_boundaries_ai_assistant() -> None:
 
 
 @pytest.mark.parametrize(
-    ("service", "done"),
-    [(TranslationService, False), (PolishService, True), (ProofreadingService, True)],
+    ("task", "done"),
+    [("translate", False), ("polish", True), ("proofread", True)],
     ids=["translation", "polish", "proofreading"],
 )
-async def test_task_with_chunk_boundaries(service: type, done: bool) -> None:
+async def test_task_with_chunk_boundaries(task: TaskType, done: bool) -> None:
     """Scenarios "Translation / Polish / Proofreading task with chunk boundaries"."""
     texts = rashomon_texts()[:24]
     chapter = chapter_of(texts, translations={i: f"EN {i}" for i in range(len(texts))} if done else None)
     seen: list[ToolContext] = []
     registry = probe_registry(seen)
-    runner = service(chapter, chunk_chars=400, registry=registry)
+    runner = TaskService(chapter, task, chunk_chars=400, registry=registry)
     assert len(runner.chunks) > 1  # several chunks, each with its own boundaries
     results = await runner.run(lambda config: a_loop_that_calls_tools(config, registry, chapter))
     for ctx, chunk, result in zip(seen, runner.chunks, results, strict=True):
         assert ctx.chunk_boundaries is not None
         assert ctx.chunk_boundaries.allowed_paragraph_ids == frozenset(chunk.paragraph_ids)
-        assert ctx.task == service.task
+        assert ctx.task == task
         # Paragraph access is restricted to those IDs.
         assert result["past_end"]["error_code"] == "CHUNK_BOUNDARY"
         assert result["past_end"]["chunk_range"] == {
@@ -199,15 +195,11 @@ async def test_boundary_violation_error_format() -> None:
 
 
 @pytest.mark.parametrize(
-    ("service", "method", "done"),
-    [
-        (TranslationService, "translate", False),
-        (PolishService, "polish", True),
-        (ProofreadingService, "proofread", True),
-    ],
+    ("method", "done"),
+    [("translate", False), ("polish", True), ("proofread", True)],
     ids=["translation", "polish", "proofreading"],
 )
-async def test_service_propagation(service: type, method: str, done: bool) -> None:
+async def test_service_propagation(method: TaskType, done: bool) -> None:
     """Scenarios "Translation / Polish / Proofreading service propagation" with chunk [P1, P2, P3]."""
     chapter = chapter_of(
         ["一。", "二。", "三。"],
@@ -216,15 +208,15 @@ async def test_service_propagation(service: type, method: str, done: bool) -> No
     )
     seen: list[ToolContext] = []
     registry = probe_registry(seen)
-    runner = service(chapter, registry=registry)
+    runner = TaskService(chapter, method, registry=registry)
     configs: list[ToolCallLoopConfig] = []
 
     async def execute_tool_call_loop(config: ToolCallLoopConfig) -> dict:
         configs.append(config)
         return await a_loop_that_calls_tools(config, registry, chapter)
 
-    await getattr(runner, method)(execute_tool_call_loop)
+    await runner.run(execute_tool_call_loop)
     # The ToolCallLoopConfig includes the chunk's paragraph IDs ...
     assert [c.paragraph_ids for c in configs] == [("P1", "P2", "P3")]
-    # ... the loop passed them to handle_tool_call, and the handler received them as chunk boundaries.
+    # ... the loop passed its scope to registry.call, and the handler received them as chunk boundaries.
     assert seen[0].chunk_boundaries == ChunkBoundaries.from_paragraph_ids(["P1", "P2", "P3"])

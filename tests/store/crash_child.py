@@ -37,7 +37,7 @@ from store.errors import ChapterLoadError
 from store.loader import load_chapter
 from store.merge import BatchItem
 from store.model import Chapter, append_version
-from store.serialize import chapter_document
+from tests.store.documents import chapter_document
 
 BATCH = 10
 

@@ -6,7 +6,6 @@ import pytest
 
 from store.edits import (
     EditError,
-    edit_and_mark,
     edit_translation,
     keep_ours,
     needs_review,
@@ -72,5 +71,5 @@ def test_reviewed_is_about_a_text() -> None:
     assert edit_translation(para, "two").reviewed is True  # the same text: nothing changes
     same_text = append_version(para, "two", origin="polish", model="m")[0]
     assert same_text.reviewed is True and same_text.selected_text == "two"
-    marked = edit_and_mark(translated("源", "one"), "mine")
+    marked = set_reviewed(edit_translation(translated("源", "one"), "mine"), True)
     assert marked.selected_text == "mine" and marked.reviewed is True  # edit-and-mark: both in one change

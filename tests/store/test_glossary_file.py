@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes, load_glossary, parse_glossary
+from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes, parse_glossary
 from store.glossary_commit import (
     GlossaryConflict,
     GlossaryEditError,
@@ -106,12 +106,12 @@ def test_a_broken_file_is_one_line_naming_the_place(tmp_path: Path, content: str
     path = tmp_path / "glossary.json"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(GlossaryLoadError) as caught:
-        load_glossary(path)
+        GlossaryStore(Workspace(tmp_path)).load()
     assert said in caught.value.line and "\n" not in caught.value.line and str(path) in caught.value.line
 
 
 def test_no_file_is_an_empty_glossary_and_the_glossary_is_never_a_chapter(tmp_path: Path) -> None:
-    assert load_glossary(tmp_path / "glossary.json") == Glossary()
+    assert GlossaryStore(Workspace(tmp_path)).load() == Glossary()
     (tmp_path / "ch01.json").write_text("{}")
     (tmp_path / "glossary.json").write_text('{"format": "proofdesk.glossary/1", "entries": []}')
     assert [p.name for p in Workspace(tmp_path).chapter_paths()] == ["ch01.json"]
@@ -179,3 +179,19 @@ def test_a_change_is_read_back_without_parsing_it_and_as_a_parse_would_give_it(t
     changed = store.change(add_entry(entry("a1", "老婆", "the old woman")))
     assert store.load() is changed  # our own write, not parsed again
     assert changed == parse_glossary(store.path.read_bytes(), store.path)
+
+
+def test_a_big_glossary_is_validated_in_slices_and_a_bad_entry_is_named_where_it_is() -> None:
+    entries = [{"id": f"e{n}", "source": f"語{n}", "target": f"t{n}"} for n in range(2_500)]
+    doc = {"format": "proofdesk.glossary/1", "entries": entries, "extra": 1}
+    glossary = parse_glossary(json.dumps(doc).encode(), "glossary.json")
+    assert [e.id for e in glossary.entries] == [f"e{n}" for n in range(2_500)]
+    assert glossary.model_extra == {"extra": 1}
+    assert all(isinstance(e, GlossaryEntry) for e in glossary.entries)
+    entries[1_700]["kind"] = "thing"
+    with pytest.raises(GlossaryLoadError, match=r"entries\.1700\.kind"):
+        parse_glossary(json.dumps(doc).encode(), "glossary.json")
+    entries[1_700]["kind"] = "term"
+    entries[2_400]["source"] = "語3"  # the uniqueness rule holds across slices
+    with pytest.raises(GlossaryLoadError, match=r"entries\.2400: the source '語3' is already entry 'e3'"):
+        parse_glossary(json.dumps(doc).encode(), "glossary.json")

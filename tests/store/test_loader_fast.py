@@ -15,7 +15,8 @@ from store.errors import ChapterLoadError
 from store.fast_load import parse_fast
 from store.loader import _parse_careful, parse_chapter
 from store.model import Chapter, Paragraph, TranslationVersion
-from store.serialize import chapter_bytes, chapter_document
+from store.serialize import chapter_bytes
+from tests.store.documents import chapter_document
 from tests.store.test_loader_fuzz import chapters, json_values
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from store.errors import ChapterLoadError
 from store.loader import parse_chapter
 from store.model import ORIGINS, Chapter, Paragraph, TranslationVersion
-from store.serialize import chapter_bytes, chapter_document
+from store.serialize import chapter_bytes
+from tests.store.documents import chapter_document
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from store.loader import parse_chapter
 from store.model import ORIGINS, Chapter, Paragraph, TranslationVersion, append_version
-from store.serialize import chapter_bytes, chapter_document
+from store.serialize import chapter_bytes
+from tests.store.documents import chapter_document
 from tests.store.test_loader_fuzz import chapters
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

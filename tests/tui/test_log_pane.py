@@ -26,6 +26,7 @@ from engine.events import (
     ToolCalled,
     ToolResult,
 )
+from engine.trace import decode_record
 from tests.tui.conftest import SIZE, screen_text, wait_for
 from tui.app import THEMES_DIR
 from tui.theme import PROOFDESK_THEME
@@ -477,24 +478,34 @@ async def test_an_expanded_entry_from_the_model_is_never_markup_nor_control_code
 def test_the_trace_inspector_words_commits_like_the_log() -> None:
     steps = build_steps(
         [
-            {"kind": "batch_committed", "run_id": RUN, "chunk": 1, "ts": TS, "paragraph_ids": ["a"], "unchanged": []},
-            {
-                "kind": "batch_committed",
-                "run_id": RUN,
-                "chunk": 1,
-                "ts": TS,
-                "paragraph_ids": ["a", "b"],
-                "unchanged": ["c"],
-            },
-            # a trace from an engine that still reported batches that wrote nothing
-            {
-                "kind": "batch_committed",
-                "run_id": RUN,
-                "chunk": 1,
-                "ts": TS,
-                "paragraph_ids": [],
-                "unchanged": ["a", "b", "c"],
-            },
+            decode_record(e)
+            for e in [
+                {
+                    "kind": "batch_committed",
+                    "run_id": RUN,
+                    "chunk": 1,
+                    "ts": TS,
+                    "paragraph_ids": ["a"],
+                    "unchanged": [],
+                },
+                {
+                    "kind": "batch_committed",
+                    "run_id": RUN,
+                    "chunk": 1,
+                    "ts": TS,
+                    "paragraph_ids": ["a", "b"],
+                    "unchanged": ["c"],
+                },
+                # a trace from an engine that still reported batches that wrote nothing
+                {
+                    "kind": "batch_committed",
+                    "run_id": RUN,
+                    "chunk": 1,
+                    "ts": TS,
+                    "paragraph_ids": [],
+                    "unchanged": ["a", "b", "c"],
+                },
+            ]
         ]
     )
     assert [s.title for s in steps] == [

@@ -9,6 +9,7 @@ import pytest
 from textual import events
 
 from engine.events import ModelDelta, ModelRequest, RunFinished, RunStarted
+from engine.summaries import RunSummary
 from store.model import Chapter, Paragraph
 from tests.support.model_server import ModelServer, Scripted, sse, tool_chunks
 from tests.tui.chapters import write
@@ -125,7 +126,7 @@ async def test_the_waiting_line_goes_when_the_run_finishes(status: str) -> None:
         pane.push(run_started())
         pane.push(ModelRequest(run_id=RUN, chunk=1, turn=1, message_count=2, tool_names=("x",)))
         await wait_for(pilot, lambda: WAITING in screen_text(app), what="the waiting line")
-        pane.push(RunFinished(run_id=RUN, status=status, summary={}))
+        pane.push(RunFinished(run_id=RUN, status=status, summary=RunSummary()))
         # a delta that was still on its way must not bring the line back
         pane.push(ModelDelta(run_id=RUN, chunk=1, turn=1, channel="tool_arguments", tool_name="x", chars=3))
         await wait_for(pilot, lambda: f"■ run {status}" in screen_text(app), what="the run's end")

@@ -140,6 +140,8 @@ def test_every_node_of_ours_that_starts_workers_reports_their_failures() -> None
     assert users
     unreported = sorted(u.__qualname__ for u in users if not issubclass(u, ReportsWorkerFailures))
     assert not unreported, f"start workers without ReportsWorkerFailures: {unreported}"
+    # after the Textual base: default CSS is inherited along the first base only
+    assert not [u for u in users if u.__bases__[0] is ReportsWorkerFailures]
 
 
 def _all_subclasses(klass: type) -> list[type]:

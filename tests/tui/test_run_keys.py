@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.events import BatchCommitted, ChunkStarted, ModelRequest, ModelResponse, RunFinished, RunStarted
+from engine.summaries import RunSummary
 from store.loader import load_chapter
 from tests.support.model_server import ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
 from tests.tui.chapters import review_chapter, write
@@ -213,7 +214,7 @@ def test_run_status_wording() -> None:
     assert status.text() == "running translate · chunk 2.1/3 · turn 2 · 1/1 paragraph"
     status.cancelling = True
     assert status.text() == "translate: cancelling…"
-    status.update(RunFinished(run_id="r", status="cancelled", summary={}))
+    status.update(RunFinished(run_id="r", status="cancelled", summary=RunSummary()))
     assert status.text() == "last run: cancelled"
 
 
@@ -294,7 +295,7 @@ def test_the_status_line_shows_tokens_cache_share_and_cost_as_they_come() -> Non
             )
         )
     assert status.text() == "running translate · 0/2 paragraphs · 1.87M tok · 43% cached · $4.66"
-    status.update(RunFinished(run_id="r", status="complete", summary={}))
+    status.update(RunFinished(run_id="r", status="complete", summary=RunSummary()))
     assert status.text() == "last run: complete · 1.87M tok · 43% cached · $4.66"
     status.start("polish")  # a new run starts from nothing
     status.update(

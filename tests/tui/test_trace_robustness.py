@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.run import RunRequest
-from engine.trace import TraceReadError, read_trace
+from engine.trace import TraceReadError, decode_record, read_trace
 from tests.engine.loop_support import IDS, collect, settings_for, write_chapter
 from tests.engine.test_cli_run import run_cli
 from tests.support.model_server import ModelServer, text_reply, tool_reply
@@ -38,7 +38,7 @@ async def _real_trace(tmp_path: Path, server: ModelServer) -> list[dict[str, Any
         text_reply("Done."),
     )
     events = await collect(RunRequest(path, "translate", settings_for(server.base_url), chunk_chars=300, max_turns=4))
-    return list(read_trace(Path(events[-1].summary["trace"])))
+    return list(read_trace(Path(events[-1].summary.trace)))
 
 
 def _mutations(events: list[dict[str, Any]]) -> list[tuple[int, str, Any]]:
@@ -90,7 +90,7 @@ async def test_every_single_field_mutation_of_a_real_trace_is_shown(tmp_path: Pa
         assert isinstance(screen, TraceScreen)
         await pilot.pause()
         for index, key, wrong in mutations:
-            screen.steps = build_steps(_mutate(events, index, key, wrong))
+            screen.steps = build_steps([decode_record(e) for e in _mutate(events, index, key, wrong)])
             screen._apply_filter()  # the step list, the status line and the detail of the first step
             for step in screen.steps:
                 assert screen.describe(step).plain, (index, key, wrong)
@@ -156,7 +156,7 @@ def test_random_events_never_break_the_steps(tmp_path: Path, values: list[Any], 
     trace = tmp_path / "random.jsonl"
     trace.write_text("".join(json.dumps(e) + "\n" for e in events))
     read = list(read_trace(trace))
-    for step in build_steps(read):
+    for step in build_steps([decode_record(e) for e in read]):
         assert step.title is not None
 
 

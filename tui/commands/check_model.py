@@ -131,51 +131,64 @@ async def _check(settings: ModelSettings) -> dict[str, Any]:
 
 
 def _print_text(settings: ModelSettings, report: dict[str, Any]) -> None:
-    out = sys.stdout
     say = visible
-    out.write(f"model:         {say(settings.model)} at {say(public_url(settings.base_url))}\n")
-    error = report["error"]
-    if error:
-        out.write(
-            f"error:         {say(error['message'])} ({error['type']}"
-            + (", retryable" if error["retryable"] else ", not retryable")
-            + ")\n"
-        )
+    lines = [f"model:         {say(settings.model)} at {say(public_url(settings.base_url))}"]
+    lines += _error_lines(report["error"])
     for retry in report["retries"]:
-        out.write(f"retry:         attempt {retry['attempt']} after {retry['delay_s']:.1f} s: {say(retry['reason'])}\n")
+        lines.append(
+            f"retry:         attempt {retry['attempt']} after {retry['delay_s']:.1f} s: {say(retry['reason'])}"
+        )
     if report["reasoning_content"]:
-        out.write(f"reasoning:     {say(report['reasoning_content'][:500])}\n")
+        lines.append(f"reasoning:     {say(report['reasoning_content'][:500])}")
     if report["content"]:
-        out.write(f"content:       {say(report['content'][:500])}\n")
+        lines.append(f"content:       {say(report['content'][:500])}")
     for title, calls in (("tool call:", report["tool_calls"]), ("expanded to:", report.get("expanded_tool_calls", []))):
         for call in calls:
-            out.write(f"{title:<15}{say(call['name'])} (id {say(call['id'])})\n")
-            shown = call["arguments"] if call["arguments"] is not None else call.get("arguments_repaired")
-            out.write(f"  arguments:   {say(json.dumps(shown, ensure_ascii=False))}\n")
-            out.write(f"  raw:         {say(call['raw_arguments'])}\n")
-            if "arguments_repaired" in call:
-                out.write("  problem:     malformed JSON; only a safe repair reads it\n")
-            elif call.get("problem"):
-                out.write(f"  problem:     {say(call['problem'])}\n")
-    raw = report["finish_reason_raw"]
-    out.write(
-        f"finish:        {report['finish_reason']}"
-        + (f" (sent as {say(repr(raw))})" if raw and raw != report["finish_reason"] else "")
-        + "\n"
-    )
-    if report["usage"]:
-        u = report["usage"]
-        cached = f" ({u['cached_tokens']} cached)" if u.get("cached_tokens") is not None else ""
-        out.write(f"usage:         {u['prompt_tokens']} prompt{cached} + {u['completion_tokens']} completion tokens\n")
+            lines += _call_lines(title, call)
+    lines.append(_finish_line(report))
+    lines += _usage_lines(report["usage"])
     first = report["first_byte_ms"]
-    out.write(
-        "latency:       "
-        + (f"first byte {first:.0f} ms, " if first is not None else "")
-        + f"total {report['latency_ms']:.0f} ms\n"
-    )
-    out.write(
-        "result:        " + ("a well-formed tool call" if well_formed(report) else "NO well-formed tool call") + "\n"
-    )
+    took = f"first byte {first:.0f} ms, " if first is not None else ""
+    lines.append(f"latency:       {took}total {report['latency_ms']:.0f} ms")
+    lines.append("result:        " + ("a well-formed tool call" if well_formed(report) else "NO well-formed tool call"))
+    sys.stdout.write("".join(line + "\n" for line in lines))
+
+
+def _error_lines(error: dict[str, Any] | None) -> list[str]:
+    if not error:
+        return []
+    retryable = ", retryable" if error["retryable"] else ", not retryable"
+    return [f"error:         {visible(error['message'])} ({error['type']}{retryable})"]
+
+
+def _usage_lines(usage: dict[str, Any] | None) -> list[str]:
+    if not usage:
+        return []
+    cached = f" ({usage['cached_tokens']} cached)" if usage.get("cached_tokens") is not None else ""
+    return [f"usage:         {usage['prompt_tokens']} prompt{cached} + {usage['completion_tokens']} completion tokens"]
+
+
+def _call_lines(title: str, call: dict[str, Any]) -> list[str]:
+    """One tool call: name and id, the arguments as read (strictly, else by the safe repair), the raw text, and
+    what is wrong with it."""
+    say = visible
+    shown = call["arguments"] if call["arguments"] is not None else call.get("arguments_repaired")
+    lines = [
+        f"{title:<15}{say(call['name'])} (id {say(call['id'])})",
+        f"  arguments:   {say(json.dumps(shown, ensure_ascii=False))}",
+        f"  raw:         {say(call['raw_arguments'])}",
+    ]
+    if "arguments_repaired" in call:
+        lines.append("  problem:     malformed JSON; only a safe repair reads it")
+    elif call.get("problem"):
+        lines.append(f"  problem:     {say(call['problem'])}")
+    return lines
+
+
+def _finish_line(report: dict[str, Any]) -> str:
+    raw = report["finish_reason_raw"]
+    sent_as = f" (sent as {visible(repr(raw))})" if raw and raw != report["finish_reason"] else ""
+    return f"finish:        {report['finish_reason']}{sent_as}"
 
 
 def run(args: argparse.Namespace) -> int:

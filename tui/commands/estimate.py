@@ -46,16 +46,19 @@ def estimate_lines(estimate: dict[str, Any], name: str) -> list[str]:
     return lines
 
 
+def _estimate(request: RunRequest) -> dict[str, Any]:
+    """One chapter's estimate; a chapter that cannot be run is a usage error (exit 2)."""
+    try:
+        return estimate_run(request)
+    except ChapterLoadError as exc:
+        raise UsageError(exc.line) from None
+    except (StoreError, TaskSetupError, ValueError) as exc:
+        raise UsageError(f"{request.chapter_path}: {exc}") from None
+
+
 def print_estimates(requests: list[RunRequest], as_json: bool) -> int:
     """Estimate every chapter first (a chapter that cannot be run is exit 2), then print them."""
-    estimates = []
-    for request in requests:
-        try:
-            estimates.append(estimate_run(request))
-        except ChapterLoadError as exc:
-            raise UsageError(exc.line) from None
-        except (StoreError, TaskSetupError, ValueError) as exc:
-            raise UsageError(f"{request.chapter_path}: {exc}") from None
+    estimates = [_estimate(request) for request in requests]
     for request, estimate in zip(requests, estimates, strict=True):
         if as_json:
             sys.stdout.write(json_text(estimate) + "\n")

@@ -81,30 +81,41 @@ def run(args: argparse.Namespace) -> int:
         return _export_epub(args)
     if Path(args.chapter).is_dir() or args.format != "text":
         return _export_formatted(args)
-    chapter = load_chapter(args.chapter)
-    text = export_text(chapter, args.missing)
-    if args.output is None:
-        # A terminal would act on control characters in the translations: show them escaped there. A file or
-        # a pipe gets the text exactly.
-        sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
-        sys.stdout.flush()
-        return EXIT_OK
-    out: Path = args.output
+    text = export_text(load_chapter(args.chapter), args.missing)
+    out: Path | None = args.output
+    if out is None:
+        return _to_stdout(text)
     if out.exists() and out.resolve() == Path(args.chapter).resolve():
         raise UsageError(f"{out}: refusing to write the export over the chapter file itself")
     if _is_stream(out):
-        # A device or a pipe cannot be replaced by a rename (and must not be): write to it as it is.
-        try:
-            with open(out, "wb") as stream:
-                stream.write(text.encode("utf-8"))
-        except OSError as exc:
-            raise UsageError(f"{out}: cannot be written: {exc.strerror or exc}") from None
-        return EXIT_OK
-    try:
-        atomic_write(out, text.encode("utf-8"), expect=None)
-    except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left
-        raise UsageError(f"{out}: {exc}") from None
+        return _to_stream(out, text)
+    _write(out, text)
     return EXIT_OK
+
+
+def _to_stdout(text: str) -> int:
+    # A terminal would act on control characters in the translations: show them escaped there. A file or a pipe
+    # gets the text exactly.
+    sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
+    sys.stdout.flush()
+    return EXIT_OK
+
+
+def _to_stream(out: Path, text: str) -> int:
+    # A device or a pipe cannot be replaced by a rename (and must not be): write to it as it is.
+    try:
+        with open(out, "wb") as stream:
+            stream.write(text.encode("utf-8"))
+    except OSError as exc:
+        raise UsageError(f"{out}: cannot be written: {exc.strerror or exc}") from None
+    return EXIT_OK
+
+
+def _write(target: Path, text: str) -> None:
+    try:
+        atomic_write(target, text.encode("utf-8"), expect=None)
+    except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left
+        raise UsageError(f"{target}: {exc}") from None
 
 
 def _export_formatted(args: argparse.Namespace) -> int:
@@ -119,25 +130,16 @@ def _export_formatted(args: argparse.Namespace) -> int:
     if out is not None and (args.output_is_dir or out.is_dir()):
         out.mkdir(parents=True, exist_ok=True)
         for path, chapter in zip(files, chapters, strict=True):
-            target = out / (path.stem + SUFFIX[args.format])
-            try:
-                atomic_write(target, render(chapter, args.format, args.missing).encode("utf-8"), expect=None)
-            except StoreError as exc:
-                raise UsageError(f"{target}: {exc}") from None
+            _write(out / (path.stem + SUFFIX[args.format]), render(chapter, args.format, args.missing))
         print(visible(f"{out}: {len(files)} files", newlines=False), file=sys.stderr)
         return EXIT_OK
     sep = "\n" if args.format == "markdown" else ""
     text = sep.join(render(c, args.format, args.missing) for c in chapters)
     if out is None:
-        sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
-        sys.stdout.flush()
-        return EXIT_OK
+        return _to_stdout(text)
     if any(out.exists() and out.resolve() == f.resolve() for f in files):
         raise UsageError(f"{out}: refusing to write the export over a chapter file")
-    try:
-        atomic_write(out, text.encode("utf-8"), expect=None)
-    except StoreError as exc:
-        raise UsageError(f"{out}: {exc}") from None
+    _write(out, text)
     return EXIT_OK
 
 

@@ -160,15 +160,11 @@ def read_table(path: Path) -> list[GlossaryEntry]:
     A GalTransl dictionary (``source<TAB>target<TAB>note``, ``//`` comments) reads as is. Raises UsageError naming
     the line of a bad row.
     """
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot be read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     comma = path.suffix.lower() == ".csv"
     rows = csv.reader(
-        io.StringIO(text), delimiter="," if comma else "\t", quoting=csv.QUOTE_MINIMAL if comma else csv.QUOTE_NONE
+        io.StringIO(_utf8_text(path)),
+        delimiter="," if comma else "\t",
+        quoting=csv.QUOTE_MINIMAL if comma else csv.QUOTE_NONE,
     )
     columns = ["source", "target", "note", "kind"]
     entries: list[GlossaryEntry] = []
@@ -179,23 +175,36 @@ def read_table(path: Path) -> list[GlossaryEntry]:
         if number == 1 and cells[0].casefold() == "source":
             columns = [c.casefold() for c in cells]
             continue
-        values = dict(zip(columns, cells, strict=False))
-        if not values.get("source") or not values.get("target"):
-            raise UsageError(f"{path}:{number}: a row needs a source and a target")
-        kind = values.get("kind") or "term"
-        if kind not in KINDS:
-            raise UsageError(f"{path}:{number}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        entries.append(
-            GlossaryEntry(
-                id=new_entry_id(),
-                source=values["source"],
-                target=values["target"],
-                note=values.get("note", ""),
-                kind=kind,
-                origin="import",
-            )
-        )
+        entries.append(_entry_of(dict(zip(columns, cells, strict=False)), f"{path}:{number}"))
     return entries
+
+
+def _utf8_text(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8-sig")
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+
+
+def _entry_of(values: dict[str, str], where: str) -> GlossaryEntry:
+    """A new imported entry from one row's cells by column name; ``where`` (file:line) names a bad row."""
+    if not values.get("source") or not values.get("target"):
+        raise UsageError(f"{where}: a row needs a source and a target")
+    kind = values.get("kind") or "term"
+    if kind not in KINDS:
+        raise UsageError(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
+    return GlossaryEntry.model_validate(
+        {
+            "id": new_entry_id(),
+            "source": values["source"],
+            "target": values["target"],
+            "note": values.get("note", ""),
+            "kind": kind,
+            "origin": "import",
+        }
+    )
 
 
 def _import(store: GlossaryStore, args: argparse.Namespace) -> int:

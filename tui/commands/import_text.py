@@ -9,6 +9,7 @@ from pathlib import Path
 
 from store.atomic import atomic_write
 from store.errors import StoreError
+from store.model import Chapter
 from store.plaintext import chapter_from_text
 from store.serialize import chapter_bytes
 from tui.cli_errors import EXIT_OK, UsageError
@@ -118,6 +119,46 @@ def _default_id(path: Path) -> str:
     return re.sub(r"\s+", "-", path.stem.strip()) or "chapter"
 
 
+def _output_of(args: argparse.Namespace, src: Path) -> Path:
+    """Where the chapter goes: ``-o``, else beside the text; never the input, never an existing file unasked."""
+    out: Path = args.output or src.with_suffix(".json")
+    if out.resolve() == src.resolve():
+        raise UsageError(f"{out}: the output would replace the input; choose another -o")
+    if out.exists() and not args.force:
+        raise UsageError(f"{out}: already exists; use --force to overwrite it")
+    return out
+
+
+def _chapter_id(args: argparse.Namespace, src: Path) -> str:
+    chapter_id: str = args.chapter_id or _default_id(src)
+    if not chapter_id or re.search(r"\s", chapter_id):
+        raise UsageError(f"--id {chapter_id!r}: an id must be non-empty and contain no whitespace")
+    return chapter_id
+
+
+def _chapter_of(args: argparse.Namespace, text: str, chapter_id: str) -> Chapter:
+    """The chapter of the text's lines; its title is ``--title``, else its first non-empty line."""
+    chapter = chapter_from_text(
+        text,
+        chapter_id=chapter_id,
+        title=args.title,
+        source_language=args.source_language,
+        target_language=args.target_language,
+    )
+    if args.title is not None:
+        return chapter
+    return chapter.replace(title=next((p.text.strip() for p in chapter.paragraphs if not p.is_empty), None))
+
+
+def _with_translation(args: argparse.Namespace, chapter: Chapter) -> Chapter:
+    from store.books.text_import import with_translation
+
+    try:
+        return with_translation(chapter, _read_text(args.translation, args.encoding), str(args.translation))
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     """Import the text file and write the chapter atomically; never overwrite without --force."""
     src: Path = args.file
@@ -126,31 +167,10 @@ def run(args: argparse.Namespace) -> int:
     text = _read_text(src, args.encoding)
     if args.split_chapters:
         return _import_novel(args, text)
-    out: Path = args.output or src.with_suffix(".json")
-    if out.resolve() == src.resolve():
-        raise UsageError(f"{out}: the output would replace the input; choose another -o")
-    if out.exists() and not args.force:
-        raise UsageError(f"{out}: already exists; use --force to overwrite it")
-    chapter_id = args.chapter_id or _default_id(src)
-    if not chapter_id or re.search(r"\s", chapter_id):
-        raise UsageError(f"--id {chapter_id!r}: an id must be non-empty and contain no whitespace")
-    chapter = chapter_from_text(
-        text,
-        chapter_id=chapter_id,
-        title=args.title,
-        source_language=args.source_language,
-        target_language=args.target_language,
-    )
-    if args.title is None:
-        first = next((p.text.strip() for p in chapter.paragraphs if not p.is_empty), None)
-        chapter = chapter.replace(title=first)
+    out = _output_of(args, src)
+    chapter = _chapter_of(args, text, _chapter_id(args, src))
     if args.translation is not None:
-        from store.books.text_import import with_translation
-
-        try:
-            chapter = with_translation(chapter, _read_text(args.translation, args.encoding), str(args.translation))
-        except StoreError as exc:
-            raise UsageError(str(exc)) from None
+        chapter = _with_translation(args, chapter)
     try:
         atomic_write(out, chapter_bytes(chapter), expect=None)
     except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left

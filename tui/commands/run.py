@@ -12,12 +12,12 @@ import stat
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from engine import settings
 from engine.chunks import TASKS
 from engine.events import EngineEvent, ModelDelta, RunFinished
 from engine.run import RunRequest, run_chapters
+from engine.summaries import RunSummary
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.model_flags import add_model_flags, model_settings
 from tui.commands.run_workspace import expand_workspaces
@@ -87,29 +87,36 @@ def check_trace_path(path: Path, chapters: Sequence[Path]) -> None:
         raise UsageError(
             f"{path}: --trace names the chapter being run, and a trace appended to it would corrupt it; name a new file"
         )
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot be used for the trace: {exc.strerror or exc}") from None
-    if stat.S_ISCHR(st.st_mode):
+    st = _stat(path)
+    if st is None or stat.S_ISCHR(st.st_mode):
         return
     if not stat.S_ISREG(st.st_mode):
         what = "a folder" if stat.S_ISDIR(st.st_mode) else "not a regular file"
         raise UsageError(f"{path}: cannot be used for the trace: it is {what}")
-    if st.st_size == 0:
-        return
-    try:
-        with open(path, "rb") as f:
-            first = json.loads(f.readline(1 << 20))
-    except (OSError, ValueError, RecursionError):
-        first = None
-    if not (isinstance(first, dict) and isinstance(first.get("kind"), str) and isinstance(first.get("run_id"), str)):
+    if st.st_size and not _starts_like_a_trace(path):
         raise UsageError(
             f"{path}: refusing to append the trace to it: it is not a proofdesk trace (a file of JSON "
             "lines starting with a run's first event); name a new file or an earlier trace"
         )
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    """The trace path's status, None when there is no such file yet."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise UsageError(f"{path}: cannot be used for the trace: {exc.strerror or exc}") from None
+
+
+def _starts_like_a_trace(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            first = json.loads(f.readline(1 << 20))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(first, dict) and isinstance(first.get("kind"), str) and isinstance(first.get("run_id"), str)
 
 
 def _json_line(event: EngineEvent) -> str | None:
@@ -122,13 +129,13 @@ def _json_line(event: EngineEvent) -> str | None:
 
 async def _consume(
     requests: list[RunRequest], jobs: int, view: ProgressView, as_json: bool
-) -> tuple[list[dict[str, Any]], bool]:
+) -> tuple[list[RunSummary], bool]:
     """Show the events as they come; Ctrl+C stops the runs, which still report how they ended.
 
     The first Ctrl+C asks the runs to stop (within a second) and the events go on until every run has emitted
     ``run_finished``; a second Ctrl+C interrupts at once.
     """
-    summaries: list[dict[str, Any]] = []
+    summaries: list[RunSummary] = []
     events = run_chapters(requests, jobs=jobs)
     loop = asyncio.get_running_loop()
 
@@ -156,19 +163,7 @@ def run(args: argparse.Namespace) -> int:
     """Validate everything first (exit 2), then run and report."""
     args.chapters = expand_workspaces(args.chapters)  # a workspace folder: its chapters in file-name order
     config, model = model_settings(args)
-    if args.trace and len(args.chapters) > 1:
-        raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")
-    if args.trace:
-        check_trace_path(args.trace, args.chapters)
-    if args.paragraph is not None and len(args.chapters) > 1:
-        raise UsageError("--paragraph names a paragraph of one chapter, so it takes one chapter")
-    if args.paragraph is not None and args.include_all:
-        raise UsageError("--paragraph runs that paragraph whatever the work set says; leave out --all")
-    seen: set[Path] = set()
-    for path in args.chapters:  # a chapter that cannot be loaded is refused by its run: exit 2, one line
-        if path.resolve() in seen:
-            raise UsageError(f"{path}: given twice")
-        seen.add(path.resolve())
+    _check_arguments(args)
     requests = [
         RunRequest.configured(
             path,
@@ -202,12 +197,35 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_CANCELLED
     for line in summary_lines(summaries):
         print(line, file=sys.stderr)
-    statuses = {s.get("status") for s in summaries}
+    return _exit_code(summaries, cancelled, len(requests))
+
+
+def _check_arguments(args: argparse.Namespace) -> None:
+    """Refuse flags that do not go together, and a chapter given twice (exit 2)."""
+    one_chapter = len(args.chapters) == 1
+    if args.trace and not one_chapter:
+        raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")
+    if args.trace:
+        check_trace_path(args.trace, args.chapters)
+    if args.paragraph is not None and not one_chapter:
+        raise UsageError("--paragraph names a paragraph of one chapter, so it takes one chapter")
+    if args.paragraph is not None and args.include_all:
+        raise UsageError("--paragraph runs that paragraph whatever the work set says; leave out --all")
+    seen: set[Path] = set()
+    for path in args.chapters:  # a chapter that cannot be loaded is refused by its run: exit 2, one line
+        if path.resolve() in seen:
+            raise UsageError(f"{path}: given twice")
+        seen.add(path.resolve())
+
+
+def _exit_code(summaries: list[RunSummary], cancelled: bool, runs: int) -> int:
+    """0 when every chunk of every run completed; 130 cancelled; 2 for bad input or an unusable model; else 1."""
+    statuses = {s.status for s in summaries}
     if cancelled or "cancelled" in statuses:
         print("proofdesk: cancelled; committed batches are kept", file=sys.stderr)
         return EXIT_CANCELLED
-    if "bad_input" in statuses or any(s.get("model_unusable") for s in summaries):
+    if "bad_input" in statuses or any(s.model_unusable for s in summaries):
         return EXIT_BAD_INPUT  # the chapter or the model configuration needs fixing, not a retry
-    if statuses - {"complete"} or len(summaries) != len(requests):
+    if statuses - {"complete"} or len(summaries) != runs:
         return EXIT_FAILED
     return EXIT_OK

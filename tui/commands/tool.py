@@ -15,8 +15,9 @@ from pathlib import Path
 
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.tools import with_glossary
+from engine.scope import ChunkScope
 from engine.settings import CHUNK_NUMBER, MAX_BATCH
-from engine.tools import SubmissionTracker, default_registry
+from engine.tools import default_registry
 from store.atomic import CommitError
 from store.commit import ChapterStore
 from store.glossary import GlossaryLoadError
@@ -66,46 +67,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(handler=run)
 
 
+def _store(args: argparse.Namespace) -> ChapterStore:
+    """The chapter's store; a chapter that cannot be opened or loaded is bad input (exit 2), not a tool error."""
+    try:
+        store = ChapterStore(args.chapter, allow_read_only=args.force)
+    except CommitError as exc:
+        raise UsageError(f"{args.chapter}: {exc.reason}") from None
+    store.load()
+    return store
+
+
+def _scope(args: argparse.Namespace, store: ChapterStore) -> ChunkScope:
+    """Chunk K's scope with ``--chunk K`` (built as a run builds it, bases included), else an unbounded one."""
+    if args.chunk is None:
+        return ChunkScope.standalone(store, task=args.task, origin=args.origin, max_batch=_max_batch(args))
+    chunks = chunks_for(args.chapter, args.task, args.chunk_chars, args.include_all)
+    if not 1 <= args.chunk <= len(chunks):
+        have = f"has {len(chunks)} chunk{'s' if len(chunks) != 1 else ''}" if chunks else "has no chunks"
+        raise UsageError(f"--chunk {args.chunk} is out of range: the {args.task} work set of {args.chapter} {have} now")
+    return ChunkScope.for_chunk(chunks[args.chunk - 1], store, origin=args.origin, max_batch=_max_batch(args))
+
+
+def _max_batch(args: argparse.Namespace) -> int:
+    return int(args.max_batch or user_config().run.max_batch)
+
+
 def run(args: argparse.Namespace) -> int:
     """Call the tool; print the result on stdout; exit 0 on success, 1 on a tool error."""
     raw = sys.stdin.read() if args.arguments == "-" else args.arguments
     if args.chunk is not None and args.task is None:
         raise UsageError("--chunk needs --task, which decides the work set the chunks are built from")
-    try:
-        store = ChapterStore(args.chapter, allow_read_only=args.force)
-    except CommitError as exc:
-        raise UsageError(f"{args.chapter}: {exc.reason}") from None
-    store.load()  # a chapter that cannot be loaded is bad input (exit 2), not a tool error
-    paragraph_ids = None
-    submissions = None
-    if args.chunk is not None:
-        chunks = chunks_for(args.chapter, args.task, args.chunk_chars, args.include_all)
-        if not 1 <= args.chunk <= len(chunks):
-            have = f"has {len(chunks)} chunk{'s' if len(chunks) != 1 else ''}" if chunks else "has no chunks"
-            raise UsageError(
-                f"--chunk {args.chunk} is out of range: the {args.task} work set of {args.chapter} {have} now"
-            )
-        chunk = chunks[args.chunk - 1]
-        paragraph_ids = chunk.paragraph_ids
-        submissions = SubmissionTracker.for_chunk(chunk)
-    max_batch = args.max_batch or user_config().run.max_batch
+    store = _store(args)
+    scope = _scope(args, store)
     try:
         glossary = RunGlossary(GlossaryStore(Workspace.for_chapter(args.chapter)))
     except GlossaryLoadError as exc:
         raise UsageError(exc.line) from None
     registry = with_glossary(default_registry(), glossary)
-    result = asyncio.run(
-        registry.handle_tool_call(
-            args.name,
-            raw,
-            source=store,
-            task=args.task,
-            paragraph_ids=paragraph_ids,
-            submissions=submissions,
-            origin=args.origin,
-            model=None,
-            max_batch=max_batch,
-        )
-    )
+    result = asyncio.run(registry.call(args.name, raw, scope)).result
     sys.stdout.write(json_text(result, indent=2) + "\n")
     return EXIT_OK if result.get("success") is True else EXIT_FAILED

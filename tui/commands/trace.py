@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from engine.config import ConfigError, load_config
-from engine.trace import TraceReadError, read_trace
+from engine.trace import TraceReadError, read_events
 from tui.cli_errors import UsageError
 
 
@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if path.is_dir():
         raise UsageError(f"{path}: is a folder, not a trace file")
     try:
-        for _ in read_trace(path):
+        for _ in read_events(path):
             pass
     except TraceReadError as exc:
         raise UsageError(str(exc)) from None

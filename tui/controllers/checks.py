@@ -8,8 +8,9 @@ edit only the changed paragraphs are checked again. These are the checks of one 
 CHAPTER`` gives the same): the workspace-wide INCONSISTENT needs every chapter and is left to ``proofdesk check
 WORKSPACE``; INCONSISTENT among the chapter's own paragraphs is included.
 
-The glossary reaches the checks through one function, ``glossary_terms`` (given by the screen), called in the
-worker.
+The glossary reaches the checks through one function, ``glossary_terms`` (given by the screen): the approved
+entries of the glossary's immutable snapshot, read on the UI thread and handed to the worker with the chapter; a
+new glossary is checked again like a new chapter state.
 """
 
 from __future__ import annotations
@@ -86,6 +87,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
         self.filter_code: str | None = None
         self._checks = ChapterChecks()  # the latest computed, whichever state: reused by the next update
         self._wanted: Chapter | None = None  # the chapter state the last computation was started for
+        self._wanted_terms: tuple[GlossaryTerm, ...] = ()  # and the glossary terms it was started with
 
     @property
     def _table(self) -> ParagraphTable:
@@ -97,21 +99,23 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
     # -- computing -------------------------------------------------------------------------------------------
 
     def want(self, chapter: Chapter | None) -> None:
-        """Check ``chapter`` (in a thread) unless that state's warnings are computed or on their way."""
-        if chapter is None or chapter is self._wanted:
+        """Check ``chapter`` with the glossary as it is (in a thread) unless those warnings are computed or on
+        their way."""
+        terms = self.glossary_terms()
+        if chapter is None or (chapter is self._wanted and terms is self._wanted_terms):
             return
         first = self._wanted is None
-        self._wanted = chapter
+        self._wanted, self._wanted_terms = chapter, terms
         if first:
             # The first check of a big chapter holds the interpreter for a second or more: after the first frame.
-            self.call_after_refresh(self._compute, chapter, self._checks)
+            self.call_after_refresh(self._compute, chapter, self._checks, terms)
         else:
-            self._compute(chapter, self._checks)
+            self._compute(chapter, self._checks, terms)
 
     @work(thread=True, exclusive=True, group="checks", description="QA checks", exit_on_error=False)
-    def _compute(self, chapter: Chapter, previous: ChapterChecks) -> None:
+    def _compute(self, chapter: Chapter, previous: ChapterChecks, terms: tuple[GlossaryTerm, ...]) -> None:
         worker = get_current_worker()
-        checks = previous.update(chapter, self.glossary_terms(), stop=lambda: worker.is_cancelled)
+        checks = previous.update(chapter, terms, stop=lambda: worker.is_cancelled)
         if checks is not None:
             self.app.call_from_thread(self._computed, checks)
 

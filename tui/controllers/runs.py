@@ -271,7 +271,12 @@ class RunControl(Vertical, ReportsWorkerFailures):
         options = asdict(ask)
         del options["task"], options["what"]
         request = self.workspace.run_request(self.session, ask.task, demo_delay=self.demo_delay, **options)
-        self._run_events = events = run_chapter(request, workspace=self.workspace.workspace, store=self.session.store)
+        self._run_events = events = run_chapter(
+            request,
+            workspace=self.workspace.workspace,
+            store=self.session.store,
+            glossary=self.workspace.glossary.source,
+        )
         screen = self.screen  # the events go to the screen: its log pane and this control both follow them
         try:
             async for event in events:

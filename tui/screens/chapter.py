@@ -28,14 +28,13 @@ from engine.checks import GlossaryTerm
 from engine.checks.incremental import NO_WARNINGS, ChapterWarnings
 from engine.chunks import TASKS, TaskType
 from engine.counted import counted
-from engine.glossary.run_glossary import RunGlossary
 from engine.trace import latest_trace
 from store.edits import needs_review
 from store.errors import StoreError
 from store.model import Chapter, Paragraph
 from tui.controllers.checks import ChecksControl
 from tui.controllers.runs import RunControl
-from tui.messages import ChapterStateChanged, EngineEventReceived, Redrawn, WorkspaceChanged
+from tui.messages import ChapterStateChanged, EngineEventReceived, GlossaryChanged, Redrawn, WorkspaceChanged
 from tui.screens.prompt import PromptScreen
 from tui.search import SCOPE_WORDS, Search
 from tui.session import ChapterSession, ChapterSummary, EditRefused, WorkspaceSession
@@ -152,9 +151,9 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         return self.runs.run_label
 
     def glossary_terms(self) -> tuple[GlossaryTerm, ...]:
-        """The approved glossary entries as the checks use them: the checks' one way to the glossary (called in
-        their worker thread)."""
-        return RunGlossary.terms_of(self.workspace.glossary.current())  # its file, as it is now
+        """The approved glossary entries as the checks use them: the checks' one way to the glossary (an
+        attribute of the immutable snapshot the app's worker parsed: nothing is read here)."""
+        return self.workspace.glossary.snapshot.approved_terms
 
     def on_mount(self) -> None:
         self.table.focus()
@@ -296,6 +295,10 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
             message.seen,
             done=f"[{message.position + 1}] {para.id}: dismissed {', '.join(codes)} (until either text changes)",
         )
+
+    @on(GlossaryChanged)
+    def _glossary_changed(self) -> None:
+        self._changed()  # the warnings of GLOSSARY_NOT_APPLIED and the entries in the detail pane
 
     @on(WorkspaceChanged)
     def _workspace_changed(self, message: WorkspaceChanged) -> None:

@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable
 
 from rich.text import Text
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -21,6 +22,7 @@ from store.errors import StoreError
 from store.glossary import Glossary, GlossaryEntry, new_entry_id
 from store.glossary_commit import add_entry, approve_entries, remove_entries, update_entry
 from tui.glossary_view import GlossaryView
+from tui.messages import GlossaryChanged
 from tui.screens.choice import ChoiceScreen
 from tui.screens.prompt import PromptScreen
 from tui.terminal_text import visible
@@ -35,7 +37,7 @@ def entry_line(entry: GlossaryEntry) -> str:
     return visible(f"{mark} {entry.source} → {target} ({entry.kind}){note}", newlines=False)
 
 
-class GlossaryScreen(ReportsWorkerFailures, Screen[None]):
+class GlossaryScreen(Screen[None], ReportsWorkerFailures):
     """The glossary of the workspace."""
 
     HELP_GROUP = "Glossary"
@@ -67,7 +69,12 @@ class GlossaryScreen(ReportsWorkerFailures, Screen[None]):
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
         self.refresh_list()
-        self.set_interval(1.0, self.refresh_list)  # follow edits made outside (a stat; a read only on change)
+        # Follow edits made outside: a stat a second; a change is read in the app's worker (GlossaryChanged).
+        self.set_interval(1.0, self.refresh_list)
+
+    @on(GlossaryChanged)
+    def _glossary_changed(self) -> None:
+        self.refresh_list()
 
     def refresh_list(self, *, force: bool = False) -> None:
         """Show the entries as the file holds them now (kept cursor)."""
@@ -108,11 +115,10 @@ class GlossaryScreen(ReportsWorkerFailures, Screen[None]):
     def _commit(self, edit: Callable[[Glossary], Glossary], done: str) -> None:
         async def work() -> None:
             try:
-                await asyncio.to_thread(self.view.store.change, edit)
+                await asyncio.to_thread(self.view.change, edit)
             except StoreError as exc:  # a conflict, an unknown entry, a broken file: one sentence
                 self.notify(visible(str(exc), newlines=False), severity="error", markup=False)
                 return
-            self.view.forget()
             self.refresh_list(force=True)
             self.notify(visible(done, newlines=False), timeout=2, markup=False)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.style import Style
 from rich.text import Text
@@ -22,7 +22,8 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.counted import counted
-from engine.trace import TraceReadError, read_trace
+from engine.events import ModelRequest, ModelResponse, ToolCalled, ToolResult
+from engine.trace import TraceProblem, TraceReadError, TraceRecord, read_events
 from tui.screens.prompt import PromptScreen
 from tui.terminal_text import visible
 from tui.usage_text import usage_text
@@ -36,11 +37,13 @@ from tui.widgets.trace_steps import (
     pretty_arguments,
 )
 
+_R = TypeVar("_R", bound=TraceRecord)
+
 
 class _Escaped(Text):
     """A ``Text`` whose appended strings (read from the trace) have their control characters escaped."""
 
-    def append(self, text: str | Text, style: str | Style | None = None) -> _Escaped:  # type: ignore[override]
+    def append(self, text: str | Text, style: str | Style | None = None) -> _Escaped:
         super().append(visible(text) if isinstance(text, str) else text, style)
         return self
 
@@ -97,7 +100,7 @@ class TraceScreen(Screen[None]):
     async def on_mount(self) -> None:
         self.query_one(TraceStepList).focus()
         try:
-            events = await asyncio.to_thread(lambda: list(read_trace(self.path)))
+            events = await asyncio.to_thread(lambda: list(read_events(self.path)))
         except TraceReadError as exc:
             self.problem = str(exc)
             events = []
@@ -177,53 +180,51 @@ class TraceScreen(Screen[None]):
             text.append(step.title + "\n", error)
         text.append("Chunk boundaries\n", heading)
         text.append(boundaries_text(step.chunk_event) + "\n")
-        first = step.events[0]
         if step.kind == "turn":
-            self._describe_turn(text, step, heading)
+            self._describe_turn(text, step, heading, error)
         elif step.kind == "tool":
-            text.append("Arguments\n", heading)
-            text.append(pretty(first.get("arguments")) + "\n")
-            result = next((e for e in step.events if e.get("kind") == "tool_result"), None)
-            text.append("Result\n", heading)
-            text.append(
-                pretty(result.get("result")) + "\n" if result else "(no result recorded)\n",
-                error if step.is_error else Style(),
-            )
+            self._describe_tool(text, step, heading, error)
         else:
             text.append("Event\n", heading)
-            text.append(pretty(first) + "\n")
+            text.append(pretty(_json(step.events[0])) + "\n")
         return text
 
-    def _describe_turn(self, text: Text, step: Step, heading: Style) -> None:
-        request = next((e for e in step.events if e.get("kind") == "model_request"), None)
-        response = next((e for e in step.events if e.get("kind") == "model_response"), None)
+    @staticmethod
+    def _describe_tool(text: Text, step: Step, heading: Style, error: Style) -> None:
+        call = _first(step, ToolCalled)
+        result = _first(step, ToolResult)
+        text.append("Arguments\n", heading)
+        text.append(pretty(None if call is None else call.arguments) + "\n")
+        text.append("Result\n", heading)
+        text.append(
+            pretty(result.result) + "\n" if result else "(no result recorded)\n", error if step.is_error else Style()
+        )
+
+    @staticmethod
+    def _describe_turn(text: Text, step: Step, heading: Style, error: Style) -> None:
+        request = _first(step, ModelRequest)
         if request is not None:
-            messages: list[dict[str, Any]] = request.get("messages") or []
-            text.append(f"Messages sent ({request.get('message_count', len(messages))})\n", heading)
-            for message in messages:
+            text.append(f"Messages sent ({request.message_count})\n", heading)
+            for message in request.messages:
                 text.append(message_text(message) + "\n")
-            if not messages:
+            if not request.messages:
                 text.append("(not recorded in this trace)\n")
         text.append("Model answer\n", heading)
+        response = _first(step, ModelResponse)
         if response is None:
             text.append("(no answer recorded)\n")
             return
-        if response.get("error"):
-            text.append(
-                f"error: {response['error']}\n", self.get_component_rich_style("trace-screen--error", partial=True)
-            )
-        if response.get("reasoning"):
-            text.append(f"reasoning: {response['reasoning']}\n")
-        if response.get("content"):
-            text.append(f"{response['content']}\n")
-        for call in response.get("tool_calls") or []:
+        if response.error:
+            text.append(f"error: {response.error}\n", error)
+        if response.reasoning:
+            text.append(f"reasoning: {response.reasoning}\n")
+        if response.content:
+            text.append(f"{response.content}\n")
+        for call in response.tool_calls:
             text.append(f"→ {call.get('name', '?')} [{call.get('id', '?')}]\n")
             text.append(pretty_arguments(call.get("arguments")) + "\n")
-        usage = response.get("usage")
-        spent = usage_text(usage) if isinstance(usage, dict) and usage else "no usage reported"
-        latency = response.get("latency_ms")
-        took = f"{latency:.0f} ms" if isinstance(latency, int | float) else "time not recorded"
-        text.append(f"finish {response.get('finish_reason')} · {spent} · {took}\n")
+        spent = usage_text(response.usage) if response.usage else "no usage reported"
+        text.append(f"finish {response.finish_reason} · {spent} · {response.latency_ms:.0f} ms\n")
 
     # -- actions -------------------------------------------------------------------------------------------
 
@@ -258,7 +259,7 @@ class TraceScreen(Screen[None]):
     def action_copy(self) -> None:
         step = self.current
         if step is not None:
-            self.app.copy_to_clipboard(pretty(step.events))
+            self.app.copy_to_clipboard(pretty([_json(record) for record in step.events]))
             self.notify("Copied the step's events as JSON (OSC 52).", timeout=2)
 
     def action_detail_page(self, direction: int) -> None:
@@ -273,3 +274,15 @@ class TraceScreen(Screen[None]):
             self.app.pop_screen()
         else:
             self.app.exit()
+
+
+def _first(step: Step, kind: type[_R]) -> _R | None:
+    """The step's first event of type ``kind``."""
+    return next((e for e in step.events if isinstance(e, kind)), None)
+
+
+def _json(record: TraceRecord) -> Any:
+    """A step's event as the JSON object the trace holds (a problem line: what it says, and why it is no event)."""
+    if isinstance(record, TraceProblem):
+        return {"line": record.line_no, "problem": record.reason, "text": record.text}
+    return record.to_json()

@@ -131,37 +131,43 @@ class LogPane(ScrollView, can_focus=True):
             return
         pending, self._pending = self._pending, []
         added = 0
-        follow = False
         for item in pending:
-            if isinstance(item, LogEntry):
-                self.entries.append(item)
-                added += 1
-                continue
-            if isinstance(item, _RunEnded):
-                self._current, self._run_over = None, True
-                continue
-            if isinstance(item, ModelDelta):
-                self._on_delta(item)
-                continue
-            if isinstance(item, RunStarted):  # a new run is what the person wants to see
-                follow, self._run_over = True, False
-            elif isinstance(item, ModelRequest):
-                self._current, self._current_label = "", f"turn {item.turn}: waiting for the model…"
-                self._run_over = False
-            elif isinstance(item, ModelResponse | ChunkFinished):
-                self._current = None
-            elif isinstance(item, RunFinished):  # whatever the status: nothing is streaming any more
-                self._current, self._run_over = None, True
-            entry = entry_for(item)
+            entry = self._entry_of(item)
             if entry is not None:
                 self.entries.append(entry)
                 added += 1
-        if follow:
+        if any(isinstance(item, RunStarted) for item in pending):  # a new run is what the person wants to see
             self._set_following(True)
         elif not self._following:
             self._unseen += added
         self.flushes += 1
         self._rebuild()
+
+    def _entry_of(self, item: EngineEvent | LogEntry | _RunEnded) -> LogEntry | None:
+        """The line a queued item adds, if any, after what it does to the current-output line."""
+        if isinstance(item, LogEntry):
+            return item
+        if isinstance(item, _RunEnded):
+            self._current, self._run_over = None, True
+            return None
+        if isinstance(item, ModelDelta):
+            self._on_delta(item)
+            return None
+        self._track_current(item)
+        return entry_for(item)
+
+    def _track_current(self, event: EngineEvent) -> None:
+        """The current-output line: waiting at a request, gone at the answer; no stray delta brings it back after
+        the run's end (whatever its status: nothing is streaming any more)."""
+        if isinstance(event, RunStarted):
+            self._run_over = False
+        elif isinstance(event, ModelRequest):
+            self._current, self._current_label = "", f"turn {event.turn}: waiting for the model…"
+            self._run_over = False
+        elif isinstance(event, ModelResponse | ChunkFinished):
+            self._current = None
+        elif isinstance(event, RunFinished):
+            self._current, self._run_over = None, True
 
     def _on_delta(self, delta: ModelDelta) -> None:
         if self._run_over:
@@ -288,24 +294,11 @@ class LogPane(ScrollView, can_focus=True):
 
     def _rebuild(self) -> None:
         old_cursor_entry = self.cursor_entry
-        old_cursor_row = self._row_of(self._cursor)
-        offset = old_cursor_row - round(self.scroll_y)  # where the cursor stood in the pane
+        offset = self._row_of(self._cursor) - round(self.scroll_y)  # where the cursor stood in the pane
         self._view = [e for e in self.entries if e.is_error] if self.errors_only else list(self.entries)
-        if self._expanded is not None:
-            self._expanded_index = self._index_of(self._expanded, self._expanded_index or 0)
-            if self._expanded_index is None and not any(e is self._expanded for e in self.entries):
-                self._expanded = None  # it left the pane
-        else:
-            self._expanded_index = None
+        self._find_expanded()
         self._wrap_expanded()
-        if not self._following:
-            found = self._index_of(old_cursor_entry, self._cursor)
-            if found is None:  # the line under the cursor is gone (or filtered out): follow the end again
-                self._set_following(True)
-            else:
-                self._cursor = found
-        if self._following:
-            self._cursor = max(len(self._view) - 1, 0)
+        self._place_cursor(old_cursor_entry)
         self._generation += 1
         self._cache.clear()
         lines = self._entry_rows() + (1 if self._current is not None else 0)
@@ -316,6 +309,26 @@ class LogPane(ScrollView, can_focus=True):
             self.scroll_to(y=max(self._row_of(self._cursor) - offset, 0), animate=False, force=True)
         self._show_state()
         self.refresh()
+
+    def _find_expanded(self) -> None:
+        """Where the expanded entry is in the new view (it may be filtered out); forget it once it left the pane."""
+        if self._expanded is None:
+            self._expanded_index = None
+            return
+        self._expanded_index = self._index_of(self._expanded, self._expanded_index or 0)
+        if self._expanded_index is None and not any(e is self._expanded for e in self.entries):
+            self._expanded = None
+
+    def _place_cursor(self, entry: LogEntry | None) -> None:
+        """The cursor on the line it was on (paused), or on the last line (following)."""
+        if not self._following:
+            found = self._index_of(entry, self._cursor)
+            if found is None:  # the line under the cursor is gone (or filtered out): follow the end again
+                self._set_following(True)
+            else:
+                self._cursor = found
+        if self._following:
+            self._cursor = max(len(self._view) - 1, 0)
 
     def _wrap_expanded(self) -> None:
         entry, index = self._expanded, self._expanded_index

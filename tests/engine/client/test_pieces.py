@@ -8,13 +8,15 @@ import json
 import pytest
 
 from engine.client.arguments import parse_arguments, split_concatenated, unwrap_parallel
-from engine.client.assembly import StreamAssembler, fix_surrogates, new_tool_call_id
+from engine.client.assembly import StreamAssembler
 from engine.client.errors import public_url, redact, sentence
 from engine.client.failure import classify
+from engine.client.final_calls import new_tool_call_id
 from engine.client.finish import normalise_finish_reason
 from engine.client.response import AssembledResponse, ToolCall
 from engine.client.retry import RetryPolicy, server_delay
 from engine.client.sse import SSEEvent
+from engine.client.text_stream import fix_surrogates
 from engine.client.think import ThinkSplitter
 
 # -- finish reasons ------------------------------------------------------------------------------------------------

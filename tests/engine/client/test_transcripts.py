@@ -46,7 +46,7 @@ def check(response: AssembledResponse, expect: Expect) -> None:
     if expect.failure is not None:
         assert response.failure is not None
         assert (response.failure.type, response.failure.retryable) == expect.failure, response.failure
-    assert tuple(w.id for w in response.expanded_wrappers) == expect.wrappers
+    assert tuple(c.id for c in response.received_calls if c not in response.tool_calls) == expect.wrappers
     assert [c.name for c in response.tool_calls] == [c.name for c in expect.calls]
     ids = [c.id for c in response.tool_calls]
     assert len(set(ids)) == len(ids), "tool call ids must be unique"

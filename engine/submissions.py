@@ -12,18 +12,15 @@ import threading
 from collections.abc import Iterable, Mapping, Sequence
 
 from engine.chunks import BaseState, Chunk
-from engine.context import ChunkBoundaries
 from store.model import Chapter
 
 
 class SubmissionTracker:
-    """Per-chunk run state shared by the tool calls of one loop (thread-safe): the chunk's boundaries, the base
-    each result merges onto, and which paragraphs still have no submission."""
+    """Per-chunk run state shared by the tool calls of one loop (thread-safe): the base each result merges onto,
+    and which paragraphs still have no submission. Only the submitting tool records into it."""
 
     def __init__(self, paragraph_ids: Sequence[str], bases: Mapping[str, BaseState]) -> None:
         self.paragraph_ids = tuple(paragraph_ids)
-        # The tools' limits for this chunk, built once for all its calls.
-        self.boundaries = ChunkBoundaries.from_paragraph_ids(self.paragraph_ids)
         self._bases = dict(bases)
         self._submitted: set[str] = set()
         self._lock = threading.Lock()
