@@ -222,10 +222,6 @@ class ChapterSession:
 
         return self._change(paragraph_id, apply)
 
-    def dismiss_warning(self, paragraph_id: str, code: str, translation: str | None = None) -> Chapter:
-        """Dismiss one QA warning (see :meth:`dismiss_warnings`)."""
-        return self.dismiss_warnings(paragraph_id, (code,), translation)
-
     def resolve_conflict(self, conflict: StoredConflict, resolution: Resolution, text: str | None = None) -> Chapter:
         """Resolve one conflict record: keep theirs (the file as it is), keep ours, or an edited text."""
         record = conflict.record

@@ -74,10 +74,6 @@ class CheckWarning(Struct, frozen=True):
             "span": None if self.span is None else [self.span[0], self.span[1]],
         }
 
-    def for_model(self) -> dict[str, str]:
-        """The short form a batch result carries: ``{"paragraph_id", "code", "message"}``."""
-        return {"paragraph_id": self.paragraph_id, "code": self.code, "message": self.message}
-
 
 def quoted(text: str, limit: int = 24) -> str:
     """``text`` in quotes for a message, cut to ``limit`` characters, one line."""

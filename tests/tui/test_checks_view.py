@@ -400,7 +400,7 @@ def test_a_dismissal_is_of_the_text_seen(checks_path: Path) -> None:
             {0: para.replace(translations=(*para.translations, other), selected_translation_id=other.id)}
         ),
     )
-    session.dismiss_warning("p0000001", "QUOTES_LOST", seen)
+    session.dismiss_warnings("p0000001", ("QUOTES_LOST",), seen)
     stored = on_disk(checks_path, "p0000001")
     assert stored.selected_text == other.text
     assert stored.__pydantic_extra__ == {
