@@ -12,7 +12,6 @@ from typing import Any
 from engine.checks.consistency import check_consistency
 from engine.checks.dismissal import dismissed_codes
 from engine.checks.glossary import GlossaryTerm
-from engine.checks.incremental import ChapterChecks
 from engine.checks.languages import languages
 from engine.checks.paragraph import findings
 from engine.checks.warning import CheckWarning
@@ -30,6 +29,8 @@ def check_chapter(
 
     ``codes`` keeps only those codes; dismissed warnings are left out unless ``include_dismissed``.
     """
+    from engine.checks.incremental import ChapterChecks  # here: a run imports this module for batch_warnings only
+
     checks = ChapterChecks.of(chapter, glossary, consistency=codes is None or "INCONSISTENT" in codes)
     return checks.listed(include_dismissed=include_dismissed, codes=codes)
 
@@ -44,6 +45,8 @@ def check_workspace(
 ) -> list[list[CheckWarning]]:
     """The warnings of each chapter (same order), INCONSISTENT across all of them; ``names`` label chapters in
     INCONSISTENT messages (default: their IDs)."""
+    from engine.checks.incremental import ChapterChecks  # as in check_chapter
+
     per_chapter = [ChapterChecks.of(chapter, glossary, consistency=False) for chapter in chapters]
     across: Sequence[Sequence[CheckWarning]] = [()] * len(chapters)
     if codes is None or "INCONSISTENT" in codes:

@@ -97,11 +97,17 @@ def proofdesk() -> list[str]:
     return [str(binary)] if binary.exists() else [sys.executable, "-m", "tui.cli"]
 
 
-def timed(cmd: list[str], cwd: Path) -> tuple[float, float, float]:
+def tree_env(root: Path) -> dict[str, str]:
+    """ENV for the proofdesk of another checkout (``--baseline``): its sources, its own bytecode folder."""
+    cache = Path(tempfile.gettempdir()) / f"proofdesk-bench-pycache-{abs(hash(str(root.resolve())))}"
+    return {**ENV, "PYTHONPATH": str(root), "PYTHONPYCACHEPREFIX": str(cache)}
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, float]:
     """Wall seconds of a fresh process, of its shutdown (from its last line on stderr to its exit), and when it
     was started (``time.perf_counter()``)."""
     started = time.perf_counter()
-    process = subprocess.Popen(cmd, cwd=cwd, env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(cmd, cwd=cwd, env=env or ENV, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     assert process.stderr is not None
     last_line_at = started
     tail: list[bytes] = []
@@ -150,17 +156,30 @@ def proofdesk_run(server: ModelServer, work: Path, *extra: str) -> tuple[float, 
     return wall, shutdown, server.requests[before:]
 
 
-def bench_wall(server: ModelServer, paragraphs: int, repeats: int, folder: Path) -> list[RecordedRequest]:
+def bench_wall(
+    server: ModelServer, paragraphs: int, repeats: int, folder: Path, baseline: Path | None = None
+) -> list[RecordedRequest]:
     _, _, recorded = proofdesk_run(server, fresh_chapter(folder, "warm", paragraphs))  # warm-up; its bodies
     bodies = folder / "bodies.json"
     bodies.write_text(json.dumps([r.body.decode() for r in recorded]), encoding="utf-8")
     model = server.responder
     assert isinstance(model, IdealModel)
     ours, ours_down, ours_start, ref, ref_down, ref_start = [], [], [], [], [], []
+    base: list[float] = []
+    base_down: list[float] = []
+    base_start: list[float] = []
+    run_cmd = [*proofdesk(), "run", "ch.json", "--task", "translate", "--base-url", server.base_url, "--model", "bench"]
 
-    def start_up(cmd: list[str], work: Path, walls: list[float], downs: list[float], starts: list[float]) -> None:
+    def start_up(
+        cmd: list[str],
+        work: Path,
+        walls: list[float],
+        downs: list[float],
+        starts: list[float],
+        env: dict[str, str] | None = None,
+    ) -> None:
         seen = len(model.arrivals)
-        wall, down, started = timed(cmd, work)
+        wall, down, started = timed(cmd, work, env)
         walls.append(wall)
         downs.append(down)
         starts.append(model.arrivals[seen] - started)  # until the first request reached the server
@@ -168,23 +187,12 @@ def bench_wall(server: ModelServer, paragraphs: int, repeats: int, folder: Path)
     for repeat in range(repeats):
 
         def run_ours() -> None:
-            start_up(
-                [
-                    *proofdesk(),
-                    "run",
-                    "ch.json",
-                    "--task",
-                    "translate",
-                    "--base-url",
-                    server.base_url,
-                    "--model",
-                    "bench",
-                ],
-                fresh_chapter(folder, "wall", paragraphs),
-                ours,
-                ours_down,
-                ours_start,
-            )
+            start_up(run_cmd, fresh_chapter(folder, "wall", paragraphs), ours, ours_down, ours_start)
+
+        def run_baseline() -> None:
+            if baseline is not None:
+                work = fresh_chapter(folder, "base", paragraphs)
+                start_up(run_cmd, work, base, base_down, base_start, tree_env(baseline))
 
         def run_reference() -> None:
             start_up(
@@ -195,7 +203,9 @@ def bench_wall(server: ModelServer, paragraphs: int, repeats: int, folder: Path)
                 ref_start,
             )
 
-        for step in (run_ours, run_reference) if repeat % 2 == 0 else (run_reference, run_ours):
+        for step in (
+            (run_ours, run_baseline, run_reference) if repeat % 2 == 0 else (run_reference, run_baseline, run_ours)
+        ):
             step()
     print(
         f"1. whole run, {paragraphs} paragraphs, {len(recorded)} requests, fresh process each "
@@ -213,6 +223,11 @@ def bench_wall(server: ModelServer, paragraphs: int, repeats: int, folder: Path)
         [a - b for a, b in zip(ours, ours_down, strict=True)], [a - b for a, b in zip(ref, ref_down, strict=True)]
     )
     print(f"   ratio           {ratio(ours, ref):8.2f} x   (goal <= 1.5x); without either shutdown {alive:.2f} x")
+    if baseline is not None:
+        print(
+            f"   baseline {baseline}: {ms(base)}   of which start-up to the first request {ms(base_start)}; "
+            f"this tree / baseline {ratio(ours, base):.3f} x, baseline / reference {ratio(base, ref):.2f} x"
+        )
     return recorded
 
 
@@ -481,13 +496,18 @@ def main() -> None:
     parser.add_argument("--jobs-paragraphs", type=int, default=150)
     parser.add_argument("--latency", type=float, default=0.3)
     parser.add_argument("--only", default="123456", help="which sections to run, e.g. 16")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another checkout of proofdesk, run interleaved with this one in section 1 (is a change slower?)",
+    )
     args = parser.parse_args()
     folder = Path(tempfile.mkdtemp(prefix="proofdesk-bench-run-"))
     server = ModelServer().start()
     server.responder = IdealModel()
     try:
         if "1" in args.only:
-            bench_wall(server, args.paragraphs, args.repeats, folder)
+            bench_wall(server, args.paragraphs, args.repeats, folder, args.baseline)
         if set("234") & set(args.only):
             recorded = bench_turns(
                 server, args.paragraphs, args.repeats, folder, 8, "arguments in 8-character fragments"

@@ -276,6 +276,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
             workspace=self.workspace.workspace,
             store=self.session.store,
             glossary=self.workspace.glossary.source,
+            shares_loop=True,
         )
         screen = self.screen  # the events go to the screen: its log pane and this control both follow them
         try:
