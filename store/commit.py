@@ -27,7 +27,6 @@ from store.atomic import (
     FileState,
     SymlinkRefused,
     atomic_write,
-    clean_stale_temps,
     refuse_read_only,
     temp_target,
 )
@@ -427,19 +426,6 @@ def _encode(path: Path, chapter: Chapter) -> bytes:
         ) from None
 
 
-def _clean_if_free(lock: ChapterLock, folder: Path, target: str) -> list[Path]:
-    """Remove the stale temps of ``target`` if its lock is free now (else someone is committing: they are live)."""
-    try:
-        if not lock.try_acquire():
-            return []
-    except StoreError:
-        return []
-    try:
-        return clean_stale_temps(folder, target=target)
-    finally:
-        lock.release()
-
-
 def clean_folder(workspace: Workspace, folder: Path) -> list[Path]:
     """Remove our stale temps in ``folder``: only for chapters whose lock is free right now (no live writer)."""
     try:
@@ -449,7 +435,7 @@ def clean_folder(workspace: Workspace, folder: Path) -> list[Path]:
         return []
     removed: list[Path] = []
     for target in sorted(targets):
-        removed += _clean_if_free(ChapterLock(workspace, folder / target), folder, target)
+        removed += ChapterLock(workspace, folder / target).clean_temps_if_free(folder, target)
     if workspace.conflicts_dir.is_dir():
         from store.conflicts import clean_conflict_temps  # only when a conflict was ever recorded here
 

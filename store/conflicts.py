@@ -21,7 +21,7 @@ from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from store.atomic import atomic_write, clean_stale_temps
+from store.atomic import atomic_write
 from store.errors import StoreError
 from store.lock import FileLock
 from store.model import utc_now
@@ -197,13 +197,4 @@ def clean_conflict_temps(workspace: Workspace) -> list[Path]:
         return []  # a planted link: nothing of ours is in there to clean
     if not folder.is_dir():
         return []
-    lock = _conflicts_lock(workspace.state_dir)
-    try:
-        if not lock.try_acquire():
-            return []
-    except StoreError:
-        return []
-    try:
-        return clean_stale_temps(folder)
-    finally:
-        lock.release()
+    return _conflicts_lock(workspace.state_dir).clean_temps_if_free(folder)

@@ -22,6 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 
+from store.atomic import clean_stale_temps
 from store.errors import StoreError
 from store.workspace import Workspace, safe_state_dir
 
@@ -127,6 +128,19 @@ class FileLock:
         fd, self._fd = self._fd, None
         if fd is not None:
             os.close(fd)
+
+    def clean_temps_if_free(self, folder: Path, target: str | None = None) -> list[Path]:
+        """Remove our stale temps in ``folder`` (of ``target`` only, when given) if this lock is free right now;
+        held, someone is writing there and their temps are live. Returns what was removed."""
+        try:
+            if not self.try_acquire():
+                return []
+        except StoreError:
+            return []
+        try:
+            return clean_stale_temps(folder, target=target)
+        finally:
+            self.release()
 
     def __enter__(self) -> FileLock:
         self.acquire()
