@@ -27,7 +27,7 @@ from engine.checks.length_ratio import expected_ratio, letters
 from engine.cost import cost_of
 from engine.glossary.run_glossary import RunGlossary
 from engine.loop_config import ToolCallLoopConfig
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.services import TaskService
 from engine.token_estimate import CJK_PER_CHAR, LATIN_CHARS_PER_TOKEN, estimate_tokens
 from store.glossary_commit import GlossaryStore

@@ -13,18 +13,14 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import AsyncGenerator, Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import httpx
 
-from engine.chunks import TaskType
-from engine.client.client import ModelClient, new_http_client
+from engine.client.client import new_http_client
 from engine.client.failure import ModelFailure
-from engine.client.limits import StreamLimits
-from engine.config import DEMO_BASE_URL, ModelSettings, RunDefaults
+from engine.config import DEMO_BASE_URL
 from engine.cost import cost_of
 from engine.counted import counted
 from engine.events import (
@@ -40,9 +36,11 @@ from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.source import GlossarySource
 from engine.loop import FILE_FAILURES, ChatModel, ChunkOutcome, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
+from engine.model_open import needs_tls, open_model
+from engine.run_events import RunEvents
+from engine.run_request import RunRequest
 from engine.run_summary import run_summary
 from engine.services import TaskService, TaskSetupError
-from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
 from engine.summaries import RunStatus, RunSummary
 from engine.trace import TraceWriter, default_trace_path
 from engine.urls import public_url
@@ -51,99 +49,11 @@ from store.errors import ChapterLoadError, StoreError
 from store.glossary import GlossaryLoadError
 from store.glossary_commit import GlossaryStore
 from store.lock import RunBusy, RunLock
-from store.merge import DEFAULT_KEEP_VERSIONS
 from store.model import Chapter
 from store.workspace import Workspace, safe_state_dir
 
-_END = object()
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
-
-
-@dataclass(frozen=True)
-class RunRequest:
-    """Everything that defines one run."""
-
-    chapter_path: Path
-    task: TaskType
-    settings: ModelSettings
-    chunk_chars: int = DEFAULT_CHUNK_CHARS
-    max_batch: int = DEFAULT_MAX_BATCH
-    max_turns: int = DEFAULT_MAX_TURNS
-    include_all: bool = False
-    only_chunk: int | None = None  # 1-based: run just this chunk (the TUI's "chunk under the cursor")
-    only_paragraph: str | None = None  # run one chunk of just this paragraph, in the work set or not
-    instruction: str | None = None  # the editor's words added to every chunk message ("more formal")
-    trace_path: Path | None = None
-    keep_versions: int = DEFAULT_KEEP_VERSIONS
-    source_language: str | None = None
-    target_language: str | None = None
-    demo_delay: float = 0.0  # seconds between the demo model's streamed words (TUI demo)
-    force: bool = False  # --force: run beside another run of the chapter; write a read-only chapter
-
-    @classmethod
-    def configured(
-        cls,
-        chapter_path: Path,
-        task: TaskType,
-        settings: ModelSettings,
-        run: RunDefaults,
-        *,
-        chunk_chars: int | None = None,
-        max_batch: int | None = None,
-        max_turns: int | None = None,
-        **options: Any,
-    ) -> RunRequest:
-        """The run as configured: each flag given (not None) over the config file's ``[run]`` value.
-
-        The one builder of run requests (the CLI and the workstation both use it); the values were validated
-        where they were read (``engine.settings``).
-        """
-        return cls(
-            chapter_path=chapter_path,
-            task=task,
-            settings=settings,
-            chunk_chars=run.chunk_chars if chunk_chars is None else chunk_chars,
-            max_batch=run.max_batch if max_batch is None else max_batch,
-            max_turns=run.max_turns if max_turns is None else max_turns,
-            keep_versions=run.keep_versions,
-            source_language=run.source_language,
-            target_language=run.target_language,
-            **options,
-        )
-
-
-def _open_model(request: RunRequest, target_language: str | None, http: httpx.AsyncClient | None) -> ChatModel:
-    s = request.settings
-    if s.is_demo:
-        from engine.demo_model import DemoModel  # the offline model's phrase tables load only when it is used
-
-        return DemoModel(task=request.task, target_language=target_language or "en", delay=request.demo_delay)
-    return open_client(s, http)
-
-
-def open_client(s: ModelSettings, http: httpx.AsyncClient | None = None) -> ModelClient:
-    """The HTTP model client for ``s`` (its output limit, timeouts, headers and body)."""
-    return ModelClient(
-        s.base_url,
-        s.model,
-        api_key=s.api_key.reveal() if s.api_key else None,
-        temperature=s.temperature,
-        extra_headers=s.headers,
-        extra_body=s.body,
-        max_tokens=s.max_tokens,
-        max_tokens_field=s.max_tokens_field,
-        connect_timeout=s.connect_timeout,
-        read_timeout=s.read_timeout,
-        http_client=http,
-        limits=StreamLimits.of(s.response_mb, s.response_seconds),
-    )
-
-
-def needs_tls(settings: Sequence[ModelSettings]) -> bool:
-    """Whether a shared pool must load the CA bundle: unless every endpoint is plain http (compared after
-    parsing, so ``HTTPS://`` is https too), certificates are verified."""
-    return any(httpx.URL(s.base_url).scheme != "http" for s in settings)
 
 
 def _holds(chapter: Chapter, paragraph_id: str, version_id: str) -> bool:
@@ -281,7 +191,7 @@ class _Run:
         service = await self._set_up()
         if service is None:
             return
-        model = _open_model(self.request, service.target_language, self.http)
+        model = open_model(self.request, service.target_language, self.http)
         self._emit_started(service)
         try:
             await service.run(lambda config: self._one_chunk(service, model, config))
@@ -499,74 +409,6 @@ class _Run:
             self.trace.close()
         if self.run_lock is not None:
             self.run_lock.release()
-
-
-class RunEvents:
-    """The events of one or more runs, as an async iterator, with a way to stop them that still delivers the end.
-
-    ``cancel()`` asks the runs to stop (within a second; committed batches stay, nothing is half-written) and
-    iteration goes on until each run has emitted its ``run_finished`` (status ``cancelled``), so every consumer —
-    the ``--json`` stream, the trace, the TUI — sees how the run ended. Closing the iterator (or cancelling the
-    task that iterates it) stops the runs at once; the trace still gets ``run_finished``.
-    """
-
-    def __init__(
-        self,
-        produce: Callable[[Callable[[Any], None]], Awaitable[None]],
-        name: str,
-        on_cancel: Callable[[], None] | None = None,
-    ) -> None:
-        self._produce = produce
-        self._name = name
-        self._on_cancel = on_cancel
-        self._queue: asyncio.Queue[Any] = asyncio.Queue()
-        self._task: asyncio.Task[None] | None = None
-        self._iterator = self._iterate()
-        self.cancelled = False
-
-    def __aiter__(self) -> RunEvents:
-        return self
-
-    async def __anext__(self) -> EngineEvent:
-        return await self._iterator.__anext__()
-
-    async def aclose(self) -> None:
-        """Stop the runs now and release the iterator."""
-        await self._iterator.aclose()
-
-    def cancel(self) -> None:
-        """Ask the runs to stop; keep iterating to receive their ``run_finished`` events."""
-        if self.cancelled:
-            return
-        self.cancelled = True
-        if self._on_cancel is not None:
-            self._on_cancel()
-        elif self._task is not None and not self._task.done():
-            self._task.cancel()
-
-    async def _body(self) -> None:
-        try:
-            await self._produce(self._queue.put_nowait)
-        except asyncio.CancelledError:
-            if not self.cancelled:  # cancelled from outside, not by cancel(): let it propagate
-                raise
-        finally:
-            self._queue.put_nowait(_END)
-
-    async def _iterate(self) -> AsyncGenerator[EngineEvent, None]:
-        self._task = asyncio.create_task(self._body(), name=self._name)
-        if self.cancelled:
-            self._task.cancel()
-        task = self._task
-        try:
-            while (item := await self._queue.get()) is not _END:
-                yield item
-            await task
-        finally:
-            if not task.done():
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
 
 
 def run_chapter(

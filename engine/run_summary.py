@@ -17,7 +17,7 @@ from engine.loop_config import ToolCallLoopConfig
 from engine.summaries import ChunkSummary, RunStatus, RunSummary
 
 if TYPE_CHECKING:
-    from engine.run import RunRequest
+    from engine.run_request import RunRequest
 
 ADVICE = {
     "CONTEXT_OVERFLOW": "{chunks} outgrew the model's context (chunks too large on their first request are split "

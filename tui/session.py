@@ -14,11 +14,12 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.checks import dismiss
 from engine.chunks import TaskType
 from engine.config import Config, ModelSettings
+from engine.run_request import RunRequest
 from engine.tools.lookup import chapter_index
 from engine.trace import default_trace_path
 from store import edits
@@ -32,9 +33,6 @@ from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, W
 from store.watch_read import Known, known_state
 from store.workspace import Workspace
 from tui.glossary_view import GlossaryView
-
-if TYPE_CHECKING:
-    from engine.run import RunRequest
 
 log = logging.getLogger(__name__)
 
@@ -271,8 +269,6 @@ class WorkspaceSession:
     ) -> RunRequest:
         """The run of ``task`` on a chapter, as configured; ``options`` are RunRequest fields (``only_chunk``,
         ``include_all``, ``only_paragraph``, ``instruction``)."""
-        from engine.run import RunRequest  # the model client stack loads with the first run, not at start-up
-
         chapter_id = chapter.chapter.id if chapter.chapter is not None else chapter.path.stem
         return RunRequest.configured(
             chapter.path,

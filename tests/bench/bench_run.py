@@ -45,7 +45,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from engine.config import ModelSettings
-from engine.run import RunRequest, run_chapter
+from engine.run import run_chapter
+from engine.run_request import RunRequest
 from store import commit as commit_module
 from tests.bench.chapters import write_chapter
 from tests.bench.reference_loop import reference_run

@@ -14,7 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.run import RunRequest, run_chapter
+from engine.run import run_chapter
+from engine.run_request import RunRequest
 from tests.engine.loop_support import IDS, settings_for, write_chapter
 from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, sse, tool_chunks
 

@@ -7,7 +7,8 @@ from typing import Any
 
 from engine.config import ApiKey, ModelSettings
 from engine.events import EngineEvent
-from engine.run import RunRequest, run_chapter
+from engine.run import run_chapter
+from engine.run_request import RunRequest
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
 from store.serialize import chapter_bytes

@@ -14,7 +14,7 @@ from engine.config import ModelSettings
 from engine.cost import Prices
 from engine.estimate import MESSAGE_OVERHEAD, estimate_run
 from engine.glossary.run_glossary import RunGlossary
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.services import TaskService
 from engine.token_estimate import estimate_tokens
 from store.glossary import GlossaryEntry

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from engine.glossary.index import GlossaryIndex
 from engine.glossary.run_glossary import RunGlossary
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.services import TaskService
 from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry

@@ -17,7 +17,7 @@ from engine.client.arguments import parse_arguments
 from engine.client.assembly import StreamAssembler
 from engine.client.sse import SSEEvent
 from engine.json_depth import too_deep
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from tests.engine.loop_support import IDS, collect, kinds, selected_texts, settings_for, write_chapter
 from tests.engine.test_cli_run import run_cli
 from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, chunk, sse, text_reply, tool_reply

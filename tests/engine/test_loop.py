@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 
 from engine.events import ModelDelta
-from engine.run import RunRequest, run_chapter
+from engine.run import run_chapter
+from engine.run_request import RunRequest
 from engine.trace import read_trace
 from store.commit import ChapterStore
 from store.loader import load_chapter

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from engine.loop import MAX_CALLS_PER_RESPONSE
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.tools.args import MAX_ARGUMENT_CHARS
 from engine.trace import decode_record, read_trace
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter

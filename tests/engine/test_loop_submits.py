@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.loop import UNCHANGED_NOTE
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.tools import default_registry
 from store.glossary_commit import GlossaryStore
 from store.workspace import Workspace

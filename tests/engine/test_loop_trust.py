@@ -7,7 +7,8 @@ import asyncio
 import json
 from pathlib import Path
 
-from engine.run import RunRequest, run_chapter
+from engine.run import run_chapter
+from engine.run_request import RunRequest
 from engine.trace import read_trace
 from tests.engine.loop_support import IDS, collect, kinds, selected_texts, settings_for, write_chapter
 from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, chunk, sse, text_reply, tool_reply

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engine.chunks import paragraph_chunk
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from store.commit import ChapterStore
 from store.loader import load_chapter
 from store.model import append_version

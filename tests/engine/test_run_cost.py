@@ -13,7 +13,8 @@ import pytest
 
 from engine.config import ConfigError, load_config, resolve_model
 from engine.cost import Prices, cache_share, cost_of
-from engine.run import RunRequest, run_chapter
+from engine.run import run_chapter
+from engine.run_request import RunRequest
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter
 from tests.engine.test_cli_run import run_cli
 from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, chunk, sse, text_chunks, tool_chunks

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.run import RunRequest, run_chapter
+from engine.run import run_chapter
+from engine.run_request import RunRequest
 from store.loader import load_chapter
 from tests.engine.loop_support import IDS, settings_for, write_chapter
 from tests.support.model_server import ModelServer, RecordedRequest, Scripted, text_reply, tool_reply

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from engine.config import ApiKey, ModelSettings
-from engine.run import RunRequest, needs_tls, run_chapters
+from engine.model_open import needs_tls
+from engine.run import run_chapters
+from engine.run_request import RunRequest
 from tests.engine.loop_support import write_chapter
 
 KEY = "sk-canary-tls-5e1f0a"

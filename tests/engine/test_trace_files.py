@@ -10,7 +10,7 @@ import pytest
 
 from engine.config import ModelSettings
 from engine.events import ErrorEvent, RunStarted
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.trace import TraceWriter, default_trace_path, latest_trace, safe_name, trace_folder_name
 from store.errors import StoreError
 from store.model import Chapter, Paragraph

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.trace import TraceReadError, decode_record, read_trace
 from tests.engine.loop_support import IDS, collect, settings_for, write_chapter
 from tests.engine.test_cli_run import run_cli

@@ -15,7 +15,7 @@ from engine.client.events import Completed, RetryScheduled
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.config import ModelSettings
-from engine.run import open_client
+from engine.model_open import open_client
 from engine.tools import default_registry
 from tui.cli_errors import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK
 from tui.commands.model_flags import add_model_flags, model_settings

@@ -6,7 +6,7 @@ import sys
 from typing import Any
 
 from engine.estimate import estimate_run
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.services import TaskSetupError
 from store.errors import ChapterLoadError, StoreError
 from tui.cli_errors import EXIT_OK, UsageError

@@ -16,7 +16,8 @@ from pathlib import Path
 from engine import settings
 from engine.chunks import TASKS
 from engine.events import EngineEvent, ModelDelta, RunFinished
-from engine.run import RunRequest, run_chapters
+from engine.run import run_chapters
+from engine.run_request import RunRequest
 from engine.summaries import RunSummary
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.model_flags import add_model_flags, model_settings

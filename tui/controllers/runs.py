@@ -36,7 +36,7 @@ from tui.widgets.paragraph_table import ParagraphTable
 from tui.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
-    from engine.run import RunEvents
+    from engine.run_events import RunEvents
     from tui.screens.ask import Question
 
 _STATUS_EVENTS = frozenset({"chunk_started", "model_request"})  # events that change only the status line

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.checks import batch_warnings, dismiss
-from engine.run import RunRequest
+from engine.run_request import RunRequest
 from engine.trace import read_trace
 from store.commit import ChapterStore
 from store.loader import load_chapter

@@ -1,0 +1,66 @@
+"""What defines one run: the chapter, the task, the model settings and the limits, built once from flags over the
+configuration (``RunRequest.configured``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from engine.chunks import TaskType
+from engine.config import ModelSettings, RunDefaults
+from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
+from store.merge import DEFAULT_KEEP_VERSIONS
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """Everything that defines one run."""
+
+    chapter_path: Path
+    task: TaskType
+    settings: ModelSettings
+    chunk_chars: int = DEFAULT_CHUNK_CHARS
+    max_batch: int = DEFAULT_MAX_BATCH
+    max_turns: int = DEFAULT_MAX_TURNS
+    include_all: bool = False
+    only_chunk: int | None = None  # 1-based: run just this chunk (the TUI's "chunk under the cursor")
+    only_paragraph: str | None = None  # run one chunk of just this paragraph, in the work set or not
+    instruction: str | None = None  # the editor's words added to every chunk message ("more formal")
+    trace_path: Path | None = None
+    keep_versions: int = DEFAULT_KEEP_VERSIONS
+    source_language: str | None = None
+    target_language: str | None = None
+    demo_delay: float = 0.0  # seconds between the demo model's streamed words (TUI demo)
+    force: bool = False  # --force: run beside another run of the chapter; write a read-only chapter
+
+    @classmethod
+    def configured(
+        cls,
+        chapter_path: Path,
+        task: TaskType,
+        settings: ModelSettings,
+        run: RunDefaults,
+        *,
+        chunk_chars: int | None = None,
+        max_batch: int | None = None,
+        max_turns: int | None = None,
+        **options: Any,
+    ) -> RunRequest:
+        """The run as configured: each flag given (not None) over the config file's ``[run]`` value.
+
+        The one builder of run requests (the CLI and the workstation both use it); the values were validated
+        where they were read (``engine.settings``).
+        """
+        return cls(
+            chapter_path=chapter_path,
+            task=task,
+            settings=settings,
+            chunk_chars=run.chunk_chars if chunk_chars is None else chunk_chars,
+            max_batch=run.max_batch if max_batch is None else max_batch,
+            max_turns=run.max_turns if max_turns is None else max_turns,
+            keep_versions=run.keep_versions,
+            source_language=run.source_language,
+            target_language=run.target_language,
+            **options,
+        )
