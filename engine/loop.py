@@ -19,16 +19,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections import Counter
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from engine.chunk_outcome import FILE_FAILURES, MAX_FILE_FAILURES, ChunkOutcome
 from engine.client.errors import ModelError
 from engine.client.events import Completed, ReasoningDelta, RetryScheduled, StreamEvent, TextDelta, ToolCallProgress
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
-from engine.counted import counted
 from engine.events import (
     BatchCommitted,
     EngineEvent,
@@ -42,7 +40,20 @@ from engine.events import (
     ToolResult,
 )
 from engine.loop_config import ToolCallLoopConfig
-from engine.summaries import ChunkStatus, EndCode
+from engine.loop_texts import (
+    CUT_CALL_TEXT,
+    OUTPUT_LIMIT_TEXT,
+    REPAIRED_WARNING,
+    REPEATED_NOTE,
+    STALLED_WHY,
+    TOO_MANY_CALLS_TEXT,
+    UNCHANGED_NOTE,
+    oversized_call,
+    reminder_text,
+    tool_message,
+    unusable_call,
+)
+from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
 from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 from engine.tools.registry import ToolRegistry
@@ -68,108 +79,8 @@ class ChatModel(Protocol):
         ...
 
 
-@dataclass
-class ChunkOutcome:
-    """How one chunk ended, with its counters (kept up to date while the chunk runs, so a cancelled run can
-    report the chunk in progress).
-
-    ``end_code`` says why a chunk that is not complete ended: ``CONTEXT_OVERFLOW``, ``OUTPUT_LIMIT``,
-    ``NO_PROGRESS``, ``MAX_TURNS``, ``MODEL_ERROR`` (with ``failure``), ``NO_SUBMISSION``, or
-    ``CHAPTER_UNAVAILABLE`` / ``COMMIT_FAILED`` when the chapter file could not be read or saved
-    ``MAX_FILE_FAILURES`` times in a row (which stops the run: no later chunk could be saved either).
-    """
-
-    status: ChunkStatus
-    missing: tuple[str, ...]
-    turns: int = 0
-    tool_calls: int = 0
-    tool_errors: Counter[str] = field(default_factory=Counter)
-    usage: Counter[str] = field(default_factory=Counter)
-    failure: ModelFailure | None = None
-    error: str | None = None
-    end_code: EndCode | None = None
-    cut_completion_tokens: list[int] = field(default_factory=list)  # of responses that ended with length
-
-    def fail(self, failure: ModelFailure) -> None:
-        """End the chunk on a model failure."""
-        self.status, self.failure, self.error = "failed", failure, failure.message
-        self.end_code = "CONTEXT_OVERFLOW" if failure.type == "context_overflow" else "MODEL_ERROR"
-
-
-# Tool errors that say the chapter file itself is unreadable or unsavable, and how many in a row end the run.
-FILE_FAILURES = frozenset({"CHAPTER_UNAVAILABLE", "COMMIT_FAILED"})
-MAX_FILE_FAILURES = 3
-
-
-def reminder_text(missing: list[str]) -> str:
-    """The reminder sent when the model stops while paragraphs of its chunk have no submission."""
-    ids = ", ".join(missing)
-    have = "has" if len(missing) == 1 else "have"
-    return (
-        f"{counted(len(missing), 'paragraph')} of this chunk still {have} no accepted submission: {ids}. "
-        "Submit them with add_translation_batch, using each paragraph_id exactly as shown in [ID: …]."
-    )
-
-
-OUTPUT_LIMIT_TEXT = (
-    "Your last response was cut off (it reached the token limit) before it made any tool call, so "
-    "nothing was submitted. Do not write explanations or repeat the text: call "
-    "add_translation_batch right away, with a few paragraphs per call."
-)
-CUT_CALL_TEXT = (
-    "The response was cut off by the output token limit while this call was being written, so it did "
-    "not run and nothing was saved. Send it again with fewer paragraphs per call."
-)
-UNCHANGED_NOTE = (
-    "Nothing was written: every text you sent is identical to the paragraph's current text. Do not "
-    "resend results that were already accepted."
-)
-TOO_MANY_CALLS_TEXT = (
-    "Your last response made {made} tool calls; only the first {limit} were run (the others were "
-    "dropped, unanswered). Make at most {limit} tool calls per response."
-)
-REPEATED_NOTE = "This call is identical to one you already made in this chunk; repeating it changes nothing."
-
-
-def _tool_message(call: ToolCall, result: dict[str, Any]) -> dict[str, Any]:
-    return {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result, ensure_ascii=False)}
-
-
-def _oversized_call(call: ToolCall) -> dict[str, Any]:
-    return invalid_arguments(
-        call.name,
-        f"The arguments of {call.name} are {len(call.arguments_raw):,} characters "
-        f"long, more than the limit of {MAX_ARGUMENT_CHARS:,}.",
-        "Send fewer or shorter items per call.",
-    )
-
-
-def _unusable_call(call: ToolCall) -> dict[str, Any]:
-    if call.error_code == "ARGUMENTS_TRUNCATED":
-        result = invalid_arguments(
-            call.name,
-            f"The arguments of {call.name or 'this tool call'} were cut off before "
-            "they ended, so the call did not run and nothing was saved.",
-            "Send the call again with fewer paragraphs, so it fits in one response.",
-        )
-        return {**result, "error_code": "ARGUMENTS_TRUNCATED"}
-    what = f"The arguments of {call.name or 'this tool call'} could not be used: {call.error or 'no arguments'}."
-    return invalid_arguments(
-        call.name, what, "Send the arguments again as one JSON object that matches the tool's schema."
-    )
-
-
 def _call_key(call: ToolCall) -> str:
     return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False)
-
-
-_STALLED_WHY = {
-    "OUTPUT_LIMIT": "two responses were cut off before they ended (finish reason length)",
-    "NO_PROGRESS": "in two turns the model only repeated earlier calls or resent texts that were already saved",
-}
-_REPAIRED_WARNING = (
-    "Your arguments were not valid JSON and were repaired automatically; check that they say what you meant."
-)
 
 
 class ToolCallLoop:
@@ -323,7 +234,7 @@ class ToolCallLoop:
 
     def _finish(self) -> None:
         outcome = self.outcome
-        if (what := _STALLED_WHY.get(outcome.end_code or "")) is not None:
+        if (what := STALLED_WHY.get(outcome.end_code or "")) is not None:
             self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {what}", code=outcome.end_code)
         if not self.revises:
             outcome.missing = tuple(self._missing())
@@ -429,7 +340,7 @@ class ToolCallLoop:
                 error_code="ARGUMENTS_TRUNCATED",
                 result=result,
             )
-            history.append(_tool_message(call, result))
+            history.append(tool_message(call, result))
 
     async def _run_tools(
         self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
@@ -478,7 +389,7 @@ class ToolCallLoop:
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
         if committed is not None and accepted:  # only when something reached the disk
             self._committed(committed)
-        history.append(_tool_message(call, result))
+        history.append(tool_message(call, result))
         if self._file_failures >= MAX_FILE_FAILURES:
             self._stop_on_file(
                 outcome, "CHAPTER_UNAVAILABLE" if code == "CHAPTER_UNAVAILABLE" else "COMMIT_FAILED", result
@@ -497,16 +408,16 @@ class ToolCallLoop:
     async def _execute(self, call: ToolCall) -> tuple[dict[str, Any], Committed | None, bool]:
         """The call's result, what it committed, and whether it repeats an earlier call of this chunk."""
         if not call.executable:
-            return _unusable_call(call), None, False
+            return unusable_call(call), None, False
         if len(call.arguments_raw) > MAX_ARGUMENT_CHARS:  # the tools' own limit, whatever the client parsed
-            return _oversized_call(call), None, False
+            return oversized_call(call), None, False
         key = _call_key(call)
         repeated = key in self._calls_made
         self._calls_made.add(key)
         reply = await self.registry.call(call.name, call.arguments, self.scope)
         result = reply.result
         if call.repaired:
-            result = {**result, "warning": _REPAIRED_WARNING}
+            result = {**result, "warning": REPAIRED_WARNING}
         return result, reply.committed, repeated
 
     def _count_result(self, ok: bool, result: dict[str, Any], outcome: ChunkOutcome) -> str | None:

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from engine.chunk_outcome import FILE_FAILURES, ChunkOutcome
 from engine.client.client import new_http_client
 from engine.client.failure import ModelFailure
 from engine.config import DEMO_BASE_URL
@@ -34,7 +35,7 @@ from engine.events import (
 )
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.source import GlossarySource
-from engine.loop import FILE_FAILURES, ChatModel, ChunkOutcome, execute_tool_call_loop
+from engine.loop import ChatModel, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.model_open import needs_tls, open_model
 from engine.run_events import RunEvents

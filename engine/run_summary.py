@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 from msgspec import UNSET, UnsetType
 
+from engine.chunk_outcome import ChunkOutcome
 from engine.cost import cost_of
 from engine.counted import counted
-from engine.loop import ChunkOutcome
 from engine.loop_config import ToolCallLoopConfig
 from engine.summaries import ChunkSummary, RunStatus, RunSummary
 

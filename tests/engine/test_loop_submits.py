@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.loop import UNCHANGED_NOTE
+from engine.loop_texts import UNCHANGED_NOTE
 from engine.run_request import RunRequest
 from engine.tools import default_registry
 from store.glossary_commit import GlossaryStore

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.loop import FILE_FAILURES
+from engine.chunk_outcome import FILE_FAILURES
 from engine.run_request import RunRequest
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter
 from tests.support.model_server import ModelServer, RecordedRequest, Scripted, tool_reply

@@ -1,0 +1,78 @@
+"""What the tool-call loop tells the model besides the tools' own results: reminders, notes on calls that did not
+run or changed nothing, and the tool message itself."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.client.response import ToolCall
+from engine.counted import counted
+from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
+
+
+def reminder_text(missing: list[str]) -> str:
+    """The reminder sent when the model stops while paragraphs of its chunk have no submission."""
+    ids = ", ".join(missing)
+    have = "has" if len(missing) == 1 else "have"
+    return (
+        f"{counted(len(missing), 'paragraph')} of this chunk still {have} no accepted submission: {ids}. "
+        "Submit them with add_translation_batch, using each paragraph_id exactly as shown in [ID: …]."
+    )
+
+
+OUTPUT_LIMIT_TEXT = (
+    "Your last response was cut off (it reached the token limit) before it made any tool call, so "
+    "nothing was submitted. Do not write explanations or repeat the text: call "
+    "add_translation_batch right away, with a few paragraphs per call."
+)
+CUT_CALL_TEXT = (
+    "The response was cut off by the output token limit while this call was being written, so it did "
+    "not run and nothing was saved. Send it again with fewer paragraphs per call."
+)
+UNCHANGED_NOTE = (
+    "Nothing was written: every text you sent is identical to the paragraph's current text. Do not "
+    "resend results that were already accepted."
+)
+TOO_MANY_CALLS_TEXT = (
+    "Your last response made {made} tool calls; only the first {limit} were run (the others were "
+    "dropped, unanswered). Make at most {limit} tool calls per response."
+)
+REPEATED_NOTE = "This call is identical to one you already made in this chunk; repeating it changes nothing."
+
+
+def tool_message(call: ToolCall, result: dict[str, Any]) -> dict[str, Any]:
+    return {"role": "tool", "tool_call_id": call.id, "content": json.dumps(result, ensure_ascii=False)}
+
+
+def oversized_call(call: ToolCall) -> dict[str, Any]:
+    return invalid_arguments(
+        call.name,
+        f"The arguments of {call.name} are {len(call.arguments_raw):,} characters "
+        f"long, more than the limit of {MAX_ARGUMENT_CHARS:,}.",
+        "Send fewer or shorter items per call.",
+    )
+
+
+def unusable_call(call: ToolCall) -> dict[str, Any]:
+    if call.error_code == "ARGUMENTS_TRUNCATED":
+        result = invalid_arguments(
+            call.name,
+            f"The arguments of {call.name or 'this tool call'} were cut off before "
+            "they ended, so the call did not run and nothing was saved.",
+            "Send the call again with fewer paragraphs, so it fits in one response.",
+        )
+        return {**result, "error_code": "ARGUMENTS_TRUNCATED"}
+    what = f"The arguments of {call.name or 'this tool call'} could not be used: {call.error or 'no arguments'}."
+    return invalid_arguments(
+        call.name, what, "Send the arguments again as one JSON object that matches the tool's schema."
+    )
+
+
+STALLED_WHY = {
+    "OUTPUT_LIMIT": "two responses were cut off before they ended (finish reason length)",
+    "NO_PROGRESS": "in two turns the model only repeated earlier calls or resent texts that were already saved",
+}
+REPAIRED_WARNING = (
+    "Your arguments were not valid JSON and were repaired automatically; check that they say what you meant."
+)
