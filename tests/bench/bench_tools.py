@@ -29,7 +29,7 @@ from engine.chunks import TaskType, build_chunks
 from engine.context import ToolContext
 from engine.scope import ChunkScope
 from engine.tools import default_registry
-from engine.tools.batch import validate_batch
+from engine.tools.batch_validation import validate_batch
 from engine.tools.lookup import ChapterIndex, clear_index_cache
 from store.commit import ChapterStore
 from store.model import Chapter
