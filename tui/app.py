@@ -25,7 +25,7 @@ from engine.config import Config, ConfigError, resolve_model
 from store.errors import ChapterLoadError
 from store.watcher import ChapterWatcher
 from tui.keymap import binding_ids, check_keymap
-from tui.messages import GlossaryChanged, WorkspaceChanged
+from tui.messages import GlossaryChanged, GlossaryEdited, WorkspaceChanged
 from tui.palette import ActionsProvider
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
@@ -244,6 +244,11 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
         before = (view.snapshot, view.problem)
         if view.reload() is not before[0] or view.problem != before[1]:
             self.call_from_thread(self._tell_screens, GlossaryChanged)
+
+    def on_glossary_edited(self, message: GlossaryEdited) -> None:
+        """An edit made here was adopted without a reload: the views redraw, the checks see the new terms."""
+        message.stop()
+        self._tell_screens(GlossaryChanged)
 
     def _tell_screens(self, message: Callable[[], Message]) -> None:
         for screen in self._all_screens():

@@ -20,8 +20,13 @@ class EngineEventReceived(Message):
         self.chapter_path = chapter_path
 
 
-class GlossaryChanged(Message):
-    """The workspace glossary was read again (``GlossaryView``): views showing its entries redraw."""
+class GlossaryChanged(Message, bubble=False):
+    """The workspace glossary was read again, or edited here (``GlossaryView``): views showing its entries redraw
+    (sent to each screen by the app)."""
+
+
+class GlossaryEdited(Message):
+    """A screen changed the glossary file (the glossary screen's edits): the app tells every screen."""
 
 
 class WorkspaceChanged(Message):

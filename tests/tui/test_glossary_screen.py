@@ -11,7 +11,8 @@ import pytest
 from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
 from store.workspace import Workspace
-from tests.tui.conftest import SIZE, make_app, wait_for
+from tests.tui.conftest import SIZE, Messages, make_app, wait_for
+from tui.messages import GlossaryChanged
 from tui.screens.chapter import ChapterScreen
 from tui.screens.glossary import GlossaryScreen
 from tui.widgets.detail_pane import DetailPane
@@ -97,3 +98,23 @@ async def test_the_screen_follows_an_edit_made_outside(review_path: Path) -> Non
         store.path.write_text("{broken", encoding="utf-8")
         await wait_for(pilot, lambda: "invalid JSON" in screen.status_text, what="the broken file named")
         assert [e.id for e in screen.shown] == ["e1", "e2", "x1"]  # the last good glossary stays
+
+
+async def test_an_edit_on_the_glossary_screen_reaches_the_chapter_view(review_path: Path) -> None:
+    """The edit is adopted without reading the file again, so the app tells every screen (the chapter view's
+    entries and checks follow) instead of a reload doing it."""
+    store = seed(review_path.parent)
+    messages = Messages()
+    app = make_app(review_path, watch=False)
+    async with app.run_test(size=(80, 24), message_hook=messages) as pilot:
+        chapter = app.screen
+        assert isinstance(chapter, ChapterScreen)
+        await wait_for(pilot, lambda: bool(messages.of(GlossaryChanged)), what="the first read of the glossary")
+        await pilot.app.workers.wait_for_complete()
+        before = len(messages.of(GlossaryChanged))
+        await pilot.press("G")
+        await wait_for(pilot, lambda: isinstance(app.screen, GlossaryScreen), what="the glossary screen")
+        await pilot.press("a", *"三つ目", "enter", *"third", "enter")
+        await wait_for(pilot, lambda: store.load().by_source("三つ目") is not None, what="the entry on disk")
+        await wait_for(pilot, lambda: len(messages.of(GlossaryChanged)) > before, what="the screens told")
+        assert "三つ目" in [e.source for e in app.workspace.glossary.snapshot.glossary.entries]  # type: ignore[union-attr]

@@ -22,7 +22,7 @@ from store.errors import StoreError
 from store.glossary import Glossary, GlossaryEntry, new_entry_id
 from store.glossary_commit import add_entry, approve_entries, remove_entries, update_entry
 from tui.glossary_view import GlossaryView
-from tui.messages import GlossaryChanged
+from tui.messages import GlossaryChanged, GlossaryEdited
 from tui.screens.choice import ChoiceScreen
 from tui.screens.prompt import PromptScreen
 from tui.terminal_text import visible
@@ -120,6 +120,7 @@ class GlossaryScreen(Screen[None], ReportsWorkerFailures):
                 self.notify(visible(str(exc), newlines=False), severity="error", markup=False)
                 return
             self.refresh_list(force=True)
+            self.post_message(GlossaryEdited())  # the chapter views' entries and checks follow
             self.notify(visible(done, newlines=False), timeout=2, markup=False)
 
         self.run_worker(work(), group="glossary", exit_on_error=False)
