@@ -25,8 +25,10 @@ class ChapterSource(Protocol):
         """The chapter as it is on disk now (cheap when unchanged)."""
         ...
 
-    def commit_batch(self, items: Sequence[BatchItem], *, origin: Origin, model: str | None) -> CommitResult:
-        """Merge and durably write ``items``; the result names what was accepted, unchanged or kept."""
+    def commit_batch(
+        self, items: Sequence[BatchItem], *, origin: Origin, model: str | None, apply: bool = True
+    ) -> CommitResult:
+        """Merge and durably write ``items``; the result names what was accepted, suggested, unchanged or kept."""
         ...
 
 
@@ -46,6 +48,8 @@ class StaticChapter:
         """The chapter given at construction."""
         return self.chapter
 
-    def commit_batch(self, items: Sequence[BatchItem], *, origin: Origin, model: str | None) -> CommitResult:
+    def commit_batch(
+        self, items: Sequence[BatchItem], *, origin: Origin, model: str | None, apply: bool = True
+    ) -> CommitResult:
         """Always refused: there is no file to write to."""
         raise ReadOnlyChapterError("this chapter is open read-only, so nothing can be committed")

@@ -33,7 +33,7 @@ from store.atomic import (
 from store.errors import ChapterLoadError, StoreError
 from store.loader import parse_chapter
 from store.lock import DEFAULT_TIMEOUT, ChapterLock
-from store.merge import DEFAULT_KEEP_VERSIONS, BatchItem, KeptSelection, MergeOutcome, StaleItem, merge_batch
+from store.merge import DEFAULT_KEEP_VERSIONS, BatchItem, KeptSelection, MergeOutcome, StaleItem, Suggested, merge_batch
 from store.model import Chapter, Origin, utc_now
 from store.racy_confirm import confirm_later, still_holds
 from store.serialize import chapter_bytes
@@ -73,9 +73,9 @@ def _paragraphs(n: int) -> str:
 class CommitResult:
     """The outcome of a durable commit.
 
-    ``accepted`` holds every ID that got a new version; those whose selection a person kept are also in
-    ``kept_selection`` (with details in ``kept``, recorded in ``conflict_path``). ``digest`` is the content
-    hash of the file now on disk.
+    ``accepted`` holds every ID that got a new version; those stored as suggestions are also in ``suggested``
+    (with why), and those whose selection a person changed during the run also in ``kept_selection`` (with details
+    in ``kept``, recorded in ``conflict_path``). ``digest`` is the content hash of the file now on disk.
     """
 
     chapter: Chapter
@@ -85,6 +85,7 @@ class CommitResult:
     digest: str
     kept: tuple[KeptSelection, ...] = ()
     conflict_path: Path | None = None
+    suggested: tuple[Suggested, ...] = ()
 
 
 class ChapterStore:
@@ -264,19 +265,29 @@ class ChapterStore:
         """Drop the cache so the next read parses the file again (after a failed compare-and-swap)."""
         self._chapter = self._state = self._raw = None
 
-    def commit_batch(self, items: Sequence[BatchItem], *, origin: Origin, model: str | None) -> CommitResult:
+    def commit_batch(
+        self, items: Sequence[BatchItem], *, origin: Origin, model: str | None, apply: bool = True
+    ) -> CommitResult:
         """Merge ``items`` onto the chapter on disk now and write it durably; see :class:`CommitResult`.
+
+        With ``apply=False`` every new text is stored as a suggestion; protected paragraphs always get one.
 
         Raises :class:`StaleParagraphError` (nothing written to the chapter; the texts saved to
         ``.proofdesk/conflicts/``), :class:`~store.atomic.CommitError` (file untouched, no temp left) or
         :class:`~store.lock.LockTimeout`.
         """
-        return self._locked_retries(partial(self._merge_and_write, items, origin, model), "merging")
+        return self._locked_retries(partial(self._merge_and_write, items, origin, model, apply), "merging")
 
     def _merge_and_write(
-        self, items: Sequence[BatchItem], origin: Origin, model: str | None, chapter: Chapter, state: FileState
+        self,
+        items: Sequence[BatchItem],
+        origin: Origin,
+        model: str | None,
+        apply: bool,
+        chapter: Chapter,
+        state: FileState,
     ) -> CommitResult:
-        outcome = merge_batch(chapter, items, origin=origin, model=model, keep_versions=self.keep_versions)
+        outcome = merge_batch(chapter, items, origin=origin, model=model, keep_versions=self.keep_versions, apply=apply)
         if outcome.stale:
             raise self._refuse(chapter, items, outcome, origin, model)
         if not outcome.changed:
@@ -325,6 +336,7 @@ class ChapterStore:
             digest=state.digest or content_digest(self._raw or b""),
             kept=outcome.kept_selection,
             conflict_path=conflict_path,
+            suggested=outcome.suggested,
         )
 
     def _refuse(

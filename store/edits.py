@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from store.model import Paragraph, append_version, with_selection
+from store.model import Paragraph, accept_suggestion, append_version, reject_suggestion, with_selection
 
 ConflictChoice = Literal["keep_theirs", "keep_ours", "edited"]
 
@@ -30,6 +30,33 @@ def select_version(para: Paragraph, version_id: str) -> Paragraph:
     if all(v.id != version_id for v in para.translations):
         raise EditError(f"version {version_id} of paragraph {para.id} no longer exists")
     return with_selection(para, version_id)
+
+
+def _pending(para: Paragraph, version_id: str) -> None:
+    if all(v.id != version_id for v in para.pending):
+        raise EditError(f"version {version_id} of paragraph {para.id} is not a pending suggestion")
+
+
+def accept(para: Paragraph, version_id: str) -> Paragraph:
+    """The pending suggestion ``version_id`` selected and accepted, the paragraph reviewed; ``EditError`` when it is
+    not pending (accepted, rejected or gone)."""
+    _pending(para, version_id)
+    return accept_suggestion(para, version_id)
+
+
+def reject(para: Paragraph, version_id: str) -> Paragraph:
+    """The pending suggestion ``version_id`` rejected, nothing else changed; ``EditError`` when it is not pending."""
+    _pending(para, version_id)
+    return reject_suggestion(para, version_id)
+
+
+def edit_and_accept(para: Paragraph, version_id: str, text: str) -> Paragraph:
+    """The editor's own text for a suggestion: the suggestion accepted, then ``text`` (when it differs) appended as a
+    ``manual`` version and selected; the paragraph is reviewed."""
+    accepted = accept(para, version_id)
+    if accepted.selected_text == text:
+        return accepted
+    return append_version(accepted, text, origin="manual", model=None)[0].replace(reviewed=True)
 
 
 def set_reviewed(para: Paragraph, reviewed: bool) -> Paragraph:

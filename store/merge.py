@@ -1,16 +1,19 @@
 """Merging a batch of AI results onto the chapter as it is on disk now (pure: no I/O).
 
 Rules: if any paragraph's source text changed, or the paragraph is gone, the whole
-batch is stale and nothing is applied. A text equal to the selected version's text is ``unchanged``. If
-the selection on disk differs from the one the run saw, a person selected or wrote a version since: the AI
-version is appended but does not take the selection (manual work wins). Otherwise the version is appended
-and selected. The version cap prunes the oldest unselected versions.
+batch is stale and nothing is applied. A text equal to the selected version's text, or to a pending suggestion's,
+is ``unchanged``. The AI version becomes a **suggestion** (appended, never selected) when the paragraph is
+protected (reviewed, or its selected text written by hand), when the run applies nothing (``apply=False``), or
+when the selection on disk differs from the one the run saw (a person selected or wrote a version since: manual
+work wins). Otherwise the version is appended and selected. The version cap prunes the oldest unselected versions
+that are not pending suggestions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from store.model import Chapter, Origin, Paragraph, append_version, first_repeated, prune_versions, utc_now
 
@@ -36,11 +39,29 @@ class BatchItem:
     text: str
     base_source: str
     base_selected_id: str | None
+    reason: str | None = None  # why the model made the change (kept on the version)
+    category: str | None = None
 
     @classmethod
-    def based_on(cls, para: Paragraph, text: str) -> BatchItem:
+    def based_on(
+        cls, para: Paragraph, text: str, *, reason: str | None = None, category: str | None = None
+    ) -> BatchItem:
         """An item whose base is ``para`` as the run saw it (source text and selection)."""
-        return cls(para.id, text, para.text, para.selected_translation_id)
+        return cls(para.id, text, para.text, para.selected_translation_id, reason, category)
+
+
+# Why a submission became a suggestion: the paragraph is a person's (reviewed or hand-written), the run applies
+# nothing (``--suggest``, a proofread by default), or a person chose another version while the run worked.
+SuggestedWhy = Literal["protected", "suggest_mode", "selection_changed"]
+
+
+@dataclass(frozen=True)
+class Suggested:
+    """A submission stored as a pending suggestion, and why it was not selected."""
+
+    paragraph_id: str
+    version_id: str
+    why: SuggestedWhy
 
 
 @dataclass(frozen=True)
@@ -74,9 +95,9 @@ class KeptSelection:
 class MergeOutcome:
     """The merged chapter and what happened to each item.
 
-    ``accepted`` lists every ID that got a new version (including those in ``kept_selection``). When
-    ``stale`` is not empty the batch was refused: ``chapter`` is the input unchanged and the other lists
-    are empty.
+    ``accepted`` lists every ID that got a new version (including those in ``suggested``, and the
+    ``kept_selection`` ones, which are suggestions too). When ``stale`` is not empty the batch was refused:
+    ``chapter`` is the input unchanged and the other lists are empty.
     """
 
     chapter: Chapter
@@ -84,6 +105,7 @@ class MergeOutcome:
     unchanged: tuple[str, ...] = ()
     kept_selection: tuple[KeptSelection, ...] = ()
     stale: tuple[StaleItem, ...] = ()
+    suggested: tuple[Suggested, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -101,6 +123,19 @@ def find_stale(chapter: Chapter, items: Sequence[BatchItem]) -> tuple[StaleItem,
     return tuple(stale)
 
 
+def _suggested_why(para: Paragraph, item: BatchItem, apply: bool) -> SuggestedWhy | None:
+    if para.selected_translation_id != item.base_selected_id:
+        return "selection_changed"
+    if para.protected:
+        return "protected"
+    return None if apply else "suggest_mode"
+
+
+def _unchanged(para: Paragraph, text: str) -> bool:
+    """The text is already there: the selected one, or a suggestion still waiting for the editor."""
+    return para.selected_text == text or any(v.text == text for v in para.pending)
+
+
 def merge_batch(
     chapter: Chapter,
     items: Sequence[BatchItem],
@@ -109,8 +144,13 @@ def merge_batch(
     model: str | None,
     keep_versions: int = DEFAULT_KEEP_VERSIONS,
     created_at: str | None = None,
+    apply: bool = True,
 ) -> MergeOutcome:
-    """Apply ``items`` onto ``chapter`` under the merge rules; see :class:`MergeOutcome`."""
+    """Apply ``items`` onto ``chapter`` under the merge rules; see :class:`MergeOutcome`.
+
+    ``apply=False`` stores every new text as a suggestion; with ``apply=True`` only protected paragraphs (and
+    those whose selection a person changed) get one.
+    """
     check_keep_versions(keep_versions)
     twice = first_repeated(item.paragraph_id for item in items)
     if twice is not None:
@@ -126,21 +166,31 @@ def merge_batch(
     accepted: list[str] = []
     unchanged: list[str] = []
     kept: list[KeptSelection] = []
+    suggested: list[Suggested] = []
     for item in items:
         pos = positions[item.paragraph_id]
         para = chapter.paragraphs[pos]
-        if para.selected_text == item.text:
+        if _unchanged(para, item.text):
             unchanged.append(item.paragraph_id)
             continue
-        person_chose = para.selected_translation_id != item.base_selected_id
+        why = _suggested_why(para, item, apply)
+        notes = {"reason": item.reason, "category": item.category}
+        if why is not None:
+            notes.update(status="suggested", based_on=item.base_selected_id)
         new_para, version = append_version(
-            para, item.text, origin=origin, model=model, select=not person_chose, created_at=stamp
+            para, item.text, origin=origin, model=model, select=why is None, created_at=stamp, notes=notes
         )
         replacements[pos] = prune_versions(new_para, keep_versions)
         accepted.append(item.paragraph_id)
-        if person_chose:
+        if why is not None:
+            suggested.append(Suggested(item.paragraph_id, version.id, why))
+        if why == "selection_changed":
             kept.append(KeptSelection.of(para, item, version.id))
     merged = chapter.with_paragraphs(replacements) if replacements else chapter
     return MergeOutcome(
-        chapter=merged, accepted=tuple(accepted), unchanged=tuple(unchanged), kept_selection=tuple(kept)
+        chapter=merged,
+        accepted=tuple(accepted),
+        unchanged=tuple(unchanged),
+        kept_selection=tuple(kept),
+        suggested=tuple(suggested),
     )

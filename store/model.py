@@ -92,14 +92,97 @@ class _Record(BaseModel):
         return value
 
 
+VersionStatus = Literal["suggested", "accepted", "rejected"]
+STATUSES: tuple[str, ...] = ("suggested", "accepted", "rejected")
+Category = Literal[
+    "mistranslation",
+    "omission",
+    "addition",
+    "terminology",
+    "consistency",
+    "grammar",
+    "spelling",
+    "punctuation",
+    "style",
+    "fluency",
+    "other",
+]
+CATEGORIES: tuple[str, ...] = (
+    "mistranslation",
+    "omission",
+    "addition",
+    "terminology",
+    "consistency",
+    "grammar",
+    "spelling",
+    "punctuation",
+    "style",
+    "fluency",
+    "other",
+)
+MAX_REASON_CHARS = 500
+# The optional keys of a version, in the order they are written after the five usual ones. They are kept as the
+# record's extra keys rather than fields, so an ordinary version (none of them) has exactly the five keys of every
+# older file and keeps its fast, byte-identical encoding.
+SUGGESTION_KEYS = ("status", "reason", "category", "based_on")
+
+
 class TranslationVersion(_Record):
-    """One version of a paragraph's translation; versions are only ever appended."""
+    """One version of a paragraph's translation; versions are only ever appended.
+
+    A version may carry the optional keys of :data:`SUGGESTION_KEYS`: ``status`` (``suggested`` until a person
+    accepts or rejects it; absent on an ordinary version), ``reason`` and ``category`` (why a model made the change)
+    and ``based_on`` (the version selected when the model read the paragraph).
+    """
 
     id: Identifier
     text: str
     origin: Origin
     model: str | None = None
     created_at: str
+
+    def _optional(self, key: str) -> Any:
+        extra = self.__pydantic_extra__
+        return extra.get(key) if extra else None
+
+    @property
+    def status(self) -> VersionStatus | None:
+        """``suggested``, ``accepted``, ``rejected``, or None for an ordinary version."""
+        return self._optional("status")
+
+    @property
+    def pending(self) -> bool:
+        """A suggestion nobody has accepted or rejected yet."""
+        return self._optional("status") == "suggested"
+
+    @property
+    def reason(self) -> str | None:
+        """Why the model made this change (one sentence), if it said."""
+        return self._optional("reason")
+
+    @property
+    def category(self) -> str | None:
+        """The kind of change (one of :data:`CATEGORIES`), if the model said."""
+        return self._optional("category")
+
+    @property
+    def based_on(self) -> str | None:
+        """The version that was selected when the model read the paragraph (suggestions only)."""
+        return self._optional("based_on")
+
+    def problem(self) -> str | None:
+        """What is wrong with the optional keys (a status, reason, category or based_on of the wrong kind), or None."""
+        extra = self.__pydantic_extra__
+        if not extra:
+            return None
+        status = extra.get("status")
+        if status is not None and status not in STATUSES:
+            return f"version {self.id!r}: status must be one of {', '.join(STATUSES)}, got {status!r}"
+        for key in ("reason", "category", "based_on"):
+            value = extra.get(key)
+            if value is not None and not isinstance(value, str):
+                return f"version {self.id!r}: {key} must be a string or null, got {type(value).__name__}"
+        return None
 
 
 class Paragraph(_Record):
@@ -122,7 +205,25 @@ class Paragraph(_Record):
         if sel is not None and sel not in ids:
             return f"selected_translation_id {sel!r} names no translation of this paragraph"
         twice = first_repeated(ids)
-        return f"translation id {twice!r} appears twice in this paragraph" if twice is not None else None
+        if twice is not None:
+            return f"translation id {twice!r} appears twice in this paragraph"
+        for version in self.translations:
+            if version.__pydantic_extra__ and (problem := version.problem()) is not None:
+                return problem
+        return None
+
+    @property
+    def protected(self) -> bool:
+        """A person's text: reviewed, or the selected version written by hand. A run only suggests for it."""
+        if self.reviewed:
+            return True
+        chosen = self.selected
+        return chosen is not None and chosen.origin == "manual"
+
+    @property
+    def pending(self) -> tuple[TranslationVersion, ...]:
+        """The suggestions waiting for the editor, in the order they were added."""
+        return tuple(v for v in self.translations if v.__pydantic_extra__ and v.pending)
 
     @property
     def is_empty(self) -> bool:
@@ -208,14 +309,20 @@ def append_version(
     model: str | None,
     select: bool = True,
     created_at: str | None = None,
+    notes: dict[str, str | None] | None = None,
 ) -> tuple[Paragraph, TranslationVersion]:
-    """Return ``para`` with a new translation version appended (selected unless ``select=False``)."""
+    """Return ``para`` with a new translation version appended (selected unless ``select=False``).
+
+    ``notes`` are the version's optional keys (:data:`SUGGESTION_KEYS`, in that order; a None ``reason`` or
+    ``category`` is left out, ``based_on`` is kept as null on a suggestion).
+    """
     version = TranslationVersion(
         id=new_id({t.id for t in para.translations}),
         text=text,
         origin=origin,
         model=model,
         created_at=created_at or utc_now(),
+        **_ordered_notes(notes),
     )
     update: dict[str, Any] = {"translations": (*para.translations, version)}
     if select:
@@ -225,26 +332,71 @@ def append_version(
     return para.replace(**update), version
 
 
+def _ordered_notes(notes: dict[str, str | None] | None) -> dict[str, str | None]:
+    if not notes:
+        return {}
+    suggestion = notes.get("status") is not None
+    return {
+        key: notes.get(key)
+        for key in SUGGESTION_KEYS
+        if notes.get(key) is not None or (key == "based_on" and suggestion and key in notes)
+    }
+
+
+def with_status(version: TranslationVersion, status: VersionStatus) -> TranslationVersion:
+    """``version`` with its ``status`` set (the key written after the five usual ones, as a suggestion has it)."""
+    if version.status == status:
+        return version
+    if version.__pydantic_extra__ and "status" in version.__pydantic_extra__:
+        copy: TranslationVersion = version.replace(status=status)
+        return copy
+    extra = {"status": status, **(version.__pydantic_extra__ or {})}
+    return TranslationVersion(**version.__dict__, **extra)
+
+
+def _with_version(para: Paragraph, version: TranslationVersion) -> Paragraph:
+    return para.replace(translations=tuple(version if v.id == version.id else v for v in para.translations))
+
+
 def with_selection(para: Paragraph, version_id: str) -> Paragraph:
-    """``para`` with ``version_id`` selected; ``reviewed`` is cleared when the selected text changes."""
+    """``para`` with ``version_id`` selected; ``reviewed`` is cleared when the selected text changes.
+
+    A person selecting a pending suggestion accepts it.
+    """
+    version = next(v for v in para.translations if v.id == version_id)
+    if version.pending:
+        para = _with_version(para, with_status(version, "accepted"))
     if para.selected_translation_id == version_id:
         return para
     update: dict[str, Any] = {"selected_translation_id": version_id}
-    if para.reviewed:
-        text = next(v.text for v in para.translations if v.id == version_id)
-        if text != para.selected_text:
-            update["reviewed"] = False
+    if para.reviewed and version.text != para.selected_text:
+        update["reviewed"] = False
     return para.replace(**update)
 
 
+def accept_suggestion(para: Paragraph, version_id: str) -> Paragraph:
+    """The pending suggestion ``version_id`` selected, its status ``accepted``, and the paragraph reviewed (the
+    editor read it)."""
+    accepted = with_selection(para, version_id)
+    return accepted if accepted.reviewed else accepted.replace(reviewed=True)
+
+
+def reject_suggestion(para: Paragraph, version_id: str) -> Paragraph:
+    """The pending suggestion ``version_id`` marked ``rejected``; nothing else changes."""
+    version = next(v for v in para.translations if v.id == version_id)
+    return _with_version(para, with_status(version, "rejected"))
+
+
 def prune_versions(para: Paragraph, keep: int) -> Paragraph:
-    """Drop the oldest *unselected* versions so at most ``keep`` remain (never the selected one)."""
+    """Drop the oldest *unselected* versions so at most ``keep`` remain (never the selected one nor a pending
+    suggestion)."""
     if keep <= 0 or len(para.translations) <= keep:
         return para
     excess = len(para.translations) - keep
     kept: list[TranslationVersion] = []
     for t in para.translations:
-        if excess and t.id != para.selected_translation_id:
+        # A pending suggestion waits for the editor: never pruned, even when the cap is exceeded.
+        if excess and t.id != para.selected_translation_id and not t.pending:
             excess -= 1
             continue
         kept.append(t)

@@ -129,18 +129,23 @@ def test_duplicate_ids_in_a_batch_are_a_programming_error() -> None:
         merge_batch(BASE, [item, item], origin="polish", model="m")
 
 
-def test_a_run_that_changes_a_reviewed_text_clears_reviewed() -> None:
+def test_a_run_never_changes_a_reviewed_text_it_suggests() -> None:
     reviewed = BASE.with_paragraphs(
         {0: BASE.paragraphs[0].replace(reviewed=True), 2: BASE.paragraphs[2].replace(reviewed=True)}
     )
     items = [
-        BatchItem.based_on(reviewed.paragraphs[0], "One, polished."),
+        BatchItem.based_on(reviewed.paragraphs[0], "One, polished.", reason="Smoother.", category="fluency"),
         BatchItem.based_on(reviewed.paragraphs[2], "Three"),
     ]  # the selected text already: unchanged
     out = merge_batch(reviewed, items, origin="polish", model="m1")
     assert out.accepted == ("a",) and out.unchanged == ("c",)
-    assert out.chapter.paragraphs[0].reviewed is False  # a new text nobody has reviewed
-    assert out.chapter.paragraphs[2].reviewed is True  # the same text stays reviewed
+    para = out.chapter.paragraphs[0]
+    assert para.reviewed is True and para.selected_text == reviewed.paragraphs[0].selected_text
+    (suggestion,) = para.pending
+    assert suggestion.text == "One, polished." and suggestion.reason == "Smoother."
+    assert suggestion.category == "fluency" and suggestion.based_on == reviewed.paragraphs[0].selected_translation_id
+    assert [(s.paragraph_id, s.why) for s in out.suggested] == [("a", "protected")]
+    assert out.chapter.paragraphs[2] is reviewed.paragraphs[2]
 
 
 def test_a_kept_selection_keeps_reviewed() -> None:
