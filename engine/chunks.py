@@ -146,11 +146,17 @@ def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> 
     return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is None]
 
 
+PROTECTED_MARK = "(reviewed by the editor: suggest only a real error)"
+
+
 def format_entry(para: Paragraph, index: int, task: TaskType) -> str:
-    """The chunk entry of one paragraph; ``index`` is its 1-based original position."""
+    """The chunk entry of one paragraph; ``index`` is its 1-based original position. A protected paragraph (a
+    person's text: what the model submits for it becomes a suggestion) is marked on a line of its own."""
     if TASK_RULES[task].revises:
-        return f"[{index}] [ID: {para.id}] Source: {para.text}\nTranslation: {para.selected_text}"
-    return f"[{index}] [ID: {para.id}] {para.text}"
+        entry = f"[{index}] [ID: {para.id}] Source: {para.text}\nTranslation: {para.selected_text}"
+    else:
+        entry = f"[{index}] [ID: {para.id}] {para.text}"
+    return f"{entry}\n{PROTECTED_MARK}" if para.protected else entry
 
 
 def paragraph_chunk(chapter: Chapter, task: TaskType, paragraph_id: str) -> Chunk:

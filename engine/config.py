@@ -89,6 +89,9 @@ class RunDefaults(BaseModel):
     jobs: Annotated[int, _checked(settings.JOBS)] = int(settings.JOBS.default)
     source_language: str | None = None
     target_language: str | None = None
+    # A proofread stores its changes as suggestions for the editor unless this is true (then it selects them for
+    # paragraphs nobody reviewed or wrote by hand, as translate and polish do).
+    proofread_apply: bool = False
 
 
 class Config(BaseModel):

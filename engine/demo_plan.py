@@ -146,10 +146,18 @@ def _reading_turn(lines: list[ChunkLine], seen: _Seen) -> DemoTurn | None:
     return DemoTurn(note, (("get_next_paragraphs", {"paragraph_id": first.paragraph_id, "count": count}),))
 
 
+# What a real reviser says with each change (the editor reads it in the review queue).
+_DEMO_NOTES: dict[str, dict[str, str]] = {
+    "polish": {"reason": "Demo: a marked stand-in for a smoother sentence.", "category": "fluency"},
+    "proofread": {"reason": "Demo: a marked stand-in for a corrected error.", "category": "grammar"},
+}
+
+
 def _submission_turn(batch: list[ChunkLine], part: int, seen: _Seen, task: str, target_language: str) -> DemoTurn:
     """One batch; in part 2 the first item is sent by index once (the mistake the tools refuse), then fixed."""
     items: list[dict[str, Any]] = [
         {"paragraph_id": ln.paragraph_id, "translated_text": pseudo_translation(task, ln, target_language)}
+        | _DEMO_NOTES.get(task, {})
         for ln in batch
     ]
     text = f"Submitting [{batch[0].index}]–[{batch[-1].index}]."

@@ -58,6 +58,7 @@ class RunStarted(EngineEvent, frozen=True, kw_only=True, tag="run_started"):
     chunk_count: int
     paragraph_count: int
     prices: dict[str, Any] | None = None  # the profile's prices per million tokens (engine.cost), when set
+    apply: bool = True  # False: every submission of the run is stored as a suggestion (--suggest)
 
 
 class ChunkStarted(EngineEvent, frozen=True, kw_only=True, tag="chunk_started"):
@@ -134,12 +135,17 @@ class ToolResult(EngineEvent, frozen=True, kw_only=True, tag="tool_result"):
 
 
 class BatchCommitted(EngineEvent, frozen=True, kw_only=True, tag="batch_committed"):
-    """Translations reached the disk durably."""
+    """Translations reached the disk durably. ``paragraph_ids`` got a new version each; of them, ``suggested``
+    were stored as suggestions for the editor: ``protected`` because the paragraph is a person's (reviewed or
+    hand-written), ``kept_selection`` because a person chose another version during the run, the rest because the
+    run applies nothing (``--suggest``, a proofread by default)."""
 
     paragraph_ids: tuple[str, ...]
     file: str = ""  # always given; the default reads a hand-written or damaged trace line without it
     unchanged: tuple[str, ...] = ()
     kept_selection: tuple[str, ...] = ()
+    suggested: tuple[str, ...] = ()
+    protected: tuple[str, ...] = ()
 
 
 class Reminder(EngineEvent, frozen=True, kw_only=True, tag="reminder"):

@@ -403,6 +403,8 @@ class ToolCallLoop:
             file=self.file_name,
             unchanged=committed.unchanged,
             kept_selection=committed.kept_selection,
+            suggested=committed.suggested,
+            protected=committed.protected,
         )
 
     async def _execute(self, call: ToolCall) -> tuple[dict[str, Any], Committed | None, bool]:

@@ -246,6 +246,7 @@ class _Run:
                 only_paragraph=req.only_paragraph,
                 instruction=req.instruction,
                 glossary=glossary,
+                apply=req.apply,
             )
         except (ChapterLoadError, GlossaryLoadError) as exc:
             raise _Refused(exc.line) from None
@@ -299,6 +300,7 @@ class _Run:
                 chunk_count=len(configs),
                 paragraph_count=sum(len(c.paragraph_ids) for c in selected),
                 prices=None if req.settings.prices is None else req.settings.prices.to_json(),
+                apply=service.apply,
             )
         )
 

@@ -33,6 +33,9 @@ class RunRequest:
     target_language: str | None = None
     demo_delay: float = 0.0  # seconds between the demo model's streamed words (TUI demo)
     force: bool = False  # --force: run beside another run of the chapter; write a read-only chapter
+    # Select new texts of unprotected paragraphs (True) or store every submission as a suggestion (False); None:
+    # the task's default (translate and polish apply, a proofread suggests unless ``[run] proofread_apply``).
+    apply: bool | None = None
 
     @classmethod
     def configured(
@@ -45,6 +48,7 @@ class RunRequest:
         chunk_chars: int | None = None,
         max_batch: int | None = None,
         max_turns: int | None = None,
+        apply: bool | None = None,
         **options: Any,
     ) -> RunRequest:
         """The run as configured: each flag given (not None) over the config file's ``[run]`` value.
@@ -62,5 +66,6 @@ class RunRequest:
             keep_versions=run.keep_versions,
             source_language=run.source_language,
             target_language=run.target_language,
+            apply=run.proofread_apply if apply is None and task == "proofread" else apply,
             **options,
         )

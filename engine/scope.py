@@ -74,6 +74,7 @@ class ChunkScope:
     origin: Origin = "manual"
     model: str | None = None  # recorded on every version this scope's commits create
     max_batch: int = DEFAULT_MAX_BATCH
+    apply: bool = True  # select new texts of unprotected paragraphs; False: every submission is a suggestion
 
     @classmethod
     def for_chunk(
@@ -84,6 +85,7 @@ class ChunkScope:
         origin: Origin | None = None,
         model: str | None = None,
         max_batch: int = DEFAULT_MAX_BATCH,
+        apply: bool = True,
     ) -> ChunkScope:
         """The scope of ``chunk`` in a run: its boundaries and a fresh tracker with the bases it was built from;
         ``origin`` defaults to the task's."""
@@ -96,6 +98,7 @@ class ChunkScope:
             origin=origin or TASK_RULES[chunk.task].origin,
             model=model,
             max_batch=max_batch,
+            apply=apply,
         )
 
     @classmethod

@@ -55,6 +55,7 @@ class TaskService:
         only_paragraph: str | None = None,
         instruction: str | None = None,
         glossary: RunGlossary | None = None,
+        apply: bool | None = None,
     ) -> None:
         self.chapter = chapter
         self.task = task
@@ -69,6 +70,7 @@ class TaskService:
         self.registry = registry or default_registry()
         self.instruction = instruction
         self.glossary = glossary
+        self.apply = self.rules.applies if apply is None else apply  # None: the task's default
         if glossary is not None:  # the same two tools in every chunk's list, glossary file or not
             with_glossary(self.registry, glossary)
         # Built once, at the start of the run: later commits do not reshape this run's chunks.
@@ -129,7 +131,7 @@ class TaskService:
 
     def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:
         scope = ChunkScope.for_chunk(
-            chunk, self.source, origin=self.rules.origin, model=self.model, max_batch=self.max_batch
+            chunk, self.source, origin=self.rules.origin, model=self.model, max_batch=self.max_batch, apply=self.apply
         )
         return ToolCallLoopConfig(scope, system, self._message(chunk), tools, self.max_turns)
 

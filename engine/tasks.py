@@ -26,10 +26,13 @@ class TaskRules:
     # works on the untranslated source, needs a target language, and a chunk is complete when every paragraph has
     # a submission.
     revises: bool
+    # Whether its new texts are selected (for unprotected paragraphs) unless the run says otherwise; a proofread
+    # suggests by default (config ``[run] proofread_apply``, flags ``--apply`` / ``--suggest``).
+    applies: bool = True
 
 
 TASK_RULES: dict[TaskType, TaskRules] = {
     "translate": TaskRules("translation", "translate_system.md", "chunk_translate.md", revises=False),
     "polish": TaskRules("polish", "polish_system.md", "chunk_revise.md", revises=True),
-    "proofread": TaskRules("proofreading", "proofread_system.md", "chunk_revise.md", revises=True),
+    "proofread": TaskRules("proofreading", "proofread_system.md", "chunk_revise.md", revises=True, applies=False),
 }

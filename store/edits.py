@@ -72,11 +72,12 @@ def keep_ours(para: Paragraph, our_version_id: str | None, our_text: str) -> Par
 
 
 def needs_review(para: Paragraph, conflict_ids: frozenset[str], warning_ids: frozenset[str] = frozenset()) -> bool:
-    """A paragraph the editor still has to look at: a conflict, a translation with QA warnings nobody dismissed
-    (``warning_ids``; marking it reviewed does not settle them), or a translation not yet marked reviewed."""
+    """A paragraph the editor still has to look at: a conflict, a suggestion waiting to be accepted or rejected, a
+    translation with QA warnings nobody dismissed (``warning_ids``; marking it reviewed does not settle them), or a
+    translation not yet marked reviewed."""
     if para.is_empty:
         return False
-    if para.id in conflict_ids:
+    if para.id in conflict_ids or para.pending:
         return True
     if para.selected_translation_id is None:
         return False

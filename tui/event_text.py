@@ -172,21 +172,28 @@ def spent(usage: dict[str, int], cost: dict[str, str | float] | None) -> str:
 # -- one describer per kind -------------------------------------------------------------------------------------
 
 
+_SUGGEST_ONLY = " · suggestions only"
+
+
 class _RunStarted(Describer[RunStarted]):
     def log(self, event: RunStarted) -> Words:
         line = (
             f"▶ {event.task} {event.chapter_id} · model {event.model} · {counted(event.chunk_count, 'chunk')} · "
-            f"{counted(event.paragraph_count, 'paragraph')}"
+            f"{counted(event.paragraph_count, 'paragraph')}" + _if(not event.apply, _SUGGEST_ONLY)
         )
         return Words("accent", line, f"{line}\nfile: {event.chapter_path}\nserver: {event.base_url}")
 
     def step(self, event: RunStarted) -> StepWords:
-        return StepWords("run", f"run {event.task} · {event.model} · {counted(event.chunk_count, 'chunk')}")
+        return StepWords(
+            "run",
+            f"run {event.task} · {event.model} · {counted(event.chunk_count, 'chunk')}"
+            + _if(not event.apply, _SUGGEST_ONLY),
+        )
 
     def progress(self, event: RunStarted, run: RunTally) -> tuple[Level, str]:
         return "accent", (
             f"{event.task} with {event.model}: {counted(event.paragraph_count, 'paragraph')} in "
-            f"{counted(event.chunk_count, 'chunk')}"
+            f"{counted(event.chunk_count, 'chunk')}" + _if(not event.apply, _SUGGEST_ONLY)
         )
 
 
@@ -304,17 +311,40 @@ def _batch_result(result: dict[str, Any]) -> str:
     unchanged = unchanged if isinstance(unchanged, list) else []
     if not accepted:
         return commit_summary((), unchanged)
-    return f"{counted(len(accepted), 'paragraph')} accepted" + _already(unchanged)
+    suggested = result.get("suggested")
+    as_suggestions = f" · {len(suggested)} as suggestions" if isinstance(suggested, list) and suggested else ""
+    return f"{counted(len(accepted), 'paragraph')} accepted" + as_suggestions + _already(unchanged)
+
+
+def _suggestions(event: BatchCommitted) -> str:
+    """`` · 2 as suggestions (1 the editor's text)``: how many new versions wait for the editor, and how many of
+    them because the paragraph is a person's (reviewed or hand-written)."""
+    if not event.suggested:
+        return ""
+    mine = f" ({len(event.protected)} the editor's text)" if event.protected else ""
+    return f" · {len(event.suggested)} as suggestions{mine}"
+
+
+def _suggest_mode_ids(event: BatchCommitted) -> tuple[str, ...]:
+    """The suggestions made only because the run applies nothing (not a person's paragraph, no kept selection)."""
+    other = set(event.protected) | set(event.kept_selection)
+    return tuple(pid for pid in event.suggested if pid not in other)
 
 
 class _BatchCommitted(Describer[BatchCommitted]):
     def log(self, event: BatchCommitted) -> Words:
-        line = self._line(event) + _if(event.kept_selection, f" · your selection kept for {len(event.kept_selection)}")
+        line = (
+            self._line(event)
+            + _suggestions(event)
+            + _if(event.kept_selection, f" · your selection kept for {len(event.kept_selection)}")
+        )
         detail = (
             line
             + _ids("committed", event.paragraph_ids)
             + _ids("already had this text", event.unchanged)
-            + _ids("your selection kept", event.kept_selection)
+            + _ids("suggestions, as the paragraph is reviewed or written by hand", event.protected)
+            + _ids("suggestions, as the run applies nothing", _suggest_mode_ids(event))
+            + _ids("your selection kept (the new text is a suggestion)", event.kept_selection)
             + f"\nfile: {event.file}"
         )
         return Words("ok" if event.paragraph_ids else "muted", line, detail)
@@ -327,7 +357,7 @@ class _BatchCommitted(Describer[BatchCommitted]):
         return f"✔ committed {counted(len(event.paragraph_ids), 'paragraph')} to {name}" + _already(event.unchanged)
 
     def step(self, event: BatchCommitted) -> StepWords:
-        return StepWords("commit", commit_summary(event.paragraph_ids, event.unchanged))
+        return StepWords("commit", commit_summary(event.paragraph_ids, event.unchanged) + _suggestions(event))
 
 
 class _Reminder(Describer[Reminder]):

@@ -15,6 +15,7 @@ from pydantic_core import ErrorDetails
 
 from engine.json_depth import MAX_JSON_DEPTH, too_deep
 from engine.tools.results import ErrorCode, failure
+from store.model import Category
 from store.validation_text import field_path
 
 MAX_ARGUMENT_CHARS = 2_000_000  # raw JSON; a 20-item batch of long paragraphs stays far below
@@ -124,6 +125,8 @@ class BatchItemArgs(_Args):
         description="Optional guard: the first few characters of the paragraph's source text. If given and "
         "the source does not start with it, the whole batch is rejected (protects against a wrong ID).",
     )
+    reason: str | None = Field(None, description="Polish/proofread: why you changed it, in one short sentence.")
+    category: Category | None = Field(None, description="Polish/proofread: the kind of change.")
 
 
 class BatchArgs(_Args):

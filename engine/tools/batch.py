@@ -33,7 +33,11 @@ def _batch_items(ctx: ToolContext, valid: Sequence[ValidItem]) -> list[BatchItem
         if base is None:
             # position < 0: a chunk paragraph that is gone on disk; any base makes the merge call it stale.
             base = BaseState.of(ctx.chapter.paragraphs[v.position]) if v.position >= 0 else BaseState("", None)
-        items.append(BatchItem(v.paragraph_id, v.text, base.source_text, base.selected_translation_id))
+        items.append(
+            BatchItem(
+                v.paragraph_id, v.text, base.source_text, base.selected_translation_id, v.notes.reason, v.notes.category
+            )
+        )
     return items
 
 
@@ -68,7 +72,9 @@ async def _commit(ctx: ToolContext, valid: Sequence[ValidItem]) -> CommitResult 
     scope = ctx.scope
     items = _batch_items(ctx, valid)
     try:
-        return await asyncio.to_thread(scope.source.commit_batch, items, origin=scope.origin, model=scope.model)
+        return await asyncio.to_thread(
+            scope.source.commit_batch, items, origin=scope.origin, model=scope.model, apply=scope.apply
+        )
     except Exception as exc:
         return _commit_failure(ctx, exc)
 
@@ -81,23 +87,37 @@ def _kept_note(kept: Sequence[str]) -> str:
     )
 
 
+def _committed(result: CommitResult) -> Committed:
+    suggested = tuple(s.paragraph_id for s in result.suggested)
+    protected = tuple(s.paragraph_id for s in result.suggested if s.why == "protected")
+    return Committed(result.accepted, result.unchanged, result.kept_selection, suggested, protected)
+
+
+def _warnings(ctx: ToolContext, valid: Sequence[ValidItem], result: CommitResult) -> list[dict[str, Any]]:
+    """What the model may want to fix: how its reasons and categories were read, then the QA checks on what was
+    accepted (a warning never rejects anything)."""
+    accepted = set(result.accepted)
+    notes = [w for v in valid for w in v.notes.warnings]
+    checks = batch_warnings(
+        result.chapter, [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted], ctx.glossary
+    )
+    return notes + checks
+
+
 def _success(ctx: ToolContext, valid: Sequence[ValidItem], result: CommitResult) -> ToolReply:
     """What the model is told about a commit (with the QA warnings on what was accepted) and what it wrote."""
-    committed = Committed(result.accepted, result.unchanged, result.kept_selection)
+    committed = _committed(result)
     tracker = ctx.scope.submissions
     if tracker is not None:
         tracker.record(result.chapter, committed.accepted, committed.unchanged, committed.kept_selection)
     out = ok(accepted=list(committed.accepted), unchanged=list(committed.unchanged))
+    if committed.suggested:
+        # Stored for the editor to accept or reject; they count as submitted.
+        out["suggested"] = list(committed.suggested)
     if committed.kept_selection:
         out["kept_selection"] = list(committed.kept_selection)
         out["note"] = _kept_note(committed.kept_selection)
-    # The QA checks on what was accepted, so the model can fix a paragraph by submitting it again; a warning
-    # never rejects anything.
-    accepted = set(committed.accepted)
-    warnings = batch_warnings(
-        result.chapter, [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted], ctx.glossary
-    )
-    if warnings:
+    if warnings := _warnings(ctx, valid, result):
         out["warnings"] = warnings
     if tracker is not None:  # during a chunk
         out["remaining"] = list(tracker.remaining)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeGuard
 
 from engine.context import ToolContext
 from engine.tools.args import MAX_TEXT_CHARS, invalid_arguments, normalise_paragraph_id
+from engine.tools.batch_notes import ItemNotes, item_notes
 from engine.tools.boundaries import focus_hint, range_text
 from engine.tools.lookup import chapter_index
 from engine.tools.results import ErrorCode, failure, looks_like_index
@@ -34,6 +35,7 @@ class ValidItem:
     paragraph_id: str
     text: str
     position: int  # 0-based position in the chapter as validated
+    notes: ItemNotes  # the item's reason and category (never a reason to refuse it)
 
 
 def _item_error(number: int, code: ErrorCode, reason: str, **extra: Any) -> dict[str, Any]:
@@ -395,10 +397,14 @@ def _check_prefixes(ctx: ToolContext, parsed: Sequence[Parsed], positions: Seque
 def validate_batch(ctx: ToolContext, raw: dict[str, Any]) -> list[ValidItem] | dict[str, Any]:
     """Steps 1–5: the items to commit, or the failure result of the first failing step."""
     try:
-        parsed = _check_items(ctx, _check_shape(ctx, raw))
+        items = _check_shape(ctx, raw)
+        parsed = _check_items(ctx, items)
         _check_duplicates(parsed)
         positions = _check_targets(ctx, parsed)
         _check_prefixes(ctx, parsed, positions)
     except _Rejected as rejected:
         return rejected.result
-    return [ValidItem(pid, text, pos) for (pid, text, _), pos in zip(parsed, positions, strict=True)]
+    return [
+        ValidItem(pid, text, pos, item_notes(pid, item))
+        for (pid, text, _), pos, item in zip(parsed, positions, items, strict=True)
+    ]

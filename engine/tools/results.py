@@ -57,12 +57,15 @@ def failure(code: ErrorCode, error: str, hint: str, **extra: Any) -> dict[str, A
 
 @dataclass(frozen=True, slots=True)
 class Committed:
-    """What a writing tool wrote: accepted IDs (a new version each), unchanged ones, and the paragraphs whose
-    selection a person had changed, so the new version was kept unselected."""
+    """What a writing tool wrote: accepted IDs (a new version each), unchanged ones, those stored as suggestions
+    (``suggested``; of them, ``protected`` for a person's paragraph, ``kept_selection`` where a person changed the
+    selection during the run, the rest because the run applies nothing)."""
 
     accepted: tuple[str, ...]
     unchanged: tuple[str, ...] = ()
     kept_selection: tuple[str, ...] = ()
+    suggested: tuple[str, ...] = ()
+    protected: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

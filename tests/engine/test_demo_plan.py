@@ -56,6 +56,13 @@ def test_polish_plan_submits_only_changed_paragraphs_then_answers_in_text() -> N
     msgs = answer(msgs, "polish", [{"success": False, "error_code": "CHUNK_BOUNDARY"}])
     msgs = answer(msgs, "polish", [{"success": True, "paragraphs": []}])
     submit = plan_turn(msgs, task="polish")
-    assert submit.tool_calls[0][1]["paragraphs"] == [{"paragraph_id": "p3", "translated_text": "One [demo polished]"}]
+    assert submit.tool_calls[0][1]["paragraphs"] == [
+        {
+            "paragraph_id": "p3",
+            "translated_text": "One [demo polished]",
+            "reason": "Demo: a marked stand-in for a smoother sentence.",  # a reviser says why, for the editor
+            "category": "fluency",
+        }
+    ]
     msgs = answer(msgs, "polish", [{"success": True, "accepted": ["p3"]}])
     assert plan_turn(msgs, task="polish").tool_calls == ()

@@ -148,5 +148,11 @@ async def test_service_propagation_with_paragraph_ids(tmp_path: Path, method: Ta
     assert result["outside"]["error_code"] == "NOT_IN_CHUNK"
     assert result["inside"]["accepted"] == ["P1", "P2", "P3"] and result["inside"]["remaining"] == []
     assert result["complete"] is True
-    after = [p.selected_text for p in load_chapter(path).paragraphs]
-    assert after == ["new P1", "new P2", "new P3", chapter.paragraphs[3].selected_text]
+    written = load_chapter(path).paragraphs
+    if method == "proofread":  # a proofread suggests by default: the texts wait for the editor, nothing selected
+        assert result["inside"]["suggested"] == ["P1", "P2", "P3"]
+        assert [p.selected_text for p in written] == [p.selected_text for p in chapter.paragraphs]
+        assert [[v.text for v in p.pending] for p in written] == [["new P1"], ["new P2"], ["new P3"], []]
+    else:
+        after = [p.selected_text for p in written]
+        assert after == ["new P1", "new P2", "new P3", chapter.paragraphs[3].selected_text]

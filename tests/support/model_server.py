@@ -25,6 +25,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import re
 import socket
 import sys
 import threading
@@ -251,6 +252,34 @@ def from_description(item: dict[str, Any]) -> Scripted:
         item.get("split"),
         item.get("framing", "chunked"),
     )
+
+
+class Reviser:
+    """A scripted model for whole runs: in a chunk's first request it submits every paragraph shown as ``[ID: …]``
+    with ``f"{prefix} {paragraph_id}"``, a ``reason`` and a ``category`` (``None`` leaves the field out; any string
+    is sent as it is, an unknown category too); after the tool result it answers ``done`` without a call."""
+
+    def __init__(self, prefix: str = "revised", reason: str | None = "Smoother.", category: str | None = "fluency"):
+        self.prefix, self.reason, self.category = prefix, reason, category
+
+    def item(self, paragraph_id: str) -> dict[str, Any]:
+        """One batch item for ``paragraph_id``."""
+        item: dict[str, Any] = {"paragraph_id": paragraph_id, "translated_text": f"{self.prefix} {paragraph_id}"}
+        if self.reason is not None:
+            item["reason"] = self.reason
+        if self.category is not None:
+            item["category"] = self.category
+        return item
+
+    def __call__(self, request: RecordedRequest) -> Scripted:
+        messages = request.json["messages"]
+        if messages[-1]["role"] != "user":
+            return text_reply("done")
+        ids = _ID_LINE.findall(messages[-1]["content"])
+        return tool_reply([("add_translation_batch", {"paragraphs": [self.item(pid) for pid in ids]})])
+
+
+_ID_LINE = re.compile(r"^\[\d+\] \[ID: ([^\]\s]+)\]", re.M)
 
 
 # -- the server -------------------------------------------------------------------------------------------------------

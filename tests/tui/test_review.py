@@ -135,7 +135,7 @@ async def test_edit_in_external_editor(review_path: Path, tmp_path: Path, monkey
 
 
 @pytest.mark.slow
-async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(review_path: Path) -> None:
+async def test_a_polish_run_never_changes_a_text_the_editor_reviewed(review_path: Path) -> None:
     app = make_app(review_path, watch=False)  # the offline demo model polishes the odd-numbered paragraphs
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -147,11 +147,13 @@ async def test_a_polish_run_clears_reviewed_on_the_texts_it_changed(review_path:
         await pilot.press("p")
         await wait_for(pilot, lambda: screen.run_label.startswith("last run: complete"), what="the polish run")
         p5 = on_disk(review_path, "p0000005")
-        assert p5.selected is not None and p5.selected.origin == "polish"
-        assert p5.reviewed is False  # a text nobody has reviewed is never marked reviewed
+        # The editor's reviewed text stays selected and reviewed; the polish waits as a suggestion with its reason.
+        assert p5.selected is not None and p5.selected.text == "The fifth paragraph." and p5.reviewed is True
+        (suggestion,) = p5.pending
+        assert suggestion.origin == "polish" and suggestion.reason and suggestion.based_on == p5.selected.id
         p4 = on_disk(review_path, "p0000004")
         assert p4.reviewed is True and p4.selected is not None and p4.selected.origin == "translation"
-        await pilot.press("home", "n", "n")
+        await pilot.press("home", "n", "n")  # a pending suggestion needs the editor: n stops there
         assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
 
 

@@ -82,7 +82,9 @@ async def test_retranslate_the_chapter_and_the_chunk_at_the_cursor(review_path: 
         after = load_chapter(review_path)
         texts = {p.id: p.selected_text for p in after.paragraphs}
         assert texts["p0000002"] == "[demo en] 二つ目の段落です。"  # translated again, though it had a translation
-        assert texts["p0000004"] == "[demo en] 四つ目の段落です。"
+        # p4 is reviewed: the editor's text stays, the model's is a suggestion
+        assert texts["p0000004"] == "The fourth paragraph."
+        assert [v.text for v in after.paragraph("p0000004").pending] == ["[demo en] 四つ目の段落です。"]  # type: ignore[union-attr]
         assert len(after.paragraph("p0000002").translations) == 3  # type: ignore[union-attr]
         await pilot.press("u")
         await wait_for(
@@ -101,7 +103,7 @@ async def test_ask_the_model_about_one_translated_paragraph(review_path: Path, m
                     "add_translation_batch",
                     {
                         "paragraphs": [
-                            {"paragraph_id": "p0000004", "translated_text": "This is, formally, the fourth paragraph."}
+                            {"paragraph_id": "p0000005", "translated_text": "This is, formally, the fifth paragraph."}
                         ]
                     },
                 )
@@ -112,22 +114,21 @@ async def test_ask_the_model_about_one_translated_paragraph(review_path: Path, m
     app = make_app(review_path, watch=False, base_url=model_server.base_url, model="test-model")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = chapter_screen(app)
-        await pilot.press("g", *"4", "enter")
+        await pilot.press("g", *"5", "enter")  # translated, not reviewed (a reviewed one gets a suggestion)
         await pilot.press("A")
         await wait_for(pilot, lambda: isinstance(app.screen, AskScreen), what="the form")
         await pilot.press("shift+tab", "enter", "up", "enter", "tab")  # the task: polish (offered) -> translate
         await pilot.press(*"more formal", "enter")
         await wait_for(pilot, lambda: screen.run_label.startswith("last run: complete"), what="the one-paragraph run")
         user = json.loads(model_server.requests[0].body)["messages"][1]["content"]
-        assert "[ID: p0000004]" in user and "[ID: p0000005]" not in user  # one paragraph, already translated
+        assert "[ID: p0000005]" in user and "[ID: p0000004]" not in user  # one paragraph, already translated
         assert "The editor's instruction for this work: more formal" in user
-        para = load_chapter(review_path).paragraph("p0000004")
-        assert para is not None and para.selected_text == "This is, formally, the fourth paragraph."
-        assert para.reviewed is False  # a new text is not reviewed
+        para = load_chapter(review_path).paragraph("p0000005")
+        assert para is not None and para.selected_text == "This is, formally, the fifth paragraph."
         assert para.selected is not None and para.selected.origin == "translation"  # the task picked in the form
         await pilot.pause()
         table = screen.query_one(ParagraphTable)
-        assert table.current_paragraph is not None and table.current_paragraph.id == "p0000004"
+        assert table.current_paragraph is not None and table.current_paragraph.id == "p0000005"
         shown = screen.query_one(DetailPane).plain
         assert "Diff v1 → v2" in shown and "formally" in shown  # the new version with its diff
 

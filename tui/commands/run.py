@@ -48,6 +48,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         dest="include_all",
         help="translate: also paragraphs that already have a translation",
     )
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument(
+        "--suggest",
+        action="store_false",
+        dest="apply",
+        default=None,
+        help="store every change as a suggestion for `proofdesk review` (the default for proofread)",
+    )
+    mode.add_argument(
+        "--apply",
+        action="store_true",
+        dest="apply",
+        default=None,
+        help="select the new texts of paragraphs nobody reviewed or wrote by hand (the default for translate and "
+        "polish); reviewed and hand-written paragraphs always get suggestions",
+    )
     p.add_argument(
         "--paragraph", metavar="ID", help="run one chunk of just this paragraph (one chapter only), translated or not"
     )
@@ -179,6 +195,7 @@ def run(args: argparse.Namespace) -> int:
             only_paragraph=args.paragraph,
             instruction=args.instruction,
             force=args.force,
+            apply=args.apply,
         )
         for path in args.chapters
     ]
