@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 from store.edits import EditError, accept, reject
@@ -77,7 +78,14 @@ class ReviewPlan:
 
     def of_chapter(self, chapter: int) -> tuple[Decision, ...]:
         """The decisions about the chapter at position ``chapter``."""
-        return tuple(d for d in self.decisions if d.target.chapter == chapter)
+        return self._by_chapter.get(chapter, ())
+
+    @cached_property
+    def _by_chapter(self) -> dict[int, tuple[Decision, ...]]:
+        grouped: dict[int, list[Decision]] = {}
+        for decision in self.decisions:
+            grouped.setdefault(decision.target.chapter, []).append(decision)
+        return {chapter: tuple(group) for chapter, group in grouped.items()}
 
 
 class _Index:
@@ -104,13 +112,16 @@ class _Index:
         return found
 
 
+_ORDINARY = "an ordinary version, not a suggestion"
+
+
 def _version_places(chapters: Sequence[Chapter], given: str) -> Iterable[tuple[int, int, str]]:
     """(chapter, paragraph index, why) for every version with the ID ``given``: why it is not pending."""
     for c, chapter in enumerate(chapters):
         for index, para in enumerate(chapter.paragraphs, start=1):
             for version in para.translations:
                 if version.id == given:
-                    yield c, index, f"already {version.status}" if version.status else "not a suggestion"
+                    yield c, index, f"already {version.status}" if version.status else _ORDINARY
 
 
 def _why_not(chapters: Sequence[Chapter], given: str) -> Unresolved:

@@ -142,7 +142,7 @@ def test_an_id_that_names_nothing_pending_says_why() -> None:
     assert unresolved == [
         Unresolved("s4", "already accepted", ((0, 4),)),
         Unresolved("s5", "already rejected", ((0, 4),)),
-        Unresolved("a1", "not a suggestion", ((0, 2),)),
+        Unresolved("a1", "an ordinary version, not a suggestion", ((0, 2),)),
         Unresolved("e0", "a paragraph without pending suggestions", ((0, 1),)),
         Unresolved("nope", "no suggestion or paragraph has this ID"),
         Unresolved("s1", "names 2 pending suggestions", ((0, 2), (1, 1))),
