@@ -204,4 +204,4 @@ def _summary(name: str, decisions: Sequence[Decision], statuses: Sequence[str | 
     done = [d.verdict for d, status in zip(decisions, statuses, strict=True) if status == d.verdict]
     line = f"accepted {done.count('accepted')}, rejected {done.count('rejected')} in {name}"
     other = len(decisions) - len(done)
-    return line + (f"; {other} decided otherwise meanwhile, left as decided" if other else "")
+    return line + (f"; {other} changed by someone else meanwhile, left as they are" if other else "")
