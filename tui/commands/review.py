@@ -200,7 +200,7 @@ def _record(name: str, decision: Decision, status: str | None) -> dict[str, Any]
 
 
 def _summary(name: str, decisions: Sequence[Decision], statuses: Sequence[str | None]) -> str:
-    """``accepted 2, rejected 1 in ch01.json``, and how many someone else decided otherwise meanwhile."""
+    """``accepted 2, rejected 1 in ch01.json``, and how many someone else changed meanwhile (theirs stays)."""
     done = [d.verdict for d, status in zip(decisions, statuses, strict=True) if status == d.verdict]
     line = f"accepted {done.count('accepted')}, rejected {done.count('rejected')} in {name}"
     other = len(decisions) - len(done)
