@@ -31,10 +31,14 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export_text", "write the selected translations as plain text, one line per paragraph"),
     "check": ("check", "print the QA warnings of chapters (or --dismiss one)"),
     "glossary": ("glossary", "list and edit the workspace glossary, import or export it, extract candidate terms"),
+    "review": ("review", "list the pending suggestions of chapters, accept or reject them"),
+    "stats": ("stats", "what each model is worth: its suggestions accepted or rejected, its versions kept or edited"),
 }
 # Commands that run no Textual app: when one returns, all that is left to do is flush, so the process ends at once
 # instead of spending 0.1-0.3 s in the interpreter's teardown of every module it imported.
-HEADLESS = frozenset({"run", "chunks", "tool", "check-model", "import", "export", "check", "glossary"})
+HEADLESS = frozenset(
+    {"run", "chunks", "tool", "check-model", "import", "export", "check", "glossary", "review", "stats"}
+)
 
 
 def package_version() -> str:

@@ -24,6 +24,7 @@ from store.loader import load_chapter
 from store.model import Chapter, Paragraph
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_FAILED, EXIT_OK, UsageError
+from tui.commands.chapter_files import chapter_files
 from tui.terminal_text import json_text, visible
 
 
@@ -65,24 +66,6 @@ def _codes(text: str | None) -> set[str] | None:
     if not codes:
         raise UsageError("--codes names no code")
     return codes
-
-
-def chapter_files(paths: list[Path]) -> list[Path]:
-    """The chapter files the arguments stand for, in order, each once; a folder gives its chapter files."""
-    by_key: dict[Path, Path] = {}
-    for file in (file for path in paths for file in _files_of(path)):
-        by_key.setdefault(file.resolve(), file)  # the first naming of a file wins, in its place
-    return list(by_key.values())
-
-
-def _files_of(path: Path) -> list[Path]:
-    """``path`` itself, or the chapter files of the folder ``path``."""
-    if not path.is_dir():
-        return [path]
-    found = [path / p.name for p in Workspace(path).chapter_paths()]
-    if not found:
-        raise UsageError(f"{path}: no chapter files in this folder")
-    return found
 
 
 def _glossary_terms(files: list[Path]) -> tuple[GlossaryTerm, ...]:
