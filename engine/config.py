@@ -192,6 +192,9 @@ class ModelSettings:
     response_seconds: float = settings.DEFAULT_RESPONSE_SECONDS
     response_mb: int = settings.DEFAULT_RESPONSE_MB
     prices: Prices | None = None
+    # Whether a model was named (a flag or a profile). Without one the settings hold the demo model as a stand-in,
+    # which a run refuses: the demo model's marked text must never land in a real chapter unasked.
+    named: bool = True
 
     def secrets(self) -> list[str]:
         """Every value that must never be shown: the key, the URL's password and query values, header values
@@ -208,6 +211,16 @@ class ModelSettings:
     def is_demo(self) -> bool:
         """Whether this is the offline demo model (no network, no key)."""
         return self.model == DEMO_MODEL
+
+    def unnamed_reason(self) -> str | None:
+        """Why a run cannot use these settings: no model was named (one sentence saying how to name one), or None."""
+        if self.named:
+            return None
+        where = "" if self.base_url == DEFAULT_BASE_URL else f" for the server at {public_url(self.base_url)}"
+        return (
+            f"no model is configured{where}: name one with --model NAME (or --profile NAME, or default_profile in "
+            f"{config_path()}); --model demo runs the offline demo model, which writes marked pseudo-translations"
+        )
 
 
 _NO_PROFILE = Profile(model="")  # no profile chosen: flags, environment and the defaults alone
@@ -275,4 +288,5 @@ def resolve_model(
         response_mb=chosen.response_mb,
         # A profile's prices are for its model: another model named by --model, or the demo model, has none.
         prices=chosen.prices if resolved_model == chosen.model != DEMO_MODEL else None,
+        named=bool(model or chosen.model),
     )

@@ -325,3 +325,28 @@ def test_the_status_line_shows_tokens_cache_share_and_cost_as_they_come() -> Non
         )
     )
     assert status.text() == "running polish · 0/1 paragraph · 1.0k tok"  # no prices, no cache report: tokens only
+
+
+async def test_with_no_model_named_the_run_keys_refuse_and_write_nothing(
+    small_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.config import load_config, resolve_model
+    from store.workspace import Workspace
+    from tui.app import ProofdeskApp
+    from tui.session import WorkspaceSession
+
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    before = small_path.read_bytes()
+    config = load_config()
+    ws = WorkspaceSession(Workspace.for_chapter(small_path), config, resolve_model(config))  # `proofdesk PATH`
+    session = ws.session(small_path)
+    session.load()
+    messages = Messages()
+    app = ProofdeskApp(ws, chapter=session, watch=False)
+    async with app.run_test(size=SIZE, message_hook=messages) as pilot:
+        screen = chapter_screen(app)
+        await pilot.press("t")
+        await wait_for(pilot, lambda: bool(messages.notifications()), what="the refusal")
+        assert "No model is configured" in messages.notifications()[-1]
+        assert not screen.run_in_progress
+    assert small_path.read_bytes() == before

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from engine import settings
 from engine.chunks import TASKS
+from engine.config import ModelSettings
 from engine.events import EngineEvent, ModelDelta, RunFinished
 from engine.run import run_chapters
 from engine.run_request import RunRequest
@@ -205,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
         from tui.commands.estimate import print_estimates
 
         return print_estimates(requests, args.json)
+    _check_model(model)
     jobs = config.run.jobs if args.jobs is None else args.jobs
     view: ProgressView = RichProgress() if sys.stderr.isatty() else PlainProgress(sys.stderr)
     try:
@@ -216,6 +218,17 @@ def run(args: argparse.Namespace) -> int:
     for line in summary_lines(summaries):
         print(line, file=sys.stderr)
     return _exit_code(summaries, cancelled, len(requests))
+
+
+def _check_model(model: ModelSettings) -> None:
+    """A run needs a model someone named; the demo model is only ever used when asked for, and says so."""
+    if (reason := model.unnamed_reason()) is not None:
+        raise UsageError(reason)
+    if model.is_demo:
+        print(
+            "proofdesk: the demo model writes marked pseudo-translations ([demo …]), not translations",
+            file=sys.stderr,
+        )
 
 
 def _check_arguments(args: argparse.Namespace) -> None:

@@ -231,6 +231,12 @@ class RunControl(Vertical, ReportsWorkerFailures):
         """Why ``ask`` cannot run now, and how bad that is; None: it can."""
         if self.run_in_progress:
             return "A run is already going; x cancels it.", "warning"
+        if not self.workspace.settings.named:  # the demo model runs only when asked for
+            return (
+                "No model is configured: start proofdesk with --model NAME or --profile NAME, or pick one with "
+                "ctrl+p (Model: …); the demo model writes marked placeholder text.",
+                "error",
+            )
         chapter = self.session.chapter
         if chapter is None or not self.session.usable:
             return "The chapter file is not usable on disk; fix it first.", "error"
