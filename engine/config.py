@@ -19,7 +19,7 @@ from typing import Annotated, Any, Literal
 from urllib.parse import parse_qsl, urlsplit
 
 import platformdirs
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError, model_validator
 
 from engine import settings
 from engine.cost import Prices
@@ -41,6 +41,9 @@ def _checked(setting: settings.Setting) -> BeforeValidator:
     return BeforeValidator(setting.check)
 
 
+StrictPrice = Annotated[float, Strict(), Field(ge=0, le=1_000_000, allow_inf_nan=False)]
+
+
 class Profile(BaseModel):
     """A named model endpoint."""
 
@@ -59,9 +62,10 @@ class Profile(BaseModel):
     response_seconds: Annotated[float, _checked(settings.RESPONSE_SECONDS)] = settings.DEFAULT_RESPONSE_SECONDS
     response_mb: Annotated[int, _checked(settings.RESPONSE_MB)] = settings.DEFAULT_RESPONSE_MB
     # Prices per million tokens (engine.cost); no cost is shown without input and output prices.
-    price_input: float | None = Field(default=None, ge=0, allow_inf_nan=False)
-    price_cached_input: float | None = Field(default=None, ge=0, allow_inf_nan=False)
-    price_output: float | None = Field(default=None, ge=0, allow_inf_nan=False)
+    # Strict: ``price_input = true`` is a mistake, not 1.0; no price per million tokens is near a million.
+    price_input: StrictPrice | None = None
+    price_cached_input: StrictPrice | None = None
+    price_output: StrictPrice | None = None
     currency: str = Field(default="USD", pattern=r"^[A-Za-z]{3}$")
 
     @model_validator(mode="after")

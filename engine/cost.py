@@ -68,9 +68,17 @@ def _tokens(usage: Mapping[str, Any], key: str) -> int:
 
 def cost_of(usage: Mapping[str, Any], prices: Prices | None) -> Cost | None:
     """``{"currency", "input", "cached_input", "output", "total"}`` for ``usage`` (normalised counts, see
-    ``engine.client.usage``), or None without prices."""
+    ``engine.client.usage``), or None without prices, or when the figures are beyond arithmetic (a price or a count
+    no bill has: the cost is then unknown; it never raises)."""
     if prices is None:
         return None
+    try:
+        return _cost(usage, prices)
+    except (ArithmeticError, ValueError):
+        return None
+
+
+def _cost(usage: Mapping[str, Any], prices: Prices) -> Cost:
     prompt = _tokens(usage, "prompt_tokens")
     cached = min(_tokens(usage, "cached_tokens"), prompt)
     cached_price = prices.input if prices.cached_input is None else prices.cached_input

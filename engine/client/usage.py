@@ -15,16 +15,25 @@ part of ``prompt_tokens`` served from the provider's prompt cache.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from engine.client.response import Usage
 from engine.client.wire import WireUsage
 
+log = logging.getLogger(__name__)
+
+# More tokens than any request has ever held: a larger count is a broken or hostile server's, not a bill.
+MAX_TOKEN_COUNT = 10**12
+
 
 def _count(value: Any) -> int | None:
-    """A token count, or None for anything that is not a non-negative whole number."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+    """A token count, or None for anything that is not a whole number from 0 to ``MAX_TOKEN_COUNT`` (noted in the
+    log: usage is metadata, never a reason to fail a response)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_TOKEN_COUNT:
         return value
+    if value is not None:
+        log.warning("usage: %.60r is not a token count from 0 to %d; ignored", value, MAX_TOKEN_COUNT)
     return None
 
 

@@ -67,13 +67,15 @@ class WireUsage(msgspec.Struct, gc=False):
     """Token counts as a provider sends them; any of them may be missing. ``engine.client.usage`` turns the
     provider's shape (OpenAI's details, DeepSeek's cache hit/miss counts, Gemini's uncounted thoughts) into one."""
 
-    prompt_tokens: int | None = None
-    completion_tokens: int | None = None
-    total_tokens: int | None = None
-    prompt_tokens_details: dict[str, Any] | None = None
-    completion_tokens_details: dict[str, Any] | None = None
-    prompt_cache_hit_tokens: int | None = None
-    prompt_cache_miss_tokens: int | None = None
+    # Usage is metadata: any JSON value is taken here and judged by engine.client.usage, so a count of the wrong
+    # type or size (1.5, "1000", 1e30) never fails the response that carries it.
+    prompt_tokens: Any = None
+    completion_tokens: Any = None
+    total_tokens: Any = None
+    prompt_tokens_details: Any = None
+    completion_tokens_details: Any = None
+    prompt_cache_hit_tokens: Any = None
+    prompt_cache_miss_tokens: Any = None
 
 
 class WireGroq(msgspec.Struct, gc=False):

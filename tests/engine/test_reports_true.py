@@ -3,12 +3,20 @@ control characters flagged. In-process through ``tui.cli.main`` and the engine, 
 
 from __future__ import annotations
 
+import dataclasses
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 
-from tests.engine.loop_support import write_chapter
+from engine.config import ConfigError, RunDefaults, load_config
+from engine.cost import Prices, cost_of
+from engine.run_request import RunRequest
+from tests.engine.loop_support import IDS, collect, kinds, selected_texts, settings_for, write_chapter
+from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, sse, text_reply, tool_chunks
 from tui.cli import main
+
+WORK = [pid for pid, i in zip(IDS, range(8), strict=True) if i not in (1, 4)]  # the non-empty paragraphs
 
 
 def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -46,3 +54,52 @@ def test_a_headless_demo_run_says_it_is_the_demo(chapter: Path, capsys: pytest.C
     code, _, err = cli(capsys, "run", str(chapter), "--task", "translate", "--model", "demo")
     assert code == 0
     assert "the demo model writes marked pseudo-translations" in err.splitlines()[0]
+
+
+# -- item 6: usage is metadata ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", [10**34, 1.5, "1000", 1e30, -5, True, {"n": 1}], ids=repr)
+async def test_a_usage_value_no_bill_has_never_fails_the_response(
+    tmp_path: Path, model_server: ModelServer, value: object, caplog: pytest.LogCaptureFixture
+) -> None:
+    path = write_chapter(tmp_path)
+    items = [{"paragraph_id": pid, "translated_text": f"text {pid}"} for pid in WORK]
+    chunks = [*tool_chunks([("add_translation_batch", {"paragraphs": items})], usage=None)]
+    chunks.append({"object": "chat.completion.chunk", "choices": [], "usage": usage_with(value)})
+    model_server.add(Scripted(200, dict(SSE_HEADERS), sse(chunks)), text_reply("Done."))
+    priced = settings_for(model_server.base_url)
+    request = RunRequest.configured(
+        path, "translate", dataclasses.replace(priced, prices=Prices.of(1e6, 1e6)), RunDefaults()
+    )
+    events = await collect(request)
+    (finished,) = kinds(events, "run_finished")
+    assert finished.status == "complete" and not kinds(events, "retry")
+    assert all(selected_texts(path)[pid] == f"text {pid}" for pid in WORK)
+    assert finished.summary.usage.get("prompt_tokens", 0) <= 10**12
+    assert "is not a token count" in caplog.text
+
+
+def usage_with(value: object) -> dict[str, object]:
+    return {"prompt_tokens": value, "completion_tokens": 7, "total_tokens": value}
+
+
+@pytest.mark.parametrize(
+    ("usage", "prices"),
+    [
+        ({"prompt_tokens": 10**34, "completion_tokens": 10**30}, Prices(Decimal(1), Decimal(1))),
+        ({"prompt_tokens": 1000, "completion_tokens": 1000}, Prices(Decimal("1e308"), Decimal("1e308"))),
+        ({"prompt_tokens": 10**12, "cached_tokens": 10**12}, Prices(Decimal("9e999"), Decimal(1), Decimal("-9e999"))),
+    ],
+)
+def test_cost_arithmetic_never_raises(usage: dict[str, int], prices: Prices) -> None:
+    cost = cost_of(usage, prices)
+    assert cost is None or isinstance(cost["total"], float)
+
+
+@pytest.mark.parametrize("value", ["true", '"1"', "1e308", "-1"])
+def test_a_price_that_is_no_price_is_refused_naming_the_key(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text(f'[profiles.p]\nmodel = "m"\nprice_input = {value}\nprice_output = 1\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="price_input"):
+        load_config(path)
