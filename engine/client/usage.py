@@ -29,15 +29,29 @@ MAX_TOKEN_COUNT = 10**12
 
 def _count(value: Any) -> int | None:
     """A token count, or None for anything that is not a whole number from 0 to ``MAX_TOKEN_COUNT`` (noted in the
-    log: usage is metadata, never a reason to fail a response)."""
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_TOKEN_COUNT:
-        return value
+    log: usage is metadata, never a reason to fail a response). A whole number written as ``12.0`` or ``"12"`` (as
+    some servers do) counts."""
+    number = _whole(value)
+    if number is not None and 0 <= number <= MAX_TOKEN_COUNT:
+        return number
     if value is not None:
         log.warning("usage: %.60r is not a token count from 0 to %d; ignored", value, MAX_TOKEN_COUNT)
     return None
 
 
-def _detail(details: dict[str, Any] | None, key: str) -> int | None:
+def _whole(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_TOKEN_COUNT:
+        return int(value)
+    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 13:
+        return int(value)
+    return None
+
+
+def _detail(details: Any, key: str) -> int | None:
     return _count(details.get(key)) if isinstance(details, dict) else None
 
 

@@ -173,14 +173,14 @@ def _lax_chunk_model() -> Any:
         delta: Delta | None = None
         finish_reason: str | None = None
 
-    class Usage(Lax):
-        prompt_tokens: int | None = None
-        completion_tokens: int | None = None
-        total_tokens: int | None = None
-        prompt_tokens_details: dict[str, Any] | None = None
-        completion_tokens_details: dict[str, Any] | None = None
-        prompt_cache_hit_tokens: int | None = None
-        prompt_cache_miss_tokens: int | None = None
+    class Usage(Lax):  # as loose as WireUsage: engine.client.usage judges the values
+        prompt_tokens: Any = None
+        completion_tokens: Any = None
+        total_tokens: Any = None
+        prompt_tokens_details: Any = None
+        completion_tokens_details: Any = None
+        prompt_cache_hit_tokens: Any = None
+        prompt_cache_miss_tokens: Any = None
 
     class Groq(Lax):
         usage: Usage | None = None
