@@ -10,6 +10,7 @@ import re
 from collections.abc import Sequence
 
 from engine.checks.chatter import check_chatter
+from engine.checks.control import check_control_chars
 from engine.checks.glossary import GlossaryTerm, check_glossary
 from engine.checks.languages import Languages, languages
 from engine.checks.length_ratio import check_length
@@ -41,6 +42,7 @@ def findings(source: str, translation: str, langs: Languages, glossary: Sequence
         check_length(source, translation, langs),
         check_repetition(source, translation),
         check_chatter(source, translation),
+        check_control_chars(translation),
         check_glossary(source, translation, glossary),
     )
     return [f for f in found if f is not None]

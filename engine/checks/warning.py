@@ -31,6 +31,7 @@ SEVERITIES: dict[str, Severity] = {
     "LENGTH_RATIO": "warning",
     "REPETITION": "error",
     "AI_CHATTER": "error",
+    "CONTROL_CHARS": "error",
     "GLOSSARY_NOT_APPLIED": "warning",
     "INCONSISTENT": "info",
 }
