@@ -17,6 +17,7 @@ reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 from collections.abc import AsyncIterator, Callable
@@ -57,7 +58,7 @@ from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
 from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 from engine.tools.registry import ToolRegistry
-from engine.tools.results import Committed
+from engine.tools.results import Committed, ToolReply
 
 MAX_REMINDERS = 2
 MAX_CALLS_PER_RESPONSE = 64  # a model batching sensibly makes a few; thousands are a runaway model or a hostile server
@@ -114,6 +115,7 @@ class ToolCallLoop:
         self.outcome = outcome or ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
         self.history: list[dict[str, Any]] = []
         self._calls_made: set[str] = set()
+        self._cancel_pending = False
         self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
         self._reminders = self._cut_turns = self._idle_turns = self._traced = 0
 
@@ -353,6 +355,9 @@ class ToolCallLoop:
         submitted = advanced = False
         for call in calls:
             progress = await self._one_call(call, history, turn, outcome)
+            if self._cancel_pending:  # a commit finished and was reported while the run was being cancelled
+                outcome.missing = tuple(self._missing())
+                raise asyncio.CancelledError
             if outcome.end_code in FILE_FAILURES:
                 return False, None
             if progress is not None:
@@ -416,11 +421,27 @@ class ToolCallLoop:
         key = _call_key(call)
         repeated = key in self._calls_made
         self._calls_made.add(key)
-        reply = await self.registry.call(call.name, call.arguments, self.scope)
+        reply = await self._call(call)
         result = reply.result
         if call.repaired:
             result = {**result, "warning": REPAIRED_WARNING}
         return result, reply.committed, repeated
+
+    async def _call(self, call: ToolCall) -> ToolReply:
+        """The tool's reply. A call that writes is finished even when the run is cancelled meanwhile: a commit
+        that started is completed and reported (its tool result and ``batch_committed``) before the cancellation
+        goes on (``_cancel_pending``), so the report always matches the file."""
+        pending = self.registry.call(call.name, call.arguments, self.scope)
+        if not self.registry.writes(call.name):
+            return await pending
+        task = asyncio.ensure_future(pending)
+        while True:
+            try:
+                return await asyncio.shield(task)
+            except asyncio.CancelledError:
+                if task.done():
+                    raise
+                self._cancel_pending = True
 
     def _count_result(self, ok: bool, result: dict[str, Any], outcome: ChunkOutcome) -> str | None:
         """The result's error code (None on success), counted; and the run of file failures."""

@@ -106,6 +106,11 @@ class ToolRegistry:
                 self._definitions[max_batch] = cached
             return cached
 
+    def writes(self, name: str) -> bool:
+        """Whether calls of the tool called ``name`` may write a file (a commit, once started, is finished)."""
+        tool = self._tools.get(name)
+        return tool is not None and tool.writes
+
     def submits(self, name: str) -> bool:
         """Whether calls of the tool called ``name`` are the chunk's submissions (its progress)."""
         tool = self._tools.get(name)

@@ -3,7 +3,9 @@ control characters flagged. In-process through ``tui.cli.main`` and the engine, 
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import threading
 from decimal import Decimal
 from pathlib import Path
 
@@ -11,9 +13,12 @@ import pytest
 
 from engine.config import ConfigError, RunDefaults, load_config
 from engine.cost import Prices, cost_of
+from engine.events import ToolCalled
+from engine.run import run_chapter
 from engine.run_request import RunRequest
+from store.commit import ChapterStore
 from tests.engine.loop_support import IDS, collect, kinds, selected_texts, settings_for, write_chapter
-from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, sse, text_reply, tool_chunks
+from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
 from tui.cli import main
 
 WORK = [pid for pid, i in zip(IDS, range(8), strict=True) if i not in (1, 4)]  # the non-empty paragraphs
@@ -103,3 +108,45 @@ def test_a_price_that_is_no_price_is_refused_naming_the_key(tmp_path: Path, valu
     path.write_text(f'[profiles.p]\nmodel = "m"\nprice_input = {value}\nprice_output = 1\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="price_input"):
         load_config(path)
+
+
+# -- item 4: cancel during a commit -------------------------------------------------------------------------------
+
+
+class HeldStore(ChapterStore):
+    """A real chapter store whose commits wait, once inside, until the test lets them go on."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.entered = threading.Event()
+        self.go_on = threading.Event()
+
+    def commit_batch(self, items, *, origin, model, apply=True):  # type: ignore[no-untyped-def]
+        self.entered.set()
+        self.go_on.wait(30)
+        return super().commit_batch(items, origin=origin, model=model, apply=apply)
+
+
+async def test_a_cancel_during_a_commit_finishes_and_reports_it(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    items = [{"paragraph_id": pid, "translated_text": f"text {pid}"} for pid in WORK[:3]]
+    model_server.add(tool_reply([("add_translation_batch", {"paragraphs": items})]), text_reply("more later"))
+    store = HeldStore(path)
+    request = RunRequest.configured(path, "translate", settings_for(model_server.base_url), RunDefaults())
+    events = run_chapter(request, store=store)
+    seen = []
+    async for event in events:
+        seen.append(event)
+        if isinstance(event, ToolCalled):
+            await asyncio.to_thread(store.entered.wait, 30)  # the commit is under way in its thread
+            events.cancel()
+            store.go_on.set()
+    on_disk = selected_texts(path)
+    assert all(on_disk[pid] == f"text {pid}" for pid in WORK[:3])  # the commit was finished
+    (result,) = kinds(seen, "tool_result")
+    assert result.success and result.result["accepted"] == WORK[:3]
+    (committed,) = kinds(seen, "batch_committed")
+    assert committed.paragraph_ids == tuple(WORK[:3])
+    (chunk,) = kinds(seen, "chunk_finished")
+    assert chunk.status == "cancelled" and set(chunk.missing) == set(WORK[3:])  # the report matches the file
+    assert kinds(seen, "run_finished")[0].status == "cancelled"
