@@ -65,6 +65,8 @@ def _file_parts(s: ChapterSummary) -> list[str]:
     if s.title:
         parts.append(s.title)
     parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
+    if s.suggestions:
+        parts.append(f"{s.suggestions} sug: S")
     if s.conflicts:
         parts.append(f"{counted(s.conflicts, 'conflict')}: c")
     return parts

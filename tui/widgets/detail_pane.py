@@ -50,11 +50,14 @@ COLUMN_SEPARATOR = " │ "
 
 
 def version_label(number: int, version: TranslationVersion, selected: bool) -> str:
-    """``v2 polish · deepseek-chat · 2026-11-21T10:00:00Z (selected)``."""
+    """``v2 polish · deepseek-chat · 2026-11-21T10:00:00Z (selected)``; a suggestion says what became of it
+    (``· suggested``, ``· accepted``, ``· rejected``)."""
     parts = [f"v{number}", version.origin]
     if version.model:
         parts.append(version.model)
     parts.append(version.created_at)
+    if version.status is not None:
+        parts.append(version.status)
     return visible(" · ".join(parts), newlines=False) + (" (selected)" if selected else "")
 
 
