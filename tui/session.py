@@ -215,8 +215,11 @@ class ChapterSession:
         return chapter
 
     def reject_suggestion(self, paragraph_id: str, version_id: str) -> Chapter:
-        """Mark the pending suggestion rejected; nothing else changes."""
-        return self._change(paragraph_id, lambda para: edits.reject(para, version_id))
+        """Mark the pending suggestion rejected; nothing else in the file changes. The editor has looked at the
+        paragraph: it no longer shows as changed by the last run (whose suggestion it was)."""
+        chapter = self._change(paragraph_id, lambda para: edits.reject(para, version_id))
+        self.run_changed.discard(paragraph_id)
+        return chapter
 
     def edit_and_accept(self, paragraph_id: str, version_id: str, text: str) -> Chapter:
         """Accept the pending suggestion with the editor's ``text`` (a ``manual`` version when it differs); the
