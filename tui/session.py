@@ -33,6 +33,7 @@ from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, W
 from store.watch_read import Known, known_state
 from store.workspace import Workspace
 from tui.glossary_view import GlossaryView
+from tui.suggestion_queue import pending_count
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,7 @@ class ChapterSummary:
     non_empty: int
     translated: int
     reviewed: int
+    suggestions: int  # pending suggestions, waiting for the editor
     changed_on_disk: bool
     conflicts: int
     invalid: str | None
@@ -145,13 +147,13 @@ class ChapterSession:
     def _summarise(self) -> ChapterSummary:
         chapter = self.chapter
         if chapter is None:
-            return self._summary_of(None, None, 0, [])
+            return self._summary_of(None, None, 0, [], 0)
         # The non-empty positions come from the lookup tables every commit hands on: no text is looked at here.
         non_empty = [chapter.paragraphs[pos] for pos in chapter_index(chapter).nonempty]
-        return self._summary_of(chapter.id, chapter.title, len(chapter.paragraphs), non_empty)
+        return self._summary_of(chapter.id, chapter.title, len(chapter.paragraphs), non_empty, pending_count(chapter))
 
     def _summary_of(
-        self, chapter_id: str | None, title: str | None, paragraphs: int, non_empty: list[Paragraph]
+        self, chapter_id: str | None, title: str | None, paragraphs: int, non_empty: list[Paragraph], suggestions: int
     ) -> ChapterSummary:
         return ChapterSummary(
             path=self.path,
@@ -161,6 +163,7 @@ class ChapterSession:
             non_empty=len(non_empty),
             translated=sum(p.selected_translation_id is not None for p in non_empty),
             reviewed=sum(p.reviewed for p in non_empty),
+            suggestions=suggestions,
             changed_on_disk=self.changed_on_disk,
             conflicts=len(self.conflicts),
             invalid=self.invalid,
@@ -203,6 +206,26 @@ class ChapterSession:
         chapter = self._change(paragraph_id, lambda para: edits.set_reviewed(para, reviewed))
         if reviewed:
             self.run_changed.discard(paragraph_id)
+        return chapter
+
+    def accept_suggestion(self, paragraph_id: str, version_id: str) -> Chapter:
+        """Select the pending suggestion, mark it accepted and the paragraph reviewed (the editor read it)."""
+        chapter = self._change(paragraph_id, lambda para: edits.accept(para, version_id))
+        self.run_changed.discard(paragraph_id)
+        return chapter
+
+    def reject_suggestion(self, paragraph_id: str, version_id: str) -> Chapter:
+        """Mark the pending suggestion rejected; nothing else in the file changes. The editor has looked at the
+        paragraph: it no longer shows as changed by the last run (whose suggestion it was)."""
+        chapter = self._change(paragraph_id, lambda para: edits.reject(para, version_id))
+        self.run_changed.discard(paragraph_id)
+        return chapter
+
+    def edit_and_accept(self, paragraph_id: str, version_id: str, text: str) -> Chapter:
+        """Accept the pending suggestion with the editor's ``text`` (a ``manual`` version when it differs); the
+        paragraph is reviewed."""
+        chapter = self._change(paragraph_id, lambda para: edits.edit_and_accept(para, version_id, text))
+        self.run_changed.discard(paragraph_id)
         return chapter
 
     def dismiss_warnings(self, paragraph_id: str, codes: Sequence[str], translation: str | None = None) -> Chapter:

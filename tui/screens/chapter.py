@@ -38,6 +38,7 @@ from tui.messages import ChapterStateChanged, EngineEventReceived, GlossaryChang
 from tui.screens.prompt import PromptScreen
 from tui.search import SCOPE_WORDS, Search
 from tui.session import ChapterSession, ChapterSummary, EditRefused, WorkspaceSession
+from tui.suggestion_queue import pending_count
 from tui.terminal_text import visible
 from tui.widgets.chapter_panes import ChapterPanes
 from tui.widgets.detail_pane import DetailPane, viewed_index
@@ -65,6 +66,8 @@ def _file_parts(s: ChapterSummary) -> list[str]:
     if s.title:
         parts.append(s.title)
     parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
+    if s.suggestions:
+        parts.append(f"{s.suggestions} sug: S")
     if s.conflicts:
         parts.append(f"{counted(s.conflicts, 'conflict')}: c")
     return parts
@@ -101,6 +104,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         Binding("i", "trace", "Trace of the last run", show=False, id="chapter.trace"),
         Binding("c", "conflicts", "Conflicts", show=False, id="chapter.conflicts"),
         Binding("G", "glossary", "Glossary", show=False, id="chapter.glossary"),
+        Binding("S", "suggestions", "Suggestions queue", show=False, id="chapter.suggestions"),
         Binding("s", "cycle_separators", "Separators: next task", show=False, id="chapter.separators"),
         Binding("y", "copy_translation", "Copy the translation", show=False, id="chapter.copy"),
         Binding("b", "back", "Chapter list", show=False, id="chapter.back"),
@@ -563,6 +567,21 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         from tui.screens.glossary import GlossaryScreen
 
         self.app.push_screen(GlossaryScreen(self.workspace.glossary), lambda _: self._changed())
+
+    def action_suggestions(self) -> None:
+        chapter = self.session.chapter
+        if chapter is None or not pending_count(chapter):
+            self.notify("No pending suggestions in this chapter.")
+            return
+        from tui.screens.suggestions import SuggestionsScreen
+
+        self.app.push_screen(SuggestionsScreen(self.session, start=self.table.cursor), self._queue_closed)
+
+    def _queue_closed(self, position: int | None) -> None:
+        """Back from the queue: the cursor on the paragraph seen last, the view as the decisions left it."""
+        if position is not None:
+            self.table.move_to(position)
+        self._changed()
 
     def action_back(self) -> None:
         if self.run_in_progress:  # the screen stays installed: its run and log go on while another is shown

@@ -1,7 +1,8 @@
 """The detail pane under the paragraph table: full source and translation, the versions, and a diff.
 
-The diff compares the version being viewed (stepped with ``[`` / ``]``) with the one before it, character
-by character. Long texts are diffed in a thread worker so the cursor never waits for ``SequenceMatcher``.
+The diff compares the version being viewed (stepped with ``[`` / ``]``) with the one before it under the one rule
+of :mod:`tui.text_diff` (words in Latin script, characters in CJK; ``rewritten`` when more than half changed).
+Long texts are diffed in a thread worker so the cursor never waits for ``SequenceMatcher``.
 Everything from the chapter file (IDs, texts, models, timestamps) is shown with control characters escaped.
 The paragraph's QA warnings are listed under its title, above the texts, and the place of each in the selected
 translation (its span) is highlighted there.
@@ -34,7 +35,7 @@ from engine.checks import CheckWarning
 from store.glossary import GlossaryEntry
 from store.model import Paragraph, TranslationVersion
 from tui.terminal_text import visible
-from tui.widgets.char_diff import Piece, char_diff
+from tui.text_diff import TextDiff, text_diff
 from tui.widgets.line_break import line_breaks
 from tui.widgets.paragraph_rows import STATUS_LABEL, STATUS_MEANING, Status
 from tui.worker_failures import ReportsWorkerFailures
@@ -49,11 +50,14 @@ COLUMN_SEPARATOR = " │ "
 
 
 def version_label(number: int, version: TranslationVersion, selected: bool) -> str:
-    """``v2 polish · deepseek-chat · 2026-11-21T10:00:00Z (selected)``."""
+    """``v2 polish · deepseek-chat · 2026-11-21T10:00:00Z (selected)``; a suggestion says what became of it
+    (``· suggested``, ``· accepted``, ``· rejected``)."""
     parts = [f"v{number}", version.origin]
     if version.model:
         parts.append(version.model)
     parts.append(version.created_at)
+    if version.status is not None:
+        parts.append(version.status)
     return visible(" · ".join(parts), newlines=False) + (" (selected)" if selected else "")
 
 
@@ -299,7 +303,7 @@ class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
             return []
         old, new = para.translations[index - 1].text, para.translations[index].text
         if len(old) + len(new) <= _INLINE_DIFF_CHARS:
-            return [self._diff(index, char_diff(old, new))]
+            return [self._diff(index, text_diff(old, new))]
         self._diff_at = at
         self._diff_later(index, old, new, self._token)
         return [self._diff(index, None)]
@@ -340,31 +344,35 @@ class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
             text.append(f"\n{marker} {version_label(i + 1, v, selected)}", style)
         return text
 
-    def _diff(self, viewed: int, pieces: list[Piece] | None) -> Text:
-        """``Diff v1 → v2:`` and the pieces (None: still being computed)."""
+    def _diff(self, viewed: int, diff: TextDiff | None) -> Text:
+        """``Diff v1 → v2:`` (``· rewritten`` when more than half changed) and the pieces (None: still being
+        computed)."""
         text = Text(end="")
-        text.append(f"Diff v{viewed} → v{viewed + 1}: ", self._style("heading"))
-        if pieces is None:
+        text.append(f"Diff v{viewed} → v{viewed + 1}", self._style("heading"))
+        if diff is not None and diff.rewritten:
+            text.append(" · rewritten", self._style("warning"))
+        text.append(": ", self._style("heading"))
+        if diff is None:
             text.append("(computing…)", self._style("muted"))
             return text
         insert, delete = self._style("insert"), self._style("delete")
-        if not pieces:
+        if not diff.pieces:
             text.append("(no change)", self._style("muted"))
-        for op, chunk in pieces:  # diffed as they are, shown escaped (each control escapes on its own)
+        for op, chunk in diff.pieces:  # diffed as they are, shown escaped (each control escapes on its own)
             text.append(visible(chunk), insert if op == "insert" else delete if op == "delete" else Style())
         return text
 
-    @work(thread=True, exclusive=True, group="detail-diff", description="character diff", exit_on_error=False)
+    @work(thread=True, exclusive=True, group="detail-diff", description="text diff", exit_on_error=False)
     def _diff_later(self, viewed: int, old: str, new: str, token: int) -> None:
-        pieces = char_diff(old, new)
-        self.app.call_from_thread(self._finish_diff, viewed, pieces, token)
+        diff = text_diff(old, new)
+        self.app.call_from_thread(self._finish_diff, viewed, diff, token)
 
-    def _finish_diff(self, viewed: int, pieces: list[Piece], token: int) -> None:
+    def _finish_diff(self, viewed: int, diff: TextDiff, token: int) -> None:
         at = self._diff_at
         if token != self._token or at is None:
             return
         blocks = list(self._blocks)
-        blocks[at] = self._diff(viewed, pieces)
+        blocks[at] = self._diff(viewed, diff)
         self._diff_at = None
         self._set(blocks, keep_scroll=True)
 

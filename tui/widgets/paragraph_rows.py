@@ -21,8 +21,8 @@ from engine.chunks import Chunk, TaskType, build_chunks
 from store.model import Chapter, Paragraph
 from tui.terminal_text import visible
 
-Status = Literal["empty", "untranslated", "translated", "run", "reviewed", "conflict"]
-STATUSES: tuple[Status, ...] = ("empty", "untranslated", "translated", "run", "reviewed", "conflict")
+Status = Literal["empty", "untranslated", "translated", "run", "reviewed", "suggested", "conflict"]
+STATUSES: tuple[Status, ...] = ("empty", "untranslated", "translated", "run", "reviewed", "suggested", "conflict")
 
 # Five cells each; the help screen's legend spells them out.
 STATUS_LABEL: dict[Status, str] = {
@@ -31,6 +31,7 @@ STATUS_LABEL: dict[Status, str] = {
     "translated": "done",
     "run": "new",
     "reviewed": "rev✓",
+    "suggested": "sug",
     "conflict": "CONF!",
 }
 STATUS_MEANING: dict[Status, str] = {
@@ -38,6 +39,7 @@ STATUS_MEANING: dict[Status, str] = {
     "translated": "has a selected translation",
     "run": "changed by the last run",
     "reviewed": "marked reviewed",
+    "suggested": "has pending suggestions: S opens the queue",
     "conflict": "has an unresolved conflict",
 }
 STATUS_WIDTH = 5
@@ -48,11 +50,19 @@ otherwise separates the translation from the state, so rows keep their layout)."
 
 
 def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str], conflict_ids: frozenset[str]) -> Status:
-    """The status shown for a paragraph (a conflict wins, then a fresh run result, then review)."""
+    """The status shown for a paragraph: a conflict wins, then pending suggestions, then a fresh run result, then
+    review.
+
+    Pending suggestions come before "changed by the last run": a run that met a protected paragraph committed a
+    suggestion for it, not a new text, and the suggestion waits for the editor's decision (as a conflict does,
+    which is more urgent still: the file and the run disagree).
+    """
     if para.is_empty:
         return "empty"
     if para.id in conflict_ids:
         return "conflict"
+    if para.pending:
+        return "suggested"
     if para.id in run_changed:
         return "run"
     if para.reviewed:
