@@ -293,7 +293,7 @@ def test_sigint_cancels_within_a_second_and_exits_130(tmp_path: Path, model_serv
             ["run", "ch01.json", "--task", "translate", "--api-key-env", "PROOFDESK_NO_SUCH_VAR"],
             "--api-key-env PROOFDESK_NO_SUCH_VAR: that environment variable is not set",
         ),
-        (["run", "missing.json", "--task", "translate"], "missing.json: no such file"),
+        (["run", "missing.json", "--task", "translate", "--model", "demo"], "missing.json: no such file"),
         (["run", "ch01.json", "--task", "polish", "--suggest", "--apply"], "not allowed with argument"),
         (["export", "broken.json"], "broken.json:1:"),
     ],

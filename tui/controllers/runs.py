@@ -303,7 +303,8 @@ class RunControl(Vertical, ReportsWorkerFailures):
     @follow.register
     def _batch_committed(self, event: BatchCommitted) -> None:
         self.run_status.update(event)
-        self.session.run_changed.update(event.paragraph_ids)
+        # Changed by the run: what it selected; a suggestion waits for the editor and shows as such.
+        self.session.run_changed.update(set(event.paragraph_ids) - set(event.suggested))
         self.session.adopt_committed()  # the run commits through the session's store: nothing to re-read
         self._changed()
 

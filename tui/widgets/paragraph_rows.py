@@ -53,9 +53,8 @@ def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str], co
     """The status shown for a paragraph: a conflict wins, then pending suggestions, then a fresh run result, then
     review.
 
-    Pending suggestions come before "changed by the last run": a run that met a protected paragraph committed a
-    suggestion for it, not a new text, and the suggestion waits for the editor's decision (as a conflict does,
-    which is more urgent still: the file and the run disagree).
+    Pending suggestions come before "changed by the last run": the suggestion waits for the editor's decision (as a
+    conflict does, which is more urgent still: the file and the run disagree), whichever run made it.
     """
     if para.is_empty:
         return "empty"
