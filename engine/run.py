@@ -23,7 +23,6 @@ from engine.client.client import new_http_client
 from engine.client.failure import ModelFailure
 from engine.config import DEMO_BASE_URL
 from engine.cost import cost_of
-from engine.counted import counted
 from engine.events import (
     BatchCommitted,
     ChunkFinished,
@@ -41,8 +40,10 @@ from engine.model_open import needs_tls, open_model
 from engine.run_events import RunEvents
 from engine.run_request import RunRequest
 from engine.run_summary import run_summary
+from engine.run_writes import RunWrites, reverted_message
 from engine.services import TaskService, TaskSetupError
 from engine.summaries import RunStatus, RunSummary
+from engine.tasks import TASK_RULES
 from engine.trace import TraceWriter, default_trace_path
 from engine.urls import public_url
 from store.commit import ChapterStore
@@ -50,17 +51,10 @@ from store.errors import ChapterLoadError, StoreError
 from store.glossary import GlossaryLoadError
 from store.glossary_commit import GlossaryStore
 from store.lock import RunBusy, RunLock
-from store.model import Chapter
 from store.workspace import Workspace, safe_state_dir
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
-
-
-def _holds(chapter: Chapter, paragraph_id: str, version_id: str) -> bool:
-    """Whether the chapter still has that version of that paragraph."""
-    para = chapter.paragraph(paragraph_id)
-    return para is not None and any(v.id == version_id for v in para.translations)
 
 
 class _Refused(Exception):
@@ -89,7 +83,7 @@ class _Run:
         self.http = http
         self.store = store  # the chapter's store: given by the caller, or opened by execute()
         self.glossary = glossary  # the workspace glossary shared with the caller's views, or read by this run
-        self.written: dict[str, str] = {}  # paragraph ID -> the version this run wrote for it
+        self.writes = RunWrites()  # the version this run wrote for each paragraph
         self.emit_out: Callable[[EngineEvent], None] = lambda event: None
         self.workspace = workspace or Workspace.for_chapter(request.chapter_path)
         self.run_id = uuid.uuid4().hex[:12]
@@ -109,7 +103,7 @@ class _Run:
         if event.kind == "model_response":
             self.responses_seen += 1
         elif isinstance(event, BatchCommitted) and self.store is not None:
-            self._remember_written(self.store.chapter, event)
+            self.writes.remember(self.store.chapter, event)
         self.emit_out(event)
 
     def _write_trace(self, trace: TraceWriter, event: EngineEvent) -> None:
@@ -117,23 +111,6 @@ class _Run:
         if trace.failed:  # the run goes on without a trace, and says so once
             self.trace = None
             self.emit_out(ErrorEvent(run_id=self.run_id, message=trace.failed, code="TRACE_FAILED"))
-
-    def _remember_written(self, chapter: Chapter | None, event: BatchCommitted) -> None:
-        """Note the version each accepted paragraph got (the newest one), to check the file still holds it."""
-        for pid in event.paragraph_ids:
-            para = chapter.paragraph(pid) if chapter is not None else None
-            if para is not None and para.translations:
-                self.written[pid] = para.translations[-1].id
-
-    def _reverted(self) -> list[str]:
-        """The paragraphs whose version from this run is no longer in the file (a checkout, a restore)."""
-        if not self.written or self.store is None:
-            return []
-        try:
-            chapter = self.store.load()
-        except (ChapterLoadError, StoreError):
-            return list(self.written)
-        return [pid for pid, vid in self.written.items() if not _holds(chapter, pid, vid)]
 
     def refuse(self, message: str, code: str = "BAD_INPUT") -> None:
         """End the run before any work, in one sentence: bad input or configuration (status ``bad_input``), or
@@ -389,23 +366,15 @@ class _Run:
         run may have undone batches."""
         statuses = {o.status for _, o in self.outcomes} - {"split"}
         status: RunStatus = "complete" if statuses <= {"complete"} else ("failed" if self.stopped else "incomplete")
-        reverted = await asyncio.to_thread(self._reverted)
+        origin, model = TASK_RULES[self.request.task].origin, self.request.settings.model
+        reverted = await asyncio.to_thread(self.writes.reverted, self.store, self.workspace, origin, model)
         if reverted:
-            message = self._report_reverted(reverted)
+            message = reverted_message(reverted, self.request.chapter_path.name)
+            self.emit(ErrorEvent(run_id=self.run_id, message=message, code="REVERTED_ON_DISK"))
             status = "incomplete" if status == "complete" else status
             self.finish(status, self.stopped or message, reverted_on_disk=reverted)
         else:
             self.finish(status, self.stopped)
-
-    def _report_reverted(self, reverted: list[str]) -> str:
-        shown = ", ".join(reverted[:5]) + (" …" if len(reverted) > 5 else "")
-        are = "is" if len(reverted) == 1 else "are"
-        message = (
-            f"{counted(len(reverted), 'paragraph')} this run committed {are} no longer in "
-            f"{self.request.chapter_path.name} (changed on disk since, e.g. a checkout): {shown}"
-        )
-        self.emit(ErrorEvent(run_id=self.run_id, message=message, code="REVERTED_ON_DISK"))
-        return message
 
     def close(self) -> None:
         if self.trace is not None:

@@ -258,6 +258,8 @@ class ChapterStore:
             expect_content=self._raw,
             before_replace=lambda digest: self.workspace.own_writes.remember(self.path, digest),
         )
+        if new_state.digest is not None:
+            self.workspace.own_writes.landed(self.path, new_state.digest)
         self._adopt(chapter, new_state, data)
         return new_state
 

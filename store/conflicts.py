@@ -30,7 +30,7 @@ from store.workspace import TEMP_SUFFIX, Workspace, name_key, nofollow_opener, s
 log = logging.getLogger(__name__)
 
 CONFLICTS_FORMAT: Final = "proofdesk.conflicts/1"
-ConflictKind = Literal["stale_source", "selection_kept"]
+ConflictKind = Literal["stale_source", "selection_kept", "reverted_on_disk"]
 Resolution = Literal["keep_theirs", "keep_ours", "edited", "dismissed"]
 
 

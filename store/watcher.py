@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections import deque
@@ -389,10 +390,28 @@ class ChapterWatcher:
                 log.exception("could not check %s; will look again", path)
                 self._schedule_if_idle(path, asyncio.get_running_loop().time() + max(self.settle, 1.0))
 
+    def _known_now(self, path: Path) -> Known | None:
+        """The state to compare the file with: the known one, or our latest write to it when that came after.
+
+        Without this, an outside program that restores the old bytes before the watcher has looked at our write
+        (a stale editor buffer saved right after a run's commit) would match the old known state and go unseen.
+        """
+        known = self._known.get(path)
+        last = self.workspace.own_writes.last(path)
+        if known is None or last is None or last == known.digest:
+            return known
+        consumed = self._consumed_own.setdefault(path, deque(maxlen=_CONSUMED_OWN))
+        if last in consumed:
+            return known
+        consumed.append(last)  # the file held our write (a restore of it later is someone else's doing)
+        return Known(last, None, True)
+
     async def _check(self, path: Path) -> None:
         loop = asyncio.get_running_loop()
-        known = self._known.get(path)
+        known = self._known_now(path)
         ex = await asyncio.to_thread(examine, path, known, self._own_test(path))
+        if ex.status == "same" and known is not self._known.get(path):
+            ex = dataclasses.replace(ex, status="own")  # the file holds our latest write
         now = loop.time()
         if ex.status != "missing":
             self._missing_since.pop(path, None)

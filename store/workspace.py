@@ -154,11 +154,17 @@ class OwnWrites:
         self._lock = threading.Lock()
         self._per_path = per_path
         self._digests: dict[Path, deque[str]] = {}
+        self._landed: dict[Path, str] = {}
 
     def remember(self, path: Path, digest: str) -> None:
-        """Record that we wrote ``digest`` to ``path``."""
+        """Record that we are writing ``digest`` to ``path`` (just before the rename)."""
         with self._lock:
             self._digests.setdefault(path, deque(maxlen=self._per_path)).append(digest)
+
+    def landed(self, path: Path, digest: str) -> None:
+        """Record that our write of ``digest`` is now ``path``'s content (the rename is done)."""
+        with self._lock:
+            self._landed[path] = digest
 
     def is_own(self, path: Path, digest: str) -> bool:
         """Whether ``digest`` is content we wrote to ``path`` recently."""
@@ -166,10 +172,9 @@ class OwnWrites:
             return digest in self._digests.get(path, ())
 
     def last(self, path: Path) -> str | None:
-        """The digest of our most recent write to ``path``, if any."""
+        """The digest of our most recent write to ``path`` that landed (renamed into place), if any."""
         with self._lock:
-            seen = self._digests.get(path)
-            return seen[-1] if seen else None
+            return self._landed.get(path)
 
 
 class Workspace:

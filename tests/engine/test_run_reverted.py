@@ -55,3 +55,42 @@ async def test_a_run_whose_batches_are_all_on_disk_is_complete(tmp_path: Path, m
     model_server.add(text_reply("Done."))
     events = [e async for e in run_chapter(RunRequest(path, "translate", settings_for(model_server.base_url)))]
     assert events[-1].status == "complete" and "reverted_on_disk" not in events[-1].summary.to_json()
+
+
+async def test_the_reverted_texts_are_recorded_once_so_the_editor_can_restore_them(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
+    from store.conflicts import list_conflicts
+    from store.edits import keep_ours
+    from store.model import Chapter
+    from store.reverts import Written, record_reverted, reverted
+    from store.workspace import Workspace
+
+    path = write_chapter(tmp_path)
+    original = path.read_bytes()
+    replies = iter([tool_reply([("add_translation_batch", batch(A1, A3))]), text_reply("Done.")])
+
+    def answer(request: RecordedRequest) -> Scripted:
+        if len(model_server.requests) == 2:
+            path.write_bytes(original)  # a stale editor buffer saved over the run's commit
+        return next(replies)
+
+    model_server.responder = answer
+    [e async for e in run_chapter(RunRequest(path, "translate", settings_for(model_server.base_url)))]
+    workspace = Workspace.for_chapter(path)
+    records = [c.record for c in list_conflicts(workspace, path)]
+    assert sorted(r.paragraph_id for r in records) == sorted([A1, A3])
+    assert {r.kind for r in records} == {"reverted_on_disk"} and {r.our_text for r in records} == {
+        f"text of {A1}",
+        f"text of {A3}",
+    }
+    # Recording again (the workstation saw it first, the run's end sees it again) adds nothing.
+    chapter: Chapter = load_chapter(path)
+    written = {r.paragraph_id: Written(r.our_version_id or "", r.our_text, r.base_source) for r in records}
+    assert (
+        record_reverted(workspace, path, chapter, written, reverted(chapter, written), origin="translation", model="m")
+        is None
+    )
+    # "keep ours" puts the run's text back.
+    restored = keep_ours(chapter.paragraph(A1), records[0].our_version_id, records[0].our_text)  # type: ignore[arg-type]
+    assert restored.selected_text in {f"text of {A1}", f"text of {A3}"}

@@ -97,3 +97,32 @@ async def test_chapter_list_marks_changes_and_invalid_files(review_path: Path) -
         assert "● " in text or "●" in text  # changed on disk
         assert "✗" in text
         assert other.read_bytes() == b"{ not json"
+
+
+@pytest.mark.slow
+async def test_an_outside_revert_of_a_runs_commits_is_told_at_once_and_can_be_restored(small_path: Path) -> None:
+    from tui.screens.conflicts import ConflictsScreen
+
+    original = small_path.read_bytes()
+    app = make_app(small_path)  # the offline demo model, the watcher on
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ChapterScreen)
+        await wait_for(pilot, lambda: not app.seeding, what="the watcher to start")
+        await pilot.press("t")
+        await wait_for(pilot, lambda: (screen.run_label or "").startswith("last run: complete"), what="the run")
+        written = set(screen.session.run_changed)
+        assert written  # the rows say "changed by the run"
+        save_like_an_editor(small_path, original)  # a stale editor buffer saved over the run's commits
+        await wait_for(
+            pilot, lambda: any("REVERTED_ON_DISK" in n for n in notices(screen)), what="the revert, told at once"
+        )
+        assert not screen.session.run_changed & written  # the markers went
+        await wait_for(pilot, lambda: len(screen.session.conflicts) == len(written), what="the conflicts recorded")
+        assert {c.record.paragraph_id for c in screen.session.conflicts} == written
+        await pilot.press("c")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConflictsScreen), what="the conflicts list")
+        await pilot.press("o")  # keep ours: the run's text back
+        await wait_for(pilot, lambda: len(screen.session.conflicts) == len(written) - 1, what="one resolved")
+    restored = [p for p in load_chapter(small_path).paragraphs if p.selected_text]
+    assert len(restored) == 1 and restored[0].selected_text.startswith("[demo")  # type: ignore[union-attr]

@@ -24,9 +24,11 @@ from textual.worker import Worker, WorkerState
 
 from engine.chunks import TaskType, work_set
 from engine.events import BatchCommitted, EngineEvent, ErrorEvent, RunFinished, ToolResult
+from engine.tasks import TASK_RULES
 from store.errors import ChapterLoadError
 from store.model import Chapter
 from tui.messages import ChapterStateChanged, EngineEventReceived, Redrawn
+from tui.outside_reverts import OutsideReverts
 from tui.run_status import RunStatus
 from tui.sample import is_bundled_sample
 from tui.session import ChapterSession, WorkspaceSession
@@ -114,6 +116,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         self._asked: str | None = None  # the paragraph a one-paragraph run is about (shown with its diff when done)
         self._last_ask: RunAsk | None = None
         self._busy: str | None = None  # why the last run was refused: another run holds the chapter
+        self.reverts = OutsideReverts()  # what the last run wrote, to see an outside edit undo it
 
     # -- what the screen reads -------------------------------------------------------------------------------
 
@@ -126,6 +129,26 @@ class RunControl(Vertical, ReportsWorkerFailures):
     def run_label(self) -> str | None:
         """The status line's word on the run: its progress while it goes, then how it ended."""
         return self.run_status.text()
+
+    def outside_reverts(self) -> list[str]:
+        """After the watcher reloaded the chapter: the paragraphs whose version from the last run an outside edit
+        has just undone. Their "changed by the run" marks go, and the run's texts are recorded in the conflicts
+        (in a thread; ``ConflictsReloadRequested`` follows), where ``c`` restores them."""
+        chapter = self.session.chapter
+        gone = self.reverts.newly_reverted(chapter) if chapter is not None else []
+        if gone and chapter is not None:
+            self.session.run_changed.difference_update(gone)
+            self.run_worker(self._record_reverts(chapter, gone), group="reverts", exit_on_error=False)
+        return gone
+
+    async def _record_reverts(self, chapter: Chapter, gone: list[str]) -> None:
+        ask = self._last_ask
+        origin = TASK_RULES[ask.task].origin if ask is not None else "translation"
+        ws = self.workspace
+        await asyncio.to_thread(
+            self.reverts.record, ws.workspace, self.session.path, chapter, gone, origin, ws.settings.model
+        )
+        self.post_message(self.ConflictsReloadRequested())
 
     @property
     def demo_on_real_chapter(self) -> bool:
@@ -261,6 +284,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
                 markup=False,
             )
         self.session.run_changed.clear()
+        self.reverts.restart()
         chapter = self.session.chapter
         if ask.only_paragraph is None and chapter is not None:
             # The run's own chunks while it goes: they were cut once, from the chapter as it is now.
@@ -306,6 +330,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         # Changed by the run: what it selected; a suggestion waits for the editor and shows as such.
         self.session.run_changed.update(set(event.paragraph_ids) - set(event.suggested))
         self.session.adopt_committed()  # the run commits through the session's store: nothing to re-read
+        self.reverts.remember(self.session.chapter, event)
         self._changed()
 
     @follow.register

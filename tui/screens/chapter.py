@@ -310,6 +310,13 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
             return
         if message.notice and message.path is not None:
             self.log_pane.add_notice(message.notice, error=message.error)
+        if gone := self.runs.outside_reverts():
+            self.log_pane.add_notice(
+                f"REVERTED_ON_DISK · an outside edit undid the last run's text of {len(gone)}: {', '.join(gone[:5])}"
+                + (" …" if len(gone) > 5 else "")
+                + "; c lists them to restore",
+                error=True,
+            )
         self.session.changed_on_disk = False
         self._changed()
 

@@ -2,7 +2,8 @@
 
 A ``stale_source`` record is a run result refused because the source text changed on disk; a
 ``selection_kept`` record is a run result appended without taking the selection because a person had
-chosen another version. Resolving goes through the store (``ChapterSession.resolve_conflict``).
+chosen another version; a ``reverted_on_disk`` record is a run result an outside edit undid after it was
+written. Resolving goes through the store (``ChapterSession.resolve_conflict``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tui.terminal_text import visible
 KIND_TEXT = {
     "stale_source": "refused: the source text changed on disk after the run read it",
     "selection_kept": "appended, but your selection was kept",
+    "reverted_on_disk": "undone on disk by an outside edit after the run wrote it (o restores the run's text)",
 }
 
 
@@ -105,7 +107,8 @@ class ConflictsScreen(ModalScreen[None]):
             lines += ["", "Source on disk now:", r.current_source if r.current_source is not None else "(gone)"]
         lines += ["", "Ours (the run's text):", r.our_text]
         if r.their_text is not None:
-            lines += ["", "Theirs (the selection kept):", r.their_text]
+            theirs = "Theirs (on disk now):" if r.kind == "reverted_on_disk" else "Theirs (the selection kept):"
+            lines += ["", theirs, r.their_text]
         body.update(visible("\n".join(lines)))  # texts from the chapter and the run
 
     async def action_resolve(self, resolution: Resolution, text: str | None = None) -> None:
