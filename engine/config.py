@@ -96,6 +96,9 @@ class RunDefaults(BaseModel):
     # A proofread stores its changes as suggestions for the editor unless this is true (then it selects them for
     # paragraphs nobody reviewed or wrote by hand, as translate and polish do).
     proofread_apply: bool = False
+    context_before: Annotated[int, _checked(settings.CONTEXT_BEFORE)] = int(settings.CONTEXT_BEFORE.default)
+    context_after: Annotated[int, _checked(settings.CONTEXT_AFTER)] = int(settings.CONTEXT_AFTER.default)
+    context_chars: Annotated[int, _checked(settings.CONTEXT_CHARS)] = int(settings.CONTEXT_CHARS.default)
 
 
 class Config(BaseModel):

@@ -135,6 +135,7 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
         only_paragraph=request.only_paragraph,
         instruction=request.instruction,
         glossary=glossary,
+        context=request.context,
     )
     prices = request.settings.prices
     rows = [_chunk_row(request, service, config, number > 0) for number, config in enumerate(service.loop_configs())]

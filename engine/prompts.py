@@ -9,6 +9,7 @@ and the batch limit — nothing chunk-specific.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -113,17 +114,24 @@ class PromptSet:
             max_batch=str(max_batch),
         )
 
-    def chunk_message(self, chunk: Chunk, instruction: str | None = None) -> str:
+    def chunk_message(
+        self, chunk: Chunk, instruction: str | None = None, *, before: str = "", sections: Sequence[str] = ()
+    ) -> str:
         """The user message of a chunk: part i of N, how many paragraphs, the index note, the chunk text.
 
-        ``instruction`` (the editor's words about this chunk, such as "more formal") follows the text.
+        ``before`` (the context before the chunk) goes between the header and the entries; ``sections`` (the
+        context after, the memory, the glossary) follow the entries in that order, each after a blank line; last,
+        ``instruction`` (the editor's words about this chunk, such as "more formal").
         """
-        message = self._chunk_text(chunk)
+        message = self._chunk_text(chunk, before)
+        for section in sections:
+            if section:
+                message = f"{message.rstrip()}\n\n{section.rstrip()}\n"
         if instruction and instruction.strip():
             message = f"{message.rstrip()}\n\nThe editor's instruction for this work: {instruction.strip()}\n"
         return message
 
-    def _chunk_text(self, chunk: Chunk) -> str:
+    def _chunk_text(self, chunk: Chunk, before: str = "") -> str:
         count = len(chunk.paragraph_ids)
         return Template(self.templates[TASK_RULES[chunk.task].chunk_template]).safe_substitute(
             part=chunk.label,
@@ -133,5 +141,5 @@ class PromptSet:
             first_index=str(chunk.first_index),
             last_index=str(chunk.last_index),
             task_verb=chunk.task,
-            chunk_text=chunk.text,
+            chunk_text=f"{before}\n\n{chunk.text}" if before else chunk.text,
         )

@@ -50,11 +50,24 @@ from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
 from store.glossary import GlossaryLoadError
 from store.glossary_commit import GlossaryStore
+from store.loader import load_chapter
 from store.lock import RunBusy, RunLock
+from store.model import Chapter
 from store.workspace import Workspace, safe_state_dir
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
+
+
+def _previous_chapter(request: RunRequest) -> Chapter | None:
+    """The chapter before this one in a workspace run, for the context of its start (None when it cannot be read:
+    context is a help, never a reason to stop a run)."""
+    if request.previous_chapter is None or request.context.before <= 0:
+        return None
+    try:
+        return load_chapter(request.previous_chapter)
+    except (ChapterLoadError, StoreError, OSError):
+        return None
 
 
 class _Refused(Exception):
@@ -224,6 +237,8 @@ class _Run:
                 instruction=req.instruction,
                 glossary=glossary,
                 apply=req.apply,
+                context=req.context,
+                previous=_previous_chapter(req),
             )
         except (ChapterLoadError, GlossaryLoadError) as exc:
             raise _Refused(exc.line) from None

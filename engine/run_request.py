@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.chunk_context import DEFAULT_CONTEXT, ContextSettings
 from engine.chunks import TaskType
 from engine.config import ModelSettings, RunDefaults
-from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
+from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS, ONE_PARAGRAPH_CONTEXT
 from store.merge import DEFAULT_KEEP_VERSIONS
 
 
@@ -36,6 +37,8 @@ class RunRequest:
     # Select new texts of unprotected paragraphs (True) or store every submission as a suggestion (False); None:
     # the task's default (translate and polish apply, a proofread suggests unless ``[run] proofread_apply``).
     apply: bool | None = None
+    context: ContextSettings = DEFAULT_CONTEXT  # the context lines around each chunk
+    previous_chapter: Path | None = None  # a workspace run: the chapter before this one (context for its start)
 
     @classmethod
     def configured(
@@ -49,6 +52,8 @@ class RunRequest:
         max_batch: int | None = None,
         max_turns: int | None = None,
         apply: bool | None = None,
+        context_before: int | None = None,
+        context_after: int | None = None,
         **options: Any,
     ) -> RunRequest:
         """The run as configured: each flag given (not None) over the config file's ``[run]`` value.
@@ -67,5 +72,20 @@ class RunRequest:
             source_language=run.source_language,
             target_language=run.target_language,
             apply=run.proofread_apply if apply is None and task == "proofread" else apply,
+            context=_context(
+                run, context_before, context_after, one_paragraph=options.get("only_paragraph") is not None
+            ),
             **options,
         )
+
+
+def _context(run: RunDefaults, before: int | None, after: int | None, *, one_paragraph: bool) -> ContextSettings:
+    """Each flag given over the config's value; a one-paragraph run (the editor's question about one paragraph)
+    reads more around it by default."""
+    default_before = ONE_PARAGRAPH_CONTEXT if one_paragraph else run.context_before
+    default_after = ONE_PARAGRAPH_CONTEXT if one_paragraph else run.context_after
+    return ContextSettings(
+        default_before if before is None else before,
+        default_after if after is None else after,
+        run.context_chars,
+    )

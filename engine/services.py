@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from engine.chapter_source import ChapterSource, StaticChapter
+from engine.chunk_context import DEFAULT_CONTEXT, ChunkContext, ContextSettings, chunk_context
 from engine.chunks import Chunk, run_chunks
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.tools import with_glossary
@@ -24,6 +25,7 @@ from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_
 from engine.tasks import TASK_RULES, TaskType
 from engine.tools import default_registry
 from engine.tools.registry import ToolRegistry
+from store.errors import StoreError
 from store.model import Chapter
 
 T = TypeVar("T")
@@ -56,6 +58,8 @@ class TaskService:
         instruction: str | None = None,
         glossary: RunGlossary | None = None,
         apply: bool | None = None,
+        context: ContextSettings = DEFAULT_CONTEXT,
+        previous: Chapter | None = None,
     ) -> None:
         self.chapter = chapter
         self.task = task
@@ -71,6 +75,8 @@ class TaskService:
         self.instruction = instruction
         self.glossary = glossary
         self.apply = self.rules.applies if apply is None else apply  # None: the task's default
+        self.context = context
+        self.previous = previous  # the chapter before this one in a workspace run (context for its start)
         if glossary is not None:  # the same two tools in every chunk's list, glossary file or not
             with_glossary(self.registry, glossary)
         # Built once, at the start of the run: later commits do not reshape this run's chunks.
@@ -114,20 +120,40 @@ class TaskService:
         )
 
     def refreshed(self, config: ToolCallLoopConfig) -> ToolCallLoopConfig:
-        """``config`` with its message's glossary lines as the glossary is now (read again: entries proposed by
-        earlier chunks or edited by a person since the run started are in); the same scope."""
-        if self.glossary is None:
+        """``config`` with its message as it is now, read again when its first request is built (blocking): the
+        context lines from the chapter on disk (chunk k sees what chunk k-1 committed) and the glossary lines
+        (entries proposed by earlier chunks or edited by a person since the run started are in); the same scope."""
+        if self.glossary is None and not self._has_context:
             return config
-        self.glossary.reload()
-        return dataclasses.replace(config, user_message=self._message(config.chunk))
+        if self.glossary is not None:
+            self.glossary.reload()
+        return dataclasses.replace(config, user_message=self._message(config.chunk, self._chapter_now()))
 
-    def _message(self, chunk: Chunk) -> str:
-        message = self.prompts.chunk_message(chunk, self.instruction)
+    @property
+    def _has_context(self) -> bool:
+        return self.context.before > 0 or self.context.after > 0
+
+    def _chapter_now(self) -> Chapter:
+        """The chapter as it is on disk now (the one the run started from when it cannot be read: the chunk's
+        commit will then say what is wrong with the file)."""
+        try:
+            return self.source.load()
+        except (StoreError, OSError):
+            return self.chapter
+
+    def context_of(self, chunk: Chunk, chapter: Chapter | None = None) -> ChunkContext:
+        """The context lines of ``chunk`` in ``chapter`` (default: the chapter the run started from)."""
+        return chunk_context(chapter or self.chapter, chunk, self.context, self.previous)
+
+    def _message(self, chunk: Chunk, chapter: Chapter | None = None) -> str:
+        context = self.context_of(chunk, chapter)
+        glossary = ""
         if self.glossary is not None:
             text = "\n".join(p.text for pid in chunk.paragraph_ids if (p := chunk.chapter.paragraph(pid)) is not None)
-            if section := self.glossary.section(text):
-                message = f"{message.rstrip()}\n\n{section}\n"
-        return message
+            glossary = self.glossary.section(text)
+        return self.prompts.chunk_message(
+            chunk, self.instruction, before=context.before_section(), sections=(context.after_section(), glossary)
+        )
 
     def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:
         scope = ChunkScope.for_chunk(

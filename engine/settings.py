@@ -89,6 +89,11 @@ READ_TIMEOUT = Setting("read_timeout", None, 120.0, 0, 3600, whole=False)  # a l
 RESPONSE_SECONDS = Setting("response_seconds", None, 900.0, 0, 86400, whole=False)
 RESPONSE_MB = Setting("response_mb", None, 64, 1, 4096)
 CHUNK_NUMBER = Setting("chunk", "--chunk", 1, 1, 1_000_000)  # 1-based; its upper end is the chapter's
+# Context lines around a chunk (engine.chunk_context); a one-paragraph run takes ONE_PARAGRAPH_CONTEXT on both sides.
+CONTEXT_BEFORE = Setting("context_before", "--context-before", 3, 0, 50, note=" (0 shows none)")
+CONTEXT_AFTER = Setting("context_after", "--context-after", 1, 0, 50, note=" (0 shows none)")
+CONTEXT_CHARS = Setting("context_chars", None, 1200, 0, 50_000)
+ONE_PARAGRAPH_CONTEXT = 3
 
 DEFAULT_CHUNK_CHARS = int(CHUNK_CHARS.default)
 DEFAULT_MAX_BATCH = int(MAX_BATCH.default)

@@ -5,10 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
+from engine.chunk_context import ChunkContext, ContextSettings, chunk_context
 from engine.chunks import TASKS, Chunk, TaskType, build_chunks
 from engine.config import Config, ConfigError, load_config
-from engine.settings import CHUNK_CHARS
+from engine.settings import CHUNK_CHARS, CONTEXT_AFTER, CONTEXT_BEFORE
 from store.loader import load_chapter
 from tui.cli_errors import EXIT_OK, UsageError
 from tui.commands.setting_flags import add_setting_flag
@@ -55,21 +57,47 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("chapter", metavar="CHAPTER", type=Path, help="the chapter file")
     add_chunk_flags(p, task_required=True)
-    p.add_argument("--json", action="store_true", help="print a JSON list of {index, paragraph_ids, text}")
+    add_setting_flag(p, CONTEXT_BEFORE, "paragraphs before each chunk shown to the model for reading")
+    add_setting_flag(p, CONTEXT_AFTER, "paragraphs after each chunk shown to the model for reading")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON list of {index, paragraph_ids, text, context_before, context_after}",
+    )
     p.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the chunks; the chapter file is only read."""
+    """Print the chunks with their context lines; the chapter file is only read."""
     chunks = chunks_for(args.chapter, args.task, args.chunk_chars, args.include_all)
+    settings = _context_settings(args)
+    contexts = [chunk_context(c.chapter, c, settings) for c in chunks]
     if args.json:
-        sys.stdout.write(json_text([c.to_json() for c in chunks], indent=2) + "\n")
+        listed = [_chunk_json(c, ctx) for c, ctx in zip(chunks, contexts, strict=True)]
+        sys.stdout.write(json_text(listed, indent=2) + "\n")
         return EXIT_OK
     if not chunks:
         print(visible(f"proofdesk: {args.chapter}: no paragraphs to {args.task}", newlines=False), file=sys.stderr)
         return EXIT_OK
-    out: list[str] = []
-    for chunk in chunks:
-        out.append(f"{chunk.heading()}\n{chunk.text}\n")
-    sys.stdout.write(visible("\n".join(out)))  # human output: a chapter's control characters shown escaped
+    out = [
+        "\n\n".join(filter(None, (ctx.before_section(), c.text, ctx.after_section())))
+        for c, ctx in zip(chunks, contexts, strict=True)
+    ]
+    shown = [f"{c.heading()}\n{text}\n" for c, text in zip(chunks, out, strict=True)]
+    sys.stdout.write(visible("\n".join(shown)))  # human output: a chapter's control characters shown escaped
     return EXIT_OK
+
+
+def _context_settings(args: argparse.Namespace) -> ContextSettings:
+    run = user_config().run
+    before = run.context_before if args.context_before is None else args.context_before
+    after = run.context_after if args.context_after is None else args.context_after
+    return ContextSettings(before, after, run.context_chars)
+
+
+def _chunk_json(chunk: Chunk, context: ChunkContext) -> dict[str, Any]:
+    return {
+        **chunk.to_json(),
+        "context_before": [line.to_json() for line in context.before],
+        "context_after": [line.to_json() for line in context.after],
+    }

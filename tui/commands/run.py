@@ -22,7 +22,7 @@ from engine.run_request import RunRequest
 from engine.summaries import RunSummary
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
 from tui.commands.model_flags import add_model_flags, model_settings
-from tui.commands.run_workspace import expand_workspaces
+from tui.commands.run_workspace import with_previous
 from tui.commands.setting_flags import add_setting_flag
 from tui.run_progress import PlainProgress, ProgressView, RichProgress, summary_lines
 from tui.terminal_text import json_text
@@ -43,6 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_setting_flag(p, settings.CHUNK_CHARS, "chunk budget in characters")
     add_setting_flag(p, settings.MAX_BATCH, "most items per add_translation_batch")
     add_setting_flag(p, settings.MAX_TURNS, "most model turns per chunk")
+    add_setting_flag(p, settings.CONTEXT_BEFORE, "paragraphs before each chunk shown to the model for reading")
+    add_setting_flag(p, settings.CONTEXT_AFTER, "paragraphs after each chunk shown to the model for reading")
     p.add_argument(
         "--all",
         action="store_true",
@@ -179,7 +181,8 @@ async def _consume(
 
 def run(args: argparse.Namespace) -> int:
     """Validate everything first (exit 2), then run and report."""
-    args.chapters = expand_workspaces(args.chapters)  # a workspace folder: its chapters in file-name order
+    chapters = with_previous(args.chapters)  # a workspace folder: its chapters in file-name order
+    args.chapters = [path for path, _ in chapters]
     config, model = model_settings(args)
     _check_arguments(args)
     requests = [
@@ -197,8 +200,11 @@ def run(args: argparse.Namespace) -> int:
             instruction=args.instruction,
             force=args.force,
             apply=args.apply,
+            context_before=args.context_before,
+            context_after=args.context_after,
+            previous_chapter=previous,
         )
-        for path in args.chapters
+        for path, previous in chapters
     ]
     if args.estimate:
         if args.trace:
