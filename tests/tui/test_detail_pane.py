@@ -280,3 +280,23 @@ async def test_a_long_diff_computed_in_a_thread_takes_its_place_below_the_texts(
             "  v1 · translation · 2026-11-21T10:00:00Z",
             "▶ v2 · polish · 2026-11-21T10:00:00Z (selected)",
         ]
+
+
+async def test_a_huge_paragraph_shows_its_start_and_names_the_rest(tmp_path: Path) -> None:
+    """A 2 MB paragraph (a whole novel pasted as one) is laid out up to SHOWN_CHARS, with a line saying how much more
+    there is and where to read it: showing it no longer costs the workstation seconds per megabyte."""
+    from store.model import Paragraph, append_version
+    from tui.widgets.detail_pane import SHOWN_CHARS
+
+    size = 2_000_000
+    text = ("下人は羅生門の下で雨やみを待っていた。" * (size // 19 + 1))[:size]
+    para, _ = append_version(Paragraph(id="big", text=text), "w " * (size // 2), origin="translation", model="m")
+    path = write(tmp_path / "big.json", Chapter(id="c", source_language="ja", target_language="en", paragraphs=(para,)))
+    app = make_app(path, watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        pane = chapter_screen(app).query_one(DetailPane)
+        await wait_for(pilot, lambda: "more characters" in pane.plain, what="the huge paragraph shown")
+        plain = pane.plain
+        assert f"… {size - SHOWN_CHARS:,} more characters (E shows the whole text in $EDITOR)" in plain
+        assert plain.count("more characters") == 2  # the source and the translation
+        assert len(plain) < 3 * SHOWN_CHARS

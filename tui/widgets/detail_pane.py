@@ -41,6 +41,9 @@ from tui.widgets.paragraph_rows import STATUS_LABEL, STATUS_MEANING, Status
 from tui.worker_failures import ReportsWorkerFailures
 
 _INLINE_DIFF_CHARS = 1500  # longer pairs are diffed in a thread
+# A text is laid out (wrapped, kinsoku and all) up to this many characters; the rest is named in a line of its own.
+# Laying out costs ~3 us a character, so a 5 MB paragraph took the workstation 15-50 s to show; this bounds it.
+SHOWN_CHARS = 50_000
 _MIN_WIDTH = 10  # before the first layout the pane has no width yet
 _TAB_SIZE = 4
 SIDE_BY_SIDE_WIDTH = 120
@@ -274,8 +277,15 @@ class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
     def _source(self, para: Paragraph) -> Text:
         source = Text(end="")
         source.append("Source: ", self._style("heading"))
-        source.append(visible(para.text) if para.text else "(empty)")
+        source.append(visible(para.text[:SHOWN_CHARS]) if para.text else "(empty)")
+        self._rest(source, para.text)
         return source
+
+    def _rest(self, text: Text, raw: str) -> None:
+        """After a text cut at ``SHOWN_CHARS``: how much more there is and where to read it whole."""
+        if len(raw) > SHOWN_CHARS:
+            more = len(raw) - SHOWN_CHARS
+            text.append(f"\n… {more:,} more characters (E shows the whole text in $EDITOR)", self._style("muted"))
 
     def _translation(self, para: Paragraph, index: int, selected: bool, warnings: Sequence[CheckWarning]) -> Text:
         version = para.translations[index]
@@ -283,7 +293,8 @@ class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
         translation.append(f"Translation {version_label(index + 1, version, selected)}: ", self._style("heading"))
         # Spans are places in the selected text: another version shown has none of them.
         spans = [w.span for w in warnings if w.span is not None] if selected else []
-        append_marked(translation, version.text, spans, self._style("warning-span"))
+        append_marked(translation, version.text[:SHOWN_CHARS], spans, self._style("warning-span"))
+        self._rest(translation, version.text)
         return translation
 
     def _heading(self, title: Text, warnings: Sequence[CheckWarning], selected: bool) -> list[_Block]:
