@@ -61,6 +61,8 @@ _CHAPTER_TEXTS = _CHAPTER_KEYS[2:]  # each a string or null
 _PARA_KEYS = ("id", "text", "translations", "selected_translation_id", "reviewed")  # canonical order
 _PARA_FIELDS = frozenset(_PARA_KEYS)
 _VERSION_KEYS = ("id", "text", "origin", "model", "created_at")  # canonical order
+# The usual version a run writes now: the five keys and the hash of the source it was made for.
+_HASHED_KEYS = (*_VERSION_KEYS, "source_hash")
 _VERSION_FIELDS = frozenset(_VERSION_KEYS)
 _ORIGIN_SET = frozenset(ORIGINS)
 # Python's \S refuses a few characters pydantic's pattern accepts (\x1c-\x1f), never the other way round:
@@ -161,6 +163,7 @@ def _record(cls: type[_R], fields: dict[str, Any], extra: dict[str, Any], fields
 _NO_EXTRA: dict[str, Any] = {}
 _PLAIN_PARA_SET = set(_PARA_KEYS)
 _PLAIN_VERSION_SET = set(_VERSION_KEYS)
+_HASHED_VERSION_SET = set(_HASHED_KEYS)
 _NONE = type(None)
 # The value types a version may hold, in canonical key order (id, text, origin, model, created_at), and those
 # of a paragraph's text, selected_translation_id and reviewed; IDs are checked together at the end.
@@ -190,7 +193,13 @@ def _version(v: Any, ids: list[Any]) -> tuple[TranslationVersion, int, bool] | N
     ids.append(v["id"])
     extra, nested = extras
     fields = {k: v.get(k) for k in _VERSION_KEYS}
-    return _record(TranslationVersion, fields, extra, set(v)), len(v) + nested, tuple(v) == _VERSION_KEYS
+    return _record(TranslationVersion, fields, extra, set(v)), len(v) + nested, _plain_keys(v)
+
+
+def _plain_keys(v: dict[str, Any]) -> bool:
+    """The known keys in canonical order, perhaps with a string ``source_hash`` after them."""
+    keys = tuple(v)
+    return keys == _VERSION_KEYS or (keys == _HASHED_KEYS and type(v["source_hash"]) is str)
 
 
 def _versions(listed: Any, ids: list[Any]) -> tuple[tuple[TranslationVersion, ...], int, bool] | None:
@@ -250,11 +259,26 @@ def _usual(p: Any) -> bool:
     if not listed:
         return sel is None
     v = listed[0]
-    if type(v) is not dict or tuple(v) != _VERSION_KEYS:
+    if type(v) is not dict or not _plain_keys(v):
         return False
-    vid, text, origin, model, created = v.values()
+    vid, text, origin, model, created = (v["id"], v["text"], v["origin"], v["model"], v["created_at"])
     strings = type(text) is type(origin) is type(created) is str
     return strings and origin in _ORIGIN_SET and type(model) in _TEXT_OR_NONE and sel in (None, vid)
+
+
+def _usual_version(v: dict[str, Any]) -> TranslationVersion:
+    """The record of a usual version (checked by :func:`_usual`), built as ``_record`` builds one."""
+    version = _new(TranslationVersion)
+    if len(v) == len(_HASHED_KEYS):
+        source_hash = v.pop("source_hash")  # the dict keeps the five fields, in order
+        _set(version, "__pydantic_extra__", {"source_hash": source_hash})
+        _set(version, "__pydantic_fields_set__", _HASHED_VERSION_SET)
+    else:
+        _set(version, "__pydantic_extra__", _NO_EXTRA)
+        _set(version, "__pydantic_fields_set__", _PLAIN_VERSION_SET)
+    _set(version, "__dict__", v)
+    _set(version, "__pydantic_private__", None)
+    return version
 
 
 def _paragraphs(
@@ -280,15 +304,10 @@ def _paragraphs(
         keys += 5
         paragraph_ids.append(p["id"])
         if versions := p["translations"]:
-            keys += 5
             v = versions[0]
+            keys += len(v)
             ids.append(v["id"])
-            version = _new(TranslationVersion)
-            _set(version, "__dict__", v)
-            _set(version, "__pydantic_extra__", _NO_EXTRA)
-            _set(version, "__pydantic_fields_set__", _PLAIN_VERSION_SET)
-            _set(version, "__pydantic_private__", None)
-            p["translations"] = (version,)
+            p["translations"] = (_usual_version(v),)
         else:
             p["translations"] = ()
         paragraph = _new(Paragraph)

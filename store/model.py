@@ -7,6 +7,7 @@ re-encodes what it touched.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -122,17 +123,24 @@ CATEGORIES: tuple[str, ...] = (
 )
 MAX_REASON_CHARS = 500
 # The optional keys of a version, in the order they are written after the five usual ones. They are kept as the
-# record's extra keys rather than fields, so an ordinary version (none of them) has exactly the five keys of every
-# older file and keeps its fast, byte-identical encoding.
+# record's extra keys rather than fields, so a version of an older file (none of them) keeps exactly its five keys
+# and its byte-identical encoding.
 SUGGESTION_KEYS = ("status", "reason", "category", "based_on")
+OPTIONAL_KEYS = ("source_hash", *SUGGESTION_KEYS)
+
+
+def source_hash_of(text: str) -> str:
+    """What a version records of the source it translates: 16 hex digits of the SHA-256 of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 class TranslationVersion(_Record):
     """One version of a paragraph's translation; versions are only ever appended.
 
-    A version may carry the optional keys of :data:`SUGGESTION_KEYS`: ``status`` (``suggested`` until a person
-    accepts or rejects it; absent on an ordinary version), ``reason`` and ``category`` (why a model made the change)
-    and ``based_on`` (the version selected when the model read the paragraph).
+    A version may carry the optional keys of :data:`OPTIONAL_KEYS`: ``source_hash`` (of the source text it was
+    made for; every new version has it, so a changed source shows it stale), ``status`` (``suggested`` until a
+    person accepts or rejects it; absent on an ordinary version), ``reason`` and ``category`` (why a model made the
+    change) and ``based_on`` (the version selected when the model read the paragraph).
     """
 
     id: Identifier
@@ -166,6 +174,11 @@ class TranslationVersion(_Record):
         return self._optional("category")
 
     @property
+    def source_hash(self) -> str | None:
+        """:func:`source_hash_of` the source text this version was made for (None: made before it was recorded)."""
+        return self._optional("source_hash")
+
+    @property
     def based_on(self) -> str | None:
         """The version that was selected when the model read the paragraph (suggestions only)."""
         return self._optional("based_on")
@@ -178,7 +191,7 @@ class TranslationVersion(_Record):
         status = extra.get("status")
         if status is not None and status not in STATUSES:
             return f"version {self.id!r}: status must be one of {', '.join(STATUSES)}, got {status!r}"
-        for key in ("reason", "category", "based_on"):
+        for key in ("source_hash", "reason", "category", "based_on"):
             value = extra.get(key)
             if value is not None and not isinstance(value, str):
                 return f"version {self.id!r}: {key} must be a string or null, got {type(value).__name__}"
@@ -219,6 +232,18 @@ class Paragraph(_Record):
             return True
         chosen = self.selected
         return chosen is not None and chosen.origin == "manual"
+
+    @property
+    def stale(self) -> bool:
+        """The source changed since the selected translation was made for it (versions from before the hash was
+        recorded are never stale)."""
+        made_for = self.selected.source_hash if self.selected is not None else None
+        if made_for is None:
+            return False
+        cached = self.cached("stale")
+        if cached is None:
+            cached = self.cache("stale", made_for != source_hash_of(self.text))
+        return bool(cached)
 
     @property
     def pending(self) -> tuple[TranslationVersion, ...]:
@@ -313,8 +338,8 @@ def append_version(
 ) -> tuple[Paragraph, TranslationVersion]:
     """Return ``para`` with a new translation version appended (selected unless ``select=False``).
 
-    ``notes`` are the version's optional keys (:data:`SUGGESTION_KEYS`, in that order; a None ``reason`` or
-    ``category`` is left out, ``based_on`` is kept as null on a suggestion).
+    ``notes`` are the version's suggestion keys (:data:`SUGGESTION_KEYS`, in that order; a None ``reason`` or
+    ``category`` is left out, ``based_on`` is kept as null on a suggestion); ``source_hash`` is always recorded.
     """
     version = TranslationVersion(
         id=new_id({t.id for t in para.translations}),
@@ -322,6 +347,7 @@ def append_version(
         origin=origin,
         model=model,
         created_at=created_at or utc_now(),
+        source_hash=source_hash_of(para.text),
         **_ordered_notes(notes),
     )
     update: dict[str, Any] = {"translations": (*para.translations, version)}
@@ -350,8 +376,9 @@ def with_status(version: TranslationVersion, status: VersionStatus) -> Translati
     if version.__pydantic_extra__ and "status" in version.__pydantic_extra__:
         copy: TranslationVersion = version.replace(status=status)
         return copy
-    extra = {"status": status, **(version.__pydantic_extra__ or {})}
-    return TranslationVersion(**version.__dict__, **extra)
+    extra = {**(version.__pydantic_extra__ or {}), "status": status}
+    ordered = {k: extra[k] for k in OPTIONAL_KEYS if k in extra} | extra  # the optional keys in their order first
+    return TranslationVersion(**version.__dict__, **ordered)
 
 
 def _with_version(para: Paragraph, version: TranslationVersion) -> Paragraph:

@@ -104,7 +104,7 @@ def _plain(para: Paragraph) -> bool:
     if not (strings and type(fields["reviewed"]) is bool and type(fields["selected_translation_id"]) in _TEXT_OR_NONE):
         return False
     for version in fields["translations"]:
-        if type(version) is not TranslationVersion or version.__pydantic_extra__:
+        if type(version) is not TranslationVersion or not _hash_only(version.__pydantic_extra__):
             return False
         v = version.__dict__
         if len(v) != 5 or type(v["model"]) not in _TEXT_OR_NONE:
@@ -114,9 +114,15 @@ def _plain(para: Paragraph) -> bool:
     return True
 
 
+def _hash_only(extra: dict[str, Any] | None) -> bool:
+    """No optional key but a string ``source_hash`` (what every version a run writes has)."""
+    return not extra or (len(extra) == 1 and type(extra.get("source_hash")) is str)
+
+
 def _version_fields(obj: Any) -> Any:
     if type(obj) is TranslationVersion:
-        return obj.__dict__  # the fields, in field (= canonical) order
+        extra = obj.__pydantic_extra__  # at most the source hash (_plain): written after the five fields
+        return {**obj.__dict__, **extra} if extra else obj.__dict__  # the fields, in field (= canonical) order
     raise TypeError(type(obj).__name__)
 
 

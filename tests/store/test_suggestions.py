@@ -12,7 +12,7 @@ from store.edits import EditError, accept, edit_and_accept, reject, select_versi
 from store.errors import ChapterLoadError
 from store.loader import load_chapter
 from store.merge import BatchItem, merge_batch
-from store.model import Chapter, Paragraph, append_version, prune_versions
+from store.model import SUGGESTION_KEYS, Chapter, Paragraph, append_version, prune_versions
 from store.serialize import chapter_bytes
 
 
@@ -129,7 +129,7 @@ def test_a_suggestion_round_trips_with_its_keys_after_the_usual_ones(tmp_path: P
     loaded = load_chapter(path)
     assert chapter_bytes(loaded) == path.read_bytes()
     version = orjson.loads(path.read_bytes())["paragraphs"][1]["translations"][-1]
-    assert list(version) == ["id", "text", "origin", "model", "created_at", "status", "reason", "category", "based_on"]
+    assert list(version) == ["id", "text", "origin", "model", "created_at", "source_hash", *SUGGESTION_KEYS]
     assert loaded.paragraphs[1].pending[0].reason == "r"
 
 
