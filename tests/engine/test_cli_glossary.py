@@ -140,3 +140,25 @@ def test_bad_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Captur
     assert code == 2 and "no such folder or chapter file" in err
     code, _, err = cli(capsys, str(tmp_path))
     assert code == 2 and "name an action" in err
+
+
+def test_values_that_are_not_utf8_and_huge_cells_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A non-UTF-8 byte in argv arrives as a lone surrogate (surrogateescape); the glossary must stay as it was.
+    assert cli(capsys, str(tmp_path), "add", "a", "b")[0] == 0
+    before = (tmp_path / "glossary.json").read_bytes()
+    for argv in (
+        ["add", "x", "b\udcff"],
+        ["add", "\udcff", "y"],
+        ["add", "x", "y", "--note", "n\udcff"],
+        ["add", "x", "y", "--alias", "\udcffz"],
+    ):
+        code, _, err = cli(capsys, str(tmp_path), *argv)
+        assert code == 2 and err.count("\n") == 1 and "UTF-8" in err and "Traceback" not in err, err
+        assert (tmp_path / "glossary.json").read_bytes() == before
+    table = tmp_path / "big.tsv"
+    table.write_text("source\ttarget\n下人\t" + "x" * 140_000 + "\n", encoding="utf-8")
+    code, _, err = cli(capsys, str(tmp_path), "import", str(table))
+    assert code == 2 and err.count("\n") == 1 and f"{table}:2:" in err and "131,072" in err, err
+    assert (tmp_path / "glossary.json").read_bytes() == before

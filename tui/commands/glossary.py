@@ -10,6 +10,7 @@ import argparse
 import csv
 import io
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -30,6 +31,7 @@ from store.loader import load_chapter
 from store.validation_text import first_error
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError
+from tui.commands.text_args import text_arg
 from tui.terminal_text import json_text, visible
 
 ACTIONS = ("list", "add", "approve", "remove", "import", "export", "extract")
@@ -59,11 +61,11 @@ def _actions() -> argparse.ArgumentParser:
     listing.add_argument("--json", action="store_true")
     listing.add_argument("--status", choices=("approved", "proposed"))
     add = sub.add_parser("add")
-    add.add_argument("source")
-    add.add_argument("target")
+    add.add_argument("source", type=text_arg)
+    add.add_argument("target", type=text_arg)
     add.add_argument("--kind", choices=KINDS, default="term")
-    add.add_argument("--note", default="")
-    add.add_argument("--alias", action="append", default=[])
+    add.add_argument("--note", type=text_arg, default="")
+    add.add_argument("--alias", type=text_arg, action="append", default=[])
     add.add_argument("--gender", choices=("female", "male", "other"))
     for name in ("approve", "remove"):
         sub.add_parser(name).add_argument("ids", nargs="+", metavar="ID")
@@ -166,6 +168,13 @@ def read_table(path: Path) -> list[GlossaryEntry]:
         delimiter="," if comma else "\t",
         quoting=csv.QUOTE_MINIMAL if comma else csv.QUOTE_NONE,
     )
+    try:
+        return _entries_of(rows, path)
+    except csv.Error as exc:
+        raise UsageError(f"{path}:{rows.line_num}: {_csv_problem(exc)}") from None
+
+
+def _entries_of(rows: Iterable[list[str]], path: Path) -> list[GlossaryEntry]:
     columns = ["source", "target", "note", "kind"]
     entries: list[GlossaryEntry] = []
     for number, row in enumerate(rows, 1):
@@ -179,11 +188,19 @@ def read_table(path: Path) -> list[GlossaryEntry]:
     return entries
 
 
+def _csv_problem(exc: csv.Error) -> str:
+    if "field larger than field limit" in str(exc):
+        return f"a cell is longer than {csv.field_size_limit():,} characters, the most a glossary table cell may hold"
+    return f"not a readable table row ({exc})"
+
+
 def _utf8_text(path: Path) -> str:
+    from store.input_limits import read_input
+
     try:
-        return path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        return read_input(path).decode("utf-8-sig")
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
