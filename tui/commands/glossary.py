@@ -45,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="proofdesk glossary [WORKSPACE] ACTION ...  —  actions: list [--json] [--status S]; add SOURCE "
         "TARGET [--kind K] [--note N] [--alias A]... [--gender G]; approve ID...; remove ID...; import FILE "
         "(TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is); export [--format "
-        "tsv|csv|json] [-o FILE]; extract CHAPTER... [--min-count N] (candidates added as proposed). WORKSPACE "
+        "tsv|csv|json] [-o FILE [--force]] (never onto a chapter, a glossary or .proofdesk/; an existing file "
+        "only with --force); extract CHAPTER... [--min-count N] (candidates added as proposed). WORKSPACE "
         "is a folder or a chapter file (its folder); default: the current folder.",
     )
     p.add_argument("words", nargs=argparse.REMAINDER, metavar="[WORKSPACE] ACTION ...")
@@ -73,6 +74,7 @@ def _actions() -> argparse.ArgumentParser:
     export = sub.add_parser("export")
     export.add_argument("--format", choices=("tsv", "csv", "json"), default="tsv")
     export.add_argument("-o", "--output", type=Path)
+    export.add_argument("--force", action="store_true")
     extract = sub.add_parser("extract")
     extract.add_argument("chapters", nargs="+", type=Path, metavar="CHAPTER")
     extract.add_argument("--min-count", type=int, default=2)
@@ -248,14 +250,15 @@ def export_text(glossary: Glossary, form: str) -> str:
 
 
 def _export(store: GlossaryStore, args: argparse.Namespace) -> int:
-    text = export_text(store.load(), args.format)
     if args.output is None:
+        text = export_text(store.load(), args.format)
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
-    else:
-        from store.atomic import atomic_write
+        return EXIT_OK
+    from tui.commands.export_output import target, write_text
 
-        atomic_write(args.output, text.encode("utf-8"), expect=None)
-        _say(f"wrote {args.output}")
+    where = target(args.output, sources=[store.path], force=args.force)
+    write_text(where, export_text(store.load(), args.format))
+    _say(f"wrote {args.output}")
     return EXIT_OK
 
 
