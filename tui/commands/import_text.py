@@ -103,13 +103,21 @@ def _output_of(args: argparse.Namespace, src: Path) -> Path:
     ``.proofdesk/``, never an existing file unasked, never into a folder that does not exist."""
     out: Path = args.output or src.with_suffix(".json")
     _refuse_place(out)
-    if out.exists() and out.resolve() == src.resolve():
-        raise UsageError(f"{out}: the output would replace the input; choose another -o")
+    inputs = [src] if args.translation is None else [src, args.translation]
+    if any(_same_file(out, path) for path in inputs):
+        raise UsageError(f"{out}: the output would replace an input of the import; choose another -o")
     if out.is_dir():
         raise UsageError(f"{out}: is a folder; name the chapter file to write")
     if out.exists() and not args.force:
         raise UsageError(f"{out}: already exists; use --force to overwrite it")
     return out
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _refuse_place(out: Path) -> None:

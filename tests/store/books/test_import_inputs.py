@@ -125,6 +125,14 @@ def test_import_into_a_folder_that_does_not_exist(tmp_path: Path, capsys: pytest
     assert "not a folder" in err or "does not exist" in err
 
 
+def test_import_never_writes_over_its_inputs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src, tr = _text(tmp_path), _text(tmp_path, "one\n\ntwo\n", name="t.txt")
+    (tmp_path / "sub").mkdir()
+    for out in (src, tr, tmp_path / "sub" / ".." / "t.txt"):
+        argv = ["import", str(src), "--translation", str(tr), "-o", str(out), "--force"]
+        assert "would replace an input" in _refused(tmp_path, argv, capsys)
+
+
 def test_import_onto_a_symbolic_link(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = _text(tmp_path)
     book = build_epub(tmp_path / "b.epub", [("a.xhtml", "A", "<p>本文</p>")])

@@ -32,7 +32,8 @@ def _refused(tmp_path: Path, argv: list[str], capsys: pytest.CaptureFixture[str]
     return err
 
 
-@pytest.mark.timeout(90)  # today this pattern never finishes: the test would hang until this timeout
+@pytest.mark.slow  # waits out the pattern's time limit (2 s) in a forked process
+@pytest.mark.timeout(90)  # before the time limit this pattern never finished: the test hung until this timeout
 def test_a_catastrophic_chapter_pattern_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "novel.txt"
     src.write_text("第一章\n" + "あ" * 40 + "x\n本文\n", encoding="utf-8")
