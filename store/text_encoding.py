@@ -20,8 +20,26 @@ _BOMS = [
 ]
 
 
+# Codecs Python calls text encodings that are no character set: they turn escapes, domain names or a mapping
+# table into text, and would import a novel as something else without an error (unicode_escape, punycode).
+_NOT_CHARSETS = frozenset({"punycode", "idna", "unicode_escape", "raw_unicode_escape", "undefined", "charmap"})
+
+
 class TextDecodeError(StoreError):
     """A text file that cannot be decoded: names the file, the encoding and the byte offset."""
+
+
+def check_encoding(name: str) -> str:
+    """The codec name of ``name`` if it is a character set text can be written in; else :class:`TextDecodeError`."""
+    try:
+        info = codecs.lookup(name)
+    except LookupError:
+        raise TextDecodeError(f"unknown encoding {name!r}") from None
+    if not info._is_text_encoding or info.name.replace("-", "_") in _NOT_CHARSETS:
+        raise TextDecodeError(
+            f"{name!r} is not a text encoding (name one such as utf-8, cp932, euc_jp, gb18030 or big5)"
+        )
+    return info.name
 
 
 def _strict(raw: bytes, encoding: str, path: Path) -> str:
@@ -31,13 +49,18 @@ def _strict(raw: bytes, encoding: str, path: Path) -> str:
         raise TextDecodeError(
             f"{path}: not valid {encoding} text (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
         ) from None
-    except LookupError:
-        raise TextDecodeError(f"{path}: unknown encoding {encoding!r}") from None
+    except UnicodeError as exc:  # a codec's own complaint without an offset
+        raise TextDecodeError(f"{path}: not valid {encoding} text ({exc})") from None
 
 
 def decode_text(raw: bytes, path: Path, encoding: str | None = None) -> tuple[str, str]:
-    """``(text, encoding used)``; a BOM is removed. Raise :class:`TextDecodeError` naming the byte offset."""
+    """``(text, encoding used)``; a BOM is removed. Raise :class:`TextDecodeError` naming the byte offset, or an
+    ``encoding`` that is unknown or no character set (see :func:`check_encoding`)."""
     if encoding:
+        try:
+            check_encoding(encoding)
+        except TextDecodeError as exc:
+            raise TextDecodeError(f"{path}: {exc}") from None
         text = _strict(raw, encoding, path)
         return text.removeprefix("\ufeff"), encoding
     for bom, name in _BOMS:

@@ -13,10 +13,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-# C0 and DEL, C1, the bidi embeddings/overrides (U+202A–U+202E) and isolates (U+2066–U+2069).
+# C0 and DEL, C1, the bidi embeddings/overrides (U+202A–U+202E) and isolates (U+2066–U+2069), and lone surrogates:
+# a file name or argument that is not UTF-8 reaches Python as U+DC80–U+DCFF, which no UTF-8 stream can write.
 _BIDI = "\u202a-\u202e\u2066-\u2069"
-_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}]")
-_UNSAFE_ALL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}]")
+_SURROGATES = "\ud800-\udfff"
+_UNSAFE_KEEP_LINES = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
+_UNSAFE_ALL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
 
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
@@ -28,7 +30,13 @@ def _escape(code: int) -> str:
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
 
-_CODES = [*range(0x00, 0x20), *range(0x7F, 0xA0), *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_CODES = [
+    *range(0x00, 0x20),
+    *range(0x7F, 0xA0),
+    *range(0x202A, 0x202F),
+    *range(0x2066, 0x206A),
+    *range(0xD800, 0xE000),
+]
 _TABLE_ALL: dict[int, str] = {code: _escape(code) for code in _CODES}
 _TABLE_KEEP_LINES: dict[int, str] = {code: esc for code, esc in _TABLE_ALL.items() if chr(code) not in "\n\t"}
 
@@ -41,9 +49,10 @@ def visible(text: str, *, newlines: bool = True) -> str:
     """``text`` with every control character a terminal would act on replaced by a visible escape.
 
     C0 controls except ``\\n`` and ``\\t`` (those too when ``newlines`` is False: a one-line place), DEL,
-    C1 controls (U+0080–U+009F) and the bidi embedding, override and isolate controls become ``\\x1b``,
-    ``\\x9b``, ``\\u202e``, ``\\n`` ...; everything else, backslashes included, is left alone. Text without
-    any of them is returned as it is (one regex search: this runs for every log line and table cell).
+    C1 controls (U+0080–U+009F), the bidi embedding, override and isolate controls and lone surrogates (a
+    non-UTF-8 byte of a file name) become ``\\x1b``, ``\\x9b``, ``\\u202e``, ``\\udcff``, ``\\n`` ...;
+    everything else, backslashes included, is left alone. Text without any of them is returned as it is (one
+    regex search: this runs for every log line and table cell).
     """
     if newlines:
         if _UNSAFE_KEEP_LINES.search(text) is None:

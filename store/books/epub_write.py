@@ -2,28 +2,52 @@
 
 Untouched members are copied with their content byte-identical and their zip headers (name, date, method)
 kept; ``mimetype`` goes first, stored. Rewritten: the spine documents of chapters, the OPF (language), the
-nav document and the NCX (titles).
+nav document and the NCX (titles). Text that XML cannot hold (C0/C1 controls but tab and newline, U+FFFE, U+FFFF,
+lone surrogates) is written as U+FFFD, and the export names every paragraph and title it did this to.
 """
 
 from __future__ import annotations
 
-import json
+import posixpath
+import re
 import zipfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
 from lxml import etree
 
-from store.atomic import atomic_write
+from store.books.book_file import book_file, read_entries
+from store.books.element_path import find_element, in_body
 from store.books.epub_blocks import add_translation_after, local, set_block_text
 from store.books.epub_read import DC_NS, Package, nav_links, ncx_labels, read_package
 from store.books.epub_safety import BookError, check_not_encrypted, open_epub, parse_xml, read_member
+from store.export_target import ExportTarget, write_target
+from store.language_tag import is_language_tag
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
 from store.plaintext import missing_mark
 
 Missing = Literal["source", "mark"]
 _IMAGES = frozenset({"img", "svg", "image"})
+# Characters XML 1.0 cannot hold, or that design section 21 keeps out of a book: C0 and C1 controls but tab and
+# newline, DEL, the non-characters U+FFFE and U+FFFF, and lone surrogates.
+_NOT_XML_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
+
+
+@dataclass
+class EpubExport:
+    """What an EPUB export did: the chapters rewritten, and where control characters became U+FFFD."""
+
+    chapters: int = 0
+    replaced: list[str] = field(default_factory=list)  # "ch001 paragraph 4f013a4a", "ch001 title"
+
+
+def _xml_text(text: str, what: str, report: EpubExport) -> str:
+    cleaned, count = _NOT_XML_TEXT.subn("\ufffd", text)
+    if count:
+        report.replaced.append(what)
+    return cleaned
 
 
 def _serialize(root: etree._Element) -> bytes:
@@ -39,49 +63,72 @@ def _chapter_text(para: Paragraph, missing: Missing) -> str | None:
     return missing_mark(para) if missing == "mark" else None
 
 
-def _targets(root: etree._Element, chapter: Chapter) -> list[tuple[Paragraph, etree._Element]]:
+def _targets(root: etree._Element, chapter: Chapter, href: str) -> list[tuple[Paragraph, etree._Element]]:
     """Each paragraph that came from this document with its element, every path resolved before anything
     changes (an inserted translation shifts the positions after it)."""
     targets: list[tuple[Paragraph, etree._Element]] = []
-    tree = root.getroottree()
     for para in chapter.paragraphs:
-        path = _source_path(para)
-        if path is None:
-            continue
-        found = tree.xpath(path)
-        if not isinstance(found, list) or not found or not isinstance(found[0], etree._Element):
-            raise BookError(f"chapter {chapter.id}: paragraph {para.id}: {path} is not in the source EPUB")
-        targets.append((para, found[0]))
+        ref = (para.__pydantic_extra__ or {}).get("source_ref")
+        if ref is None:
+            continue  # a paragraph added after the import: it has no block in the book
+        path = ref.get("path") if isinstance(ref, dict) else None
+        found = find_element(root, path) if isinstance(path, str) else None
+        if found is None or not in_body(found):
+            raise BookError(
+                f"chapter {chapter.id}: paragraph {para.id}: its source reference {path!r} names no block of "
+                f"{href} in the source EPUB; restore the paragraph's source_ref or re-import the book"
+            )
+        targets.append((para, found))
     return targets
 
 
-def _source_path(para: Paragraph) -> str | None:
-    """The element path the import recorded for this paragraph (``source_ref.path``), or None."""
-    ref = (para.__pydantic_extra__ or {}).get("source_ref")
-    path = ref.get("path") if isinstance(ref, dict) else None
-    return path if isinstance(path, str) else None
-
-
-def _rewrite_doc(root: etree._Element, chapter: Chapter, bilingual: bool, missing: Missing) -> None:
+def _rewrite_doc(
+    root: etree._Element, chapter: Chapter, href: str, bilingual: bool, missing: Missing, report: EpubExport
+) -> None:
     write = add_translation_after if bilingual else set_block_text
-    for para, el in _targets(root, chapter):
+    for para, el in _targets(root, chapter, href):
         text = _chapter_text(para, missing)
         if text is not None and local(el) not in _IMAGES:
-            write(el, text)
+            write(el, _xml_text(text, f"{chapter.id} paragraph {para.id}", report))
 
 
 def _chapters(workspace: Path) -> list[tuple[str, Chapter]]:
     """The workspace's chapters, each with the href (relative to the OPF) of the document it came from."""
-    meta = json.loads((workspace / ".proofdesk" / "book.json").read_text(encoding="utf-8"))
-    return [(entry["href"], load_chapter(workspace / entry["file"])) for entry in meta["chapters"]]
+    return [(entry.href, load_chapter(entry.file)) for entry in read_entries(workspace)]
+
+
+def _by_path(pkg: Package, chapters: list[tuple[str, Chapter]], meta: Path) -> dict[str, Chapter]:
+    """Each chapter by the zip path of its document, which must be one of the spine's."""
+    opf_dir = posixpath.dirname(pkg.opf_path)
+    by_path: dict[str, Chapter] = {}
+    for n, (href, chapter) in enumerate(chapters, start=1):
+        path = posixpath.normpath(posixpath.join(opf_dir, href))
+        if path not in pkg.spine or path == pkg.nav_path:
+            raise BookError(f"{meta}: chapter {n} names the document {href!r}, which is not in the source EPUB's spine")
+        by_path[path] = chapter
+    return by_path
+
+
+def _target_language(chapters: list[tuple[str, Chapter]]) -> str | None:
+    """The book's target language (the first chapter that has one); a code that is no BCP 47 tag is refused."""
+    chapter = next((ch for _, ch in chapters if ch.target_language), None)
+    if chapter is None or chapter.target_language is None:
+        return None
+    if not is_language_tag(chapter.target_language):
+        raise BookError(
+            f"chapter {chapter.id}: target_language {chapter.target_language!r} is not a BCP 47 language tag "
+            "(such as en or zh-Hans); correct it in the chapter file"
+        )
+    return chapter.target_language
 
 
 class _Rewrite:
     """The members an export replaces, parsed from the source EPUB and serialised again."""
 
-    def __init__(self, zf: zipfile.ZipFile, source: Path) -> None:
+    def __init__(self, zf: zipfile.ZipFile, source: Path, report: EpubExport) -> None:
         self.zf = zf
         self.source = source
+        self.report = report
         self.replaced: dict[str, bytes] = {}
 
     def member(self, path: str) -> etree._Element:
@@ -93,8 +140,16 @@ class _Rewrite:
     def documents(self, by_path: dict[str, Chapter], bilingual: bool, missing: Missing) -> None:
         for path, chapter in by_path.items():
             root = self.member(path)
-            _rewrite_doc(root, chapter, bilingual, missing)
+            _rewrite_doc(root, chapter, path, bilingual, missing, self.report)
             self.keep(path, root)
+
+    def titles(self, by_path: dict[str, Chapter]) -> dict[str, str]:
+        """The translated title of each document that has one, made fit for XML."""
+        return {
+            path: _xml_text(ch.title_translation, f"{ch.id} title", self.report)
+            for path, ch in by_path.items()
+            if ch.title_translation
+        }
 
     def language(self, pkg: Package, target: str | None) -> None:
         if not target:
@@ -122,27 +177,30 @@ class _Rewrite:
         self.keep(ncx_path, ncx)
 
 
-def export_epub(workspace: Path, out: Path, *, bilingual: bool = False, missing: Missing = "source") -> int:
-    """Write ``out`` atomically from ``workspace/.proofdesk/source.epub``; return the chapters rewritten."""
+def export_epub(
+    workspace: Path, out: ExportTarget, *, bilingual: bool = False, missing: Missing = "source"
+) -> EpubExport:
+    """Write the checked target ``out`` from ``workspace/.proofdesk/source.epub``; say what was done."""
     source = workspace / ".proofdesk" / "source.epub"
-    if not source.is_file() or not (workspace / ".proofdesk" / "book.json").is_file():
+    if not source.is_file() or not book_file(workspace).is_file():
         raise BookError(f"{workspace}: not an imported book (no .proofdesk/source.epub and book.json)")
     chapters = _chapters(workspace)
-    target = next((ch.target_language for _, ch in chapters if ch.target_language), None)
+    target = _target_language(chapters)
+    report = EpubExport()
     with open_epub(source) as zf:
         check_not_encrypted(zf, source)
         pkg = read_package(zf, source)
-        opf_dir = pkg.opf_path.rpartition("/")[0]
-        by_path = {f"{opf_dir}/{href}" if opf_dir else href: chapter for href, chapter in chapters}
-        titles = {path: ch.title_translation for path, ch in by_path.items() if ch.title_translation}
-        rewrite = _Rewrite(zf, source)
+        by_path = _by_path(pkg, chapters, book_file(workspace))
+        rewrite = _Rewrite(zf, source, report)
         rewrite.documents(by_path, bilingual, missing)
+        titles = rewrite.titles(by_path)
         rewrite.language(pkg, target)
         rewrite.nav_titles(pkg.nav_path, titles)
         rewrite.ncx_titles(pkg.ncx_path, titles)
         data = _rebuild(zf, source, rewrite.replaced)
-    atomic_write(out, data, expect=None)
-    return len(by_path)
+    write_target(out, data)
+    report.chapters = len(by_path)
+    return report
 
 
 def _rebuild(zf: zipfile.ZipFile, source: Path, replaced: dict[str, bytes]) -> bytes:

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from store.books.epub_import import write_workspace
+from store.books.book_file import FORMAT
 from store.books.epub_safety import BookError
-from store.books.text_split import split_chapters
+from store.books.new_workspace import write_workspace
+from store.books.text_split import split_lines_at
+from store.input_limits import ParagraphLimits
 from store.model import Chapter, Paragraph, TranslationVersion, is_empty_text, new_id, utc_now
 from store.plaintext import chapter_from_text, split_lines
 from store.serialize import chapter_bytes
@@ -20,19 +22,30 @@ def import_novel(
     pattern: re.Pattern[str] | None = None,
     source_language: str | None = None,
     target_language: str | None = None,
+    limits: ParagraphLimits | None = None,
+    where: str = "the text",
 ) -> int:
-    """Write one chapter per heading into the new folder ``out``; return the number of chapters."""
+    """Write one chapter per heading into the new folder ``out``; return the number of chapters.
+
+    A book or a chapter over ``limits`` is refused before any chapter is made; ``where`` (the file) names it."""
+    limits = limits or ParagraphLimits()
+    lines = split_lines(text)
+    limits.check_book(len(lines), where)
     files = []
     order = []
-    for n, lines in enumerate(split_chapters(text, pattern), start=1):
+    for n, chapter_lines in enumerate(split_lines_at(lines, pattern), start=1):
+        limits.check_chapter(len(chapter_lines), f"{where}: chapter {n}", split=True)
         cid = f"ch{n:03d}"
         chapter = chapter_from_text(
-            "\n".join(lines) + "\n", chapter_id=cid, source_language=source_language, target_language=target_language
+            "\n".join(chapter_lines) + "\n",
+            chapter_id=cid,
+            source_language=source_language,
+            target_language=target_language,
         )
         title = next((p.text.strip() for p in chapter.paragraphs if not p.is_empty), None)
         files.append((f"{cid}.json", chapter_bytes(chapter.replace(title=title))))
         order.append({"file": f"{cid}.json"})
-    write_workspace(out, files, {"format": "proofdesk.book/1", "source": None, "chapters": order})
+    write_workspace(out, files, {"format": FORMAT, "source": None, "chapters": order})
     return len(files)
 
 

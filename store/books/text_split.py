@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from store.books.heading_scan import heading_lines
 from store.plaintext import split_lines
 
 _NUM = r"[0-9０-９一二三四五六七八九十百千〇零两]+"
@@ -35,10 +36,22 @@ def is_heading(line: str, pattern: re.Pattern[str] | None = None) -> bool:
 
 def split_chapters(text: str, pattern: re.Pattern[str] | None = None) -> list[list[str]]:
     """The lines of each chapter; a heading line starts a chapter (and is its first line). Text before the
-    first heading is a chapter of its own if it holds any text; no heading at all gives one chapter."""
+    first heading is a chapter of its own if it holds any text; no heading at all gives one chapter.
+
+    A custom ``pattern`` runs under a time limit (:mod:`store.books.heading_scan`); a slow one raises
+    :class:`~store.books.heading_scan.PatternTooSlow`."""
+    return split_lines_at(split_lines(text), pattern)
+
+
+def split_lines_at(lines: list[str], pattern: re.Pattern[str] | None = None) -> list[list[str]]:
+    """:func:`split_chapters` of text already split into lines."""
+    if pattern is None:
+        headings = {n for n, line in enumerate(lines) if is_heading(line)}
+    else:
+        headings = set(heading_lines(lines, pattern))
     chapters: list[list[str]] = [[]]
-    for line in split_lines(text):
-        if is_heading(line, pattern) and any(x.strip() for x in chapters[-1]):
+    for n, line in enumerate(lines):
+        if n in headings and any(x.strip() for x in chapters[-1]):
             chapters.append([])
         chapters[-1].append(line)
     return [c for c in chapters if c]

