@@ -130,8 +130,9 @@ def _rules(task: TaskType) -> TaskRules:
     return rules
 
 
-def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> list[int]:
-    """The 0-based positions of the task's work set, in chapter order."""
+def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False, stale: bool = False) -> list[int]:
+    """The 0-based positions of the task's work set, in chapter order; with ``stale``, exactly the paragraphs whose
+    source changed since their selected translation was made (for translate, a retranslation)."""
     rules = _rules(task)
     # Deferred import: engine.tools imports this module. The non-empty positions are cached per chapter
     # version and shared with the tools, so a run's first tool call does not recompute them.
@@ -139,6 +140,8 @@ def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False) -> 
 
     paragraphs = chapter.paragraphs
     nonempty = chapter_index(chapter).nonempty
+    if stale:
+        return [pos for pos in nonempty if paragraphs[pos].stale]
     if rules.revises:
         return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is not None]
     if include_all:
@@ -206,6 +209,7 @@ def build_chunks(
     *,
     chunk_chars: int = DEFAULT_CHUNK_CHARS,
     include_all: bool = False,
+    stale: bool = False,
 ) -> list[Chunk]:
     """Split the task's work set into chunks of at most ``chunk_chars`` formatted characters.
 
@@ -214,7 +218,7 @@ def build_chunks(
     """
     check_chunk_chars(chunk_chars)
     paragraphs = chapter.paragraphs
-    positions = work_set(chapter, task, include_all=include_all)
+    positions = work_set(chapter, task, include_all=include_all, stale=stale)
     entries = [format_entry(paragraphs[pos], pos + 1, task) for pos in positions]
     slices = list(_pack([len(e) for e in entries], chunk_chars))
     total = len(slices)
@@ -242,9 +246,10 @@ def run_chunks(
     chunk_chars: int = DEFAULT_CHUNK_CHARS,
     include_all: bool = False,
     only_paragraph: str | None = None,
+    stale: bool = False,
 ) -> list[Chunk]:
     """The chunks of a run: the work set's, or one chunk of ``only_paragraph`` whatever the work set says (the
     editor asked about this very paragraph)."""
     if only_paragraph is not None:
         return [paragraph_chunk(chapter, task, only_paragraph)]
-    return build_chunks(chapter, task, chunk_chars=chunk_chars, include_all=include_all)
+    return build_chunks(chapter, task, chunk_chars=chunk_chars, include_all=include_all, stale=stale)

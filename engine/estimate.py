@@ -136,6 +136,7 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
         instruction=request.instruction,
         glossary=glossary,
         context=request.context,
+        stale=request.stale,
     )
     prices = request.settings.prices
     rows = [_chunk_row(request, service, config, number > 0) for number, config in enumerate(service.loop_configs())]

@@ -239,6 +239,7 @@ class _Run:
                 apply=req.apply,
                 context=req.context,
                 previous=_previous_chapter(req),
+                stale=req.stale,
             )
         except (ChapterLoadError, GlossaryLoadError) as exc:
             raise _Refused(exc.line) from None

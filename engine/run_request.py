@@ -39,6 +39,7 @@ class RunRequest:
     apply: bool | None = None
     context: ContextSettings = DEFAULT_CONTEXT  # the context lines around each chunk
     previous_chapter: Path | None = None  # a workspace run: the chapter before this one (context for its start)
+    stale: bool = False  # --stale: the work set is exactly the paragraphs whose source changed since translated
 
     @classmethod
     def configured(

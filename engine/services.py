@@ -60,6 +60,7 @@ class TaskService:
         apply: bool | None = None,
         context: ContextSettings = DEFAULT_CONTEXT,
         previous: Chapter | None = None,
+        stale: bool = False,
     ) -> None:
         self.chapter = chapter
         self.task = task
@@ -81,7 +82,7 @@ class TaskService:
             with_glossary(self.registry, glossary)
         # Built once, at the start of the run: later commits do not reshape this run's chunks.
         self.chunks = run_chunks(
-            chapter, task, chunk_chars=chunk_chars, include_all=include_all, only_paragraph=only_paragraph
+            chapter, task, chunk_chars=chunk_chars, include_all=include_all, only_paragraph=only_paragraph, stale=stale
         )
         self._configs: list[ToolCallLoopConfig] | None = None
 

@@ -10,7 +10,7 @@ from store.books.epub_safety import BookError
 from store.books.new_workspace import write_workspace
 from store.books.text_split import split_lines_at
 from store.input_limits import ParagraphLimits
-from store.model import Chapter, Paragraph, TranslationVersion, is_empty_text, new_id, utc_now
+from store.model import Chapter, Paragraph, TranslationVersion, is_empty_text, new_id, source_hash_of, utc_now
 from store.plaintext import chapter_from_text, split_lines
 from store.serialize import chapter_bytes
 
@@ -82,5 +82,7 @@ def _imported(para: Paragraph, line: str, now: str) -> Paragraph:
     if para.is_empty:
         return para
     vid = new_id({para.id})
-    version = TranslationVersion(id=vid, text=line, origin="import", created_at=now)
+    version = TranslationVersion(
+        id=vid, text=line, origin="import", created_at=now, source_hash=source_hash_of(para.text)
+    )
     return Paragraph(id=para.id, text=para.text, translations=(version,), selected_translation_id=vid)

@@ -71,6 +71,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--paragraph", metavar="ID", help="run one chunk of just this paragraph (one chapter only), translated or not"
     )
     p.add_argument(
+        "--stale",
+        action="store_true",
+        help="work on exactly the paragraphs whose source changed since their translation was made (translate: "
+        "retranslate them)",
+    )
+    p.add_argument(
         "--instruction",
         metavar="TEXT",
         help="an instruction for the model added to every chunk message, such as 'more formal'",
@@ -200,6 +206,7 @@ def run(args: argparse.Namespace) -> int:
             instruction=args.instruction,
             force=args.force,
             apply=args.apply,
+            stale=args.stale,
             context_before=args.context_before,
             context_after=args.context_after,
             previous_chapter=previous,
@@ -248,6 +255,8 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise UsageError("--paragraph names a paragraph of one chapter, so it takes one chapter")
     if args.paragraph is not None and args.include_all:
         raise UsageError("--paragraph runs that paragraph whatever the work set says; leave out --all")
+    if args.stale and (args.include_all or args.paragraph is not None):
+        raise UsageError("--stale takes exactly the stale paragraphs as the work set; leave out --all and --paragraph")
     seen: set[Path] = set()
     for path in args.chapters:  # a chapter that cannot be loaded is refused by its run: exit 2, one line
         if path.resolve() in seen:
