@@ -9,7 +9,13 @@ from typing import Any
 
 from engine.chunks import TaskType
 from engine.config import ModelSettings, RunDefaults
-from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
+from engine.settings import (
+    DEFAULT_CHUNK_CHARS,
+    DEFAULT_MAX_BATCH,
+    DEFAULT_MAX_TURNS,
+    DEFAULT_MEMORY_MAX,
+    DEFAULT_MEMORY_THRESHOLD,
+)
 from store.merge import DEFAULT_KEEP_VERSIONS
 
 
@@ -36,6 +42,8 @@ class RunRequest:
     # Select new texts of unprotected paragraphs (True) or store every submission as a suggestion (False); None:
     # the task's default (translate and polish apply, a proofread suggests unless ``[run] proofread_apply``).
     apply: bool | None = None
+    memory_threshold: float = DEFAULT_MEMORY_THRESHOLD  # translation memory: how similar, how many lines a chunk
+    memory_max: int = DEFAULT_MEMORY_MAX
 
     @classmethod
     def configured(
@@ -67,5 +75,7 @@ class RunRequest:
             source_language=run.source_language,
             target_language=run.target_language,
             apply=run.proofread_apply if apply is None and task == "proofread" else apply,
+            memory_threshold=run.memory_threshold,
+            memory_max=run.memory_max,
             **options,
         )

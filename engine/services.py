@@ -18,6 +18,7 @@ from engine.chunks import Chunk, run_chunks
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.tools import with_glossary
 from engine.loop_config import ToolCallLoopConfig
+from engine.memory.run_memory import RunMemory
 from engine.prompts import PromptSet
 from engine.scope import ChunkScope
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
@@ -56,6 +57,7 @@ class TaskService:
         instruction: str | None = None,
         glossary: RunGlossary | None = None,
         apply: bool | None = None,
+        memory: RunMemory | None = None,
     ) -> None:
         self.chapter = chapter
         self.task = task
@@ -70,6 +72,7 @@ class TaskService:
         self.registry = registry or default_registry()
         self.instruction = instruction
         self.glossary = glossary
+        self.memory = memory
         self.apply = self.rules.applies if apply is None else apply  # None: the task's default
         if glossary is not None:  # the same two tools in every chunk's list, glossary file or not
             with_glossary(self.registry, glossary)
@@ -114,15 +117,20 @@ class TaskService:
         )
 
     def refreshed(self, config: ToolCallLoopConfig) -> ToolCallLoopConfig:
-        """``config`` with its message's glossary lines as the glossary is now (read again: entries proposed by
+        """``config`` with its message's memory and glossary lines as they are now (read again: entries proposed by
         earlier chunks or edited by a person since the run started are in); the same scope."""
-        if self.glossary is None:
+        if self.glossary is None and self.memory is None:
             return config
-        self.glossary.reload()
+        if self.glossary is not None:
+            self.glossary.reload()
+        if self.memory is not None:
+            self.memory.reload()
         return dataclasses.replace(config, user_message=self._message(config.chunk))
 
     def _message(self, chunk: Chunk) -> str:
         message = self.prompts.chunk_message(chunk, self.instruction)
+        if self.memory is not None and (section := self.memory.section(chunk)):
+            message = f"{message.rstrip()}\n\n{section}\n"
         if self.glossary is not None:
             text = "\n".join(p.text for pid in chunk.paragraph_ids if (p := chunk.chapter.paragraph(pid)) is not None)
             if section := self.glossary.section(text):
