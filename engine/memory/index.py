@@ -107,14 +107,7 @@ class MemoryIndex:
         later paragraph must beat the weakest of them, so the search narrows as it goes."""
         if limit <= 0 or not self.keys:
             return []
-        found: list[tuple[int, MemoryMatch]] = []
-        similar: list[tuple[int, str, str, str]] = []
-        for index, chapter_id, paragraph_id, text in paragraphs:
-            match = self.best(text, 1.0, chapter_id, paragraph_id)  # exact matches first: the cheapest, the best
-            if match is not None:
-                found.append((index, match))
-            elif key := squeeze(text):
-                similar.append((index, chapter_id, paragraph_id, key))
+        found, similar = self._exact_first(paragraphs)
         found = _ranked(found)[:limit]
         for index, chapter_id, paragraph_id, key in similar:
             floor = threshold if len(found) < limit else max(threshold, found[-1][1].score / 100)
@@ -122,6 +115,18 @@ class MemoryIndex:
             if match is not None and (len(found) < limit or match.score > found[-1][1].score):
                 found = _ranked([*found, (index, match)])[:limit]
         return found
+
+    def _exact_first(self, paragraphs: Sequence[Query]) -> tuple[list[tuple[int, MemoryMatch]], list[Query]]:
+        """The exact matches (the cheapest, and the best), and the paragraphs left to search, squeezed."""
+        found: list[tuple[int, MemoryMatch]] = []
+        similar: list[Query] = []
+        for index, chapter_id, paragraph_id, text in paragraphs:
+            match = self.best(text, 1.0, chapter_id, paragraph_id)
+            if match is not None:
+                found.append((index, match))
+            elif key := squeeze(text):
+                similar.append((index, chapter_id, paragraph_id, key))
+        return found, similar
 
     def _similar(self, key: str, threshold: float, chapter_id: str, paragraph_id: str) -> MemoryMatch | None:
         """The most similar other source (``key`` itself and the paragraph's own entry left out), or None."""

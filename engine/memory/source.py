@@ -76,7 +76,7 @@ class MemorySource:
             tmx = [(p, self._tmx(p)) for p in self._tmx_paths()]
             now = {p: read for p, read in (*chapters, *tmx) if read is not None}
             before, self._read = self._read, now
-            if list(now) != list(before) or any(read.entries != before[p].entries for p, read in now.items()):
+            if _changed(now, before):
                 entries = tuple(e for read in now.values() for e in read.entries)
                 self.snapshot = MemorySnapshot(entries, MemoryIndex(entries))
             return self.snapshot
@@ -120,3 +120,10 @@ class MemorySource:
             return None
         self.problems.pop(path, None)
         return _Read(stamp, entries)
+
+
+def _changed(now: dict[Path, _Read], before: dict[Path, _Read]) -> bool:
+    """Whether the files or the entries of one of them differ (an unchanged file keeps its ``_Read``)."""
+    if list(now) != list(before):
+        return True
+    return any(read is not before[p] and read.entries != before[p].entries for p, read in now.items())
