@@ -93,6 +93,8 @@ class RunDefaults(BaseModel):
     jobs: Annotated[int, _checked(settings.JOBS)] = int(settings.JOBS.default)
     source_language: str | None = None
     target_language: str | None = None
+    memory_threshold: Annotated[float, _checked(settings.MEMORY_THRESHOLD)] = settings.DEFAULT_MEMORY_THRESHOLD
+    memory_max: Annotated[int, _checked(settings.MEMORY_MAX)] = settings.DEFAULT_MEMORY_MAX
     # A proofread stores its changes as suggestions for the editor unless this is true (then it selects them for
     # paragraphs nobody reviewed or wrote by hand, as translate and polish do).
     proofread_apply: bool = False

@@ -36,6 +36,8 @@ from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.source import GlossarySource
 from engine.loop import ChatModel, execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
+from engine.memory.run_memory import RunMemory
+from engine.memory.source import MemorySource
 from engine.model_open import needs_tls, open_model
 from engine.run_events import RunEvents
 from engine.run_request import RunRequest
@@ -90,8 +92,10 @@ class _Run:
         store: ChapterStore | None = None,
         glossary: GlossarySource | None = None,
         shares_loop: bool = False,
+        memory: MemorySource | None = None,
     ) -> None:
         self.request = request
+        self.memory = memory  # the workspace memory shared with the caller's views, or read by this run
         self.shares_loop = shares_loop  # the event loop also draws a UI: files are read in a thread
         self.http = http
         self.store = store  # the chapter's store: given by the caller, or opened by execute()
@@ -199,6 +203,7 @@ class _Run:
         the trace. None when the run was refused (its ``run_finished`` is out)."""
         try:
             service = await self._reading(self._service)
+            await self._reading(service.loop_configs)  # every chunk's message, memory lines included: a thread
             self._check_only_chunk(service)
             self._lock()
             self._open_trace(service.chapter.id)
@@ -240,11 +245,22 @@ class _Run:
                 context=req.context,
                 previous=_previous_chapter(req),
                 stale=req.stale,
+                memory=self._memory(store),
             )
         except (ChapterLoadError, GlossaryLoadError) as exc:
             raise _Refused(exc.line) from None
         except (StoreError, TaskSetupError, ValueError) as exc:
             raise _Refused(str(exc)) from None
+
+    def _memory(self, store: ChapterStore) -> RunMemory:
+        """The workspace memory, read now (this runs in a thread when a UI shares the loop)."""
+        req = self.request
+        source = self.memory or MemorySource(
+            self.workspace, source_language=req.source_language, target_language=req.target_language
+        )
+        memory = RunMemory(source, threshold=req.memory_threshold, limit=req.memory_max, store=store)
+        memory.reload()
+        return memory
 
     def _check_only_chunk(self, service: TaskService) -> None:
         req = self.request
@@ -407,6 +423,7 @@ def run_chapter(
     store: ChapterStore | None = None,
     glossary: GlossarySource | None = None,
     shares_loop: bool = False,
+    memory: MemorySource | None = None,
 ) -> RunEvents:
     """Run ``request`` and yield its events as they happen; the last one is ``RunFinished``.
 
@@ -414,9 +431,10 @@ def run_chapter(
     the chapter's store to commit through when the caller holds one (the workstation does: after a commit it
     shows the store's chapter instead of reading back its own write). ``glossary`` is the workspace glossary
     the caller already reads (the workstation's): a change is then parsed once for the run and the views.
-    ``shares_loop``: the caller's event loop also draws a UI, so the run reads its files in a thread.
+    ``shares_loop``: the caller's event loop also draws a UI, so the run reads its files in a thread. ``memory``
+    is the workspace's translation memory the caller already reads, like ``glossary``.
     """
-    run = _Run(request, workspace, http_client, store, glossary, shares_loop)
+    run = _Run(request, workspace, http_client, store, glossary, shares_loop, memory)
 
     async def produce(emit: Callable[[Any], None]) -> None:
         run.emit_out = emit

@@ -10,7 +10,14 @@ from typing import Any
 from engine.chunk_context import DEFAULT_CONTEXT, ContextSettings
 from engine.chunks import TaskType
 from engine.config import ModelSettings, RunDefaults
-from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS, ONE_PARAGRAPH_CONTEXT
+from engine.settings import (
+    DEFAULT_CHUNK_CHARS,
+    DEFAULT_MAX_BATCH,
+    DEFAULT_MAX_TURNS,
+    DEFAULT_MEMORY_MAX,
+    DEFAULT_MEMORY_THRESHOLD,
+    ONE_PARAGRAPH_CONTEXT,
+)
 from store.merge import DEFAULT_KEEP_VERSIONS
 
 
@@ -40,6 +47,8 @@ class RunRequest:
     context: ContextSettings = DEFAULT_CONTEXT  # the context lines around each chunk
     previous_chapter: Path | None = None  # a workspace run: the chapter before this one (context for its start)
     stale: bool = False  # --stale: the work set is exactly the paragraphs whose source changed since translated
+    memory_threshold: float = DEFAULT_MEMORY_THRESHOLD  # translation memory: how similar, how many lines a chunk
+    memory_max: int = DEFAULT_MEMORY_MAX
 
     @classmethod
     def configured(
@@ -76,6 +85,8 @@ class RunRequest:
             context=_context(
                 run, context_before, context_after, one_paragraph=options.get("only_paragraph") is not None
             ),
+            memory_threshold=run.memory_threshold,
+            memory_max=run.memory_max,
             **options,
         )
 

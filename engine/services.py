@@ -19,6 +19,7 @@ from engine.chunks import Chunk, run_chunks
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.tools import with_glossary
 from engine.loop_config import ToolCallLoopConfig
+from engine.memory.run_memory import RunMemory
 from engine.prompts import PromptSet
 from engine.scope import ChunkScope
 from engine.settings import DEFAULT_CHUNK_CHARS, DEFAULT_MAX_BATCH, DEFAULT_MAX_TURNS
@@ -61,6 +62,7 @@ class TaskService:
         context: ContextSettings = DEFAULT_CONTEXT,
         previous: Chapter | None = None,
         stale: bool = False,
+        memory: RunMemory | None = None,
     ) -> None:
         self.chapter = chapter
         self.task = task
@@ -75,6 +77,7 @@ class TaskService:
         self.registry = registry or default_registry()
         self.instruction = instruction
         self.glossary = glossary
+        self.memory = memory
         self.apply = self.rules.applies if apply is None else apply  # None: the task's default
         self.context = context
         self.previous = previous  # the chapter before this one in a workspace run (context for its start)
@@ -122,12 +125,15 @@ class TaskService:
 
     def refreshed(self, config: ToolCallLoopConfig) -> ToolCallLoopConfig:
         """``config`` with its message as it is now, read again when its first request is built (blocking): the
-        context lines from the chapter on disk (chunk k sees what chunk k-1 committed) and the glossary lines
-        (entries proposed by earlier chunks or edited by a person since the run started are in); the same scope."""
-        if self.glossary is None and not self._has_context:
+        context lines from the chapter on disk (chunk k sees what chunk k-1 committed), the memory and the glossary
+        lines (entries proposed by earlier chunks or edited by a person since the run started are in); the same
+        scope."""
+        if self.glossary is None and self.memory is None and not self._has_context:
             return config
         if self.glossary is not None:
             self.glossary.reload()
+        if self.memory is not None:
+            self.memory.reload()
         return dataclasses.replace(config, user_message=self._message(config.chunk, self._chapter_now()))
 
     @property
@@ -148,12 +154,16 @@ class TaskService:
 
     def _message(self, chunk: Chunk, chapter: Chapter | None = None) -> str:
         context = self.context_of(chunk, chapter)
+        memory = self.memory.section(chunk) if self.memory is not None else ""
         glossary = ""
         if self.glossary is not None:
             text = "\n".join(p.text for pid in chunk.paragraph_ids if (p := chunk.chapter.paragraph(pid)) is not None)
             glossary = self.glossary.section(text)
         return self.prompts.chunk_message(
-            chunk, self.instruction, before=context.before_section(), sections=(context.after_section(), glossary)
+            chunk,
+            self.instruction,
+            before=context.before_section(),
+            sections=(context.after_section(), memory, glossary),
         )
 
     def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:

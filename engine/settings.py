@@ -69,6 +69,16 @@ class _KeepVersions(Setting):
             raise SettingError(f"must be {self.describe()}, not {value!r}") from None
 
 
+class _Ratio(Setting):
+    """A similarity from ``minimum`` to ``maximum``, both included (``0.75``; ``1`` is a whole number too)."""
+
+    def describe(self) -> str:
+        return f"a number from {self.minimum:g} to {self.maximum:g}"
+
+    def _in_bounds(self, value: float) -> bool:
+        return self.minimum <= value <= self.maximum
+
+
 CHUNK_CHARS = Setting("chunk_chars", "--chunk-chars", 4000, 200, 50000)
 MAX_BATCH = Setting("max_batch", "--max-batch", 20, 1, 200)
 MAX_TURNS = Setting("max_turns", "--max-turns", 24, 1, 500)
@@ -88,6 +98,9 @@ READ_TIMEOUT = Setting("read_timeout", None, 120.0, 0, 3600, whole=False)  # a l
 # most this much time and memory (engine.client.limits).
 RESPONSE_SECONDS = Setting("response_seconds", None, 900.0, 0, 86400, whole=False)
 RESPONSE_MB = Setting("response_mb", None, 64, 1, 4096)
+# Translation memory (design section 17): how similar an earlier source must be, and how many lines a chunk gets.
+MEMORY_THRESHOLD = _Ratio("memory_threshold", None, 0.75, 0.5, 1.0, whole=False)
+MEMORY_MAX = Setting("memory_max", None, 5, 0, 20, note=" (0 turns memory off)")
 CHUNK_NUMBER = Setting("chunk", "--chunk", 1, 1, 1_000_000)  # 1-based; its upper end is the chapter's
 # Context lines around a chunk (engine.chunk_context); a one-paragraph run takes ONE_PARAGRAPH_CONTEXT on both sides.
 CONTEXT_BEFORE = Setting("context_before", "--context-before", 3, 0, 50, note=" (0 shows none)")
@@ -103,3 +116,5 @@ DEFAULT_CONNECT_TIMEOUT = float(CONNECT_TIMEOUT.default)
 DEFAULT_READ_TIMEOUT = float(READ_TIMEOUT.default)
 DEFAULT_RESPONSE_SECONDS = float(RESPONSE_SECONDS.default)
 DEFAULT_RESPONSE_MB = int(RESPONSE_MB.default)
+DEFAULT_MEMORY_THRESHOLD = float(MEMORY_THRESHOLD.default)
+DEFAULT_MEMORY_MAX = int(MEMORY_MAX.default)

@@ -25,7 +25,7 @@ from engine.config import Config, ConfigError, resolve_model
 from store.errors import ChapterLoadError
 from store.watcher import ChapterWatcher
 from tui.keymap import binding_ids, check_keymap
-from tui.messages import GlossaryChanged, GlossaryEdited, WorkspaceChanged
+from tui.messages import GlossaryChanged, GlossaryEdited, MemoryChanged, WorkspaceChanged
 from tui.palette import ActionsProvider
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 THEMES_DIR = Path(themes.__file__).parent
 KEPT_CHAPTER_VIEWS = 4  # idle chapter views kept (with their logs) besides the one shown and any running
+MEMORY_POLL = 2.0  # seconds between looks at the workspace for the translation memory (a listing and stats)
 WATCH_DELAY = 0.3  # seconds after start-up before the workspace watcher's first scan
 
 
@@ -156,6 +157,8 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
         assert self.workspace is not None
         self.workspace.glossary.reload_requested = self.reload_glossary
         self.reload_glossary()
+        self.reload_memory()
+        self.set_interval(MEMORY_POLL, self._poll_memory)
         self.push_screen(ChapterListScreen(self.workspace))
         if self.start_chapter is not None:
             self.open_chapter(self.start_chapter)
@@ -244,6 +247,20 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
         before = (view.snapshot, view.problem)
         if view.reload() is not before[0] or view.problem != before[1]:
             self.call_from_thread(self._tell_screens, GlossaryChanged)
+
+    def _poll_memory(self) -> None:
+        if not any(w.group == "memory" and not w.is_finished for w in self.workers):
+            self.reload_memory()
+
+    @work(thread=True, group="memory", description="read the translation memory", exit_on_error=False)
+    def reload_memory(self) -> None:
+        """Look at the workspace's chapters and TMX files off the event loop; tell the screens when the memory
+        changed (a review, a new TMX file)."""
+        assert self.workspace is not None
+        view = self.workspace.memory
+        before = view.snapshot
+        if view.reload(self.workspace.held_chapters()) is not before:
+            self.call_from_thread(self._tell_screens, MemoryChanged)
 
     def on_glossary_edited(self, message: GlossaryEdited) -> None:
         """An edit made here was adopted without a reload: the views redraw, the checks see the new terms."""

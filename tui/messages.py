@@ -25,6 +25,11 @@ class GlossaryChanged(Message, bubble=False):
     (sent to each screen by the app)."""
 
 
+class MemoryChanged(Message, bubble=False):
+    """The workspace's translation memory changed (``MemoryView``): the detail pane redraws its memory line (sent to
+    each screen by the app)."""
+
+
 class GlossaryEdited(Message):
     """A screen changed the glossary file (the glossary screen's edits): the app tells every screen."""
 

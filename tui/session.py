@@ -33,6 +33,7 @@ from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, W
 from store.watch_read import Known, known_state
 from store.workspace import Workspace
 from tui.glossary_view import GlossaryView
+from tui.memory_view import MemoryView
 from tui.suggestion_queue import pending_count
 
 log = logging.getLogger(__name__)
@@ -271,11 +272,16 @@ class WorkspaceSession:
         self.settings = settings
         self.sessions: dict[Path, ChapterSession] = {}
         self.glossary = GlossaryView(workspace)
+        self.memory = MemoryView(workspace, config.run)
 
     @property
     def chunk_chars(self) -> int:
         """Chunk size of runs and of the chunk separators in the chapter view."""
         return self.config.run.chunk_chars
+
+    def held_chapters(self) -> dict[Path, Chapter]:
+        """The chapters the sessions hold, as they are on disk after our commits (the memory reads no file back)."""
+        return {path: s.chapter for path, s in list(self.sessions.items()) if s.chapter is not None}
 
     def session(self, path: Path) -> ChapterSession:
         """The session of a chapter file (created on first use, not loaded)."""

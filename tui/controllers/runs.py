@@ -307,6 +307,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
             store=self.session.store,
             glossary=self.workspace.glossary.source,
             shares_loop=True,
+            memory=self.workspace.memory.source,
         )
         screen = self.screen  # the events go to the screen: its log pane and this control both follow them
         try:

@@ -34,7 +34,14 @@ from store.errors import StoreError
 from store.model import Chapter, Paragraph
 from tui.controllers.checks import ChecksControl
 from tui.controllers.runs import RunControl
-from tui.messages import ChapterStateChanged, EngineEventReceived, GlossaryChanged, Redrawn, WorkspaceChanged
+from tui.messages import (
+    ChapterStateChanged,
+    EngineEventReceived,
+    GlossaryChanged,
+    MemoryChanged,
+    Redrawn,
+    WorkspaceChanged,
+)
 from tui.screens.prompt import PromptScreen
 from tui.search import SCOPE_WORDS, Search
 from tui.session import ChapterSession, ChapterSummary, EditRefused, WorkspaceSession
@@ -234,7 +241,9 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         status = self.table.status_of(para) if para is not None else "empty"
         warnings = self.warnings.of(para) if para is not None else ()
         terms = self.workspace.glossary.entries_in(para.text) if para is not None and para.text else []
-        self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version, warnings, terms)
+        chapter = self.table.chapter
+        memory = self.workspace.memory.looker(chapter.id, para) if para is not None and chapter is not None else None
+        self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version, warnings, terms, memory)
 
     def update_status(self) -> None:
         """Say in the status line what the chapter, its run, its warnings and the search are at."""
@@ -303,6 +312,10 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     @on(GlossaryChanged)
     def _glossary_changed(self) -> None:
         self._changed()  # the warnings of GLOSSARY_NOT_APPLIED and the entries in the detail pane
+
+    @on(MemoryChanged)
+    def _memory_changed(self) -> None:
+        self._update_detail()  # the detail pane's memory line
 
     @on(WorkspaceChanged)
     def _workspace_changed(self, message: WorkspaceChanged) -> None:

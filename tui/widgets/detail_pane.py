@@ -16,7 +16,7 @@ binds the keys that do it from whichever pane has the focus.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -32,6 +32,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from engine.checks import CheckWarning
+from engine.memory.index import MemoryMatch
 from store.glossary import GlossaryEntry
 from store.model import Paragraph, TranslationVersion
 from tui.terminal_text import visible
@@ -243,10 +244,12 @@ class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
         viewed: int | None,
         warnings: Sequence[CheckWarning] = (),
         terms: Sequence[GlossaryEntry] = (),
+        memory: Callable[[], MemoryMatch | None] | None = None,
     ) -> None:
         """Show ``para``; ``viewed`` is the 0-based index of the version being looked at (None: selected);
         ``warnings`` are the QA warnings of its selected translation; ``terms`` the glossary entries its source
-        mentions."""
+        mentions; ``memory`` looks up its best earlier translation (called in a thread, shown under the glossary
+        when it comes back)."""
         self._token += 1
         self._diff_at = None
         if para is None:
@@ -256,6 +259,7 @@ class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
         glossary = [self._terms(terms)] if terms else []
         if not para.translations:
             self._set([title, _Pair(source, Text("No translation yet.", self._style("muted"), end="")), *glossary])
+            self._memory_later_at(memory, len(self._blocks))
             return
         index = viewed_index(para, viewed)
         selected = para.translations[index].id == para.selected_translation_id
@@ -264,9 +268,41 @@ class DetailPane(ScrollView, ReportsWorkerFailures, can_focus=True):
             for text in (source, translation):
                 text.highlight_words([self.highlight], self._style("match"), case_sensitive=False)
         blocks: list[_Block] = [*self._heading(title, warnings, selected), _Pair(source, translation), *glossary]
+        memory_at = len(blocks)
         blocks.extend(self._diff_blocks(para, index, len(blocks)))
         blocks.append(self._versions(para, index))
         self._set(blocks)
+        self._memory_later_at(memory, memory_at)
+
+    def _memory_later_at(self, memory: Callable[[], MemoryMatch | None] | None, at: int) -> None:
+        if memory is not None:
+            self._memory_later(memory, at, self._token)
+
+    # Not exclusive: a cancelled thread runs to its end anyway, and the token drops a late answer.
+    @work(thread=True, group="memory", description="memory of the paragraph", exit_on_error=False)
+    def _memory_later(self, memory: Callable[[], MemoryMatch | None], at: int, token: int) -> None:
+        match = memory()
+        if match is not None:
+            self.app.call_from_thread(self._finish_memory, match, at, token)
+
+    def _finish_memory(self, match: MemoryMatch, at: int, token: int) -> None:
+        """Insert the memory line at block ``at`` (the diff's place, if it is still computing, moves down)."""
+        if token != self._token:
+            return
+        blocks = list(self._blocks)
+        blocks.insert(at, self._memory(match))
+        if self._diff_at is not None and self._diff_at >= at:
+            self._diff_at += 1
+        self._set(blocks, keep_scroll=True)
+
+    def _memory(self, match: MemoryMatch) -> Text:
+        """``Memory: ≈ 87%: earlier source → earlier translation``."""
+        text = Text(end="")
+        text.append("Memory: ", self._style("heading"))
+        sign = "=" if match.exact else "≈"
+        text.append(f"{sign} {match.percent}%: ", self._style("muted"))
+        text.append(visible(f"{match.entry.source} → {match.entry.target}", newlines=False))
+        return text
 
     def _title(self, para: Paragraph, position: int, status: Status) -> Text:
         meaning = STATUS_MEANING.get(status, "empty paragraph")
