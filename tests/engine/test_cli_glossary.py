@@ -140,3 +140,33 @@ def test_bad_files_are_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Captur
     assert code == 2 and "no such folder or chapter file" in err
     code, _, err = cli(capsys, str(tmp_path))
     assert code == 2 and "name an action" in err
+
+
+def test_a_target_alias_is_added_and_honoured_by_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from store.model import Chapter, Paragraph, TranslationVersion
+    from store.serialize import chapter_bytes
+
+    ws = str(tmp_path)
+    assert cli(capsys, ws, "add", "死人", "the dead man", "--target-alias", "the dead men")[0] == 0
+    assert cli(capsys, ws, "add", "下人", "the servant")[0] == 0
+    out = cli(capsys, ws, "list", "--json")[1]
+    listed = json.loads(out)
+    assert listed[0]["target_aliases"] == ["the dead men"] and "target_aliases" not in listed[1]
+    texts = [
+        ("「ここにいる死人どもは、皆、悪い人間ばかりだぞよ。」", "“The dead men here were all wicked people.”"),
+        ("　下人は梯子を上った。", "A servant climbed the ladder."),
+        ("　下人は死人を見た。", "The lackey looked at the corpse."),
+    ]
+    paragraphs = []
+    for n, (source, translation) in enumerate(texts):
+        v = TranslationVersion(id=f"v{n:07d}", text=translation, origin="manual", created_at="2026-11-23T10:00:00Z")
+        paragraphs.append(Paragraph(id=f"p{n:07d}", text=source, translations=(v,), selected_translation_id=v.id))
+    path = tmp_path / "ch.json"
+    path.write_bytes(
+        chapter_bytes(Chapter(id="ch", source_language="ja", target_language="en", paragraphs=tuple(paragraphs)))
+    )
+    assert main(["check", str(path), "--json", "--codes", "GLOSSARY_NOT_APPLIED"]) == 1
+    found = json.loads(capsys.readouterr().out)
+    assert [(w["paragraph_index"], w["message"]) for w in found] == [
+        (3, "glossary entries are not applied: “死人 → the dead man”, “下人 → the servant”")
+    ]

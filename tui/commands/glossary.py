@@ -41,8 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "glossary",
         help="list and edit the workspace glossary (names and terms kept consistent across chapters)",
         description="proofdesk glossary [WORKSPACE] ACTION ...  —  actions: list [--json] [--status S]; add SOURCE "
-        "TARGET [--kind K] [--note N] [--alias A]... [--gender G]; approve ID...; remove ID...; import FILE "
-        "(TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is); export [--format "
+        "TARGET [--kind K] [--note N] [--alias A]... [--target-alias T]... [--gender G]; approve ID...; remove ID...; "
+        "import FILE (TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is); export [--format "
         "tsv|csv|json] [-o FILE]; extract CHAPTER... [--min-count N] (candidates added as proposed). WORKSPACE "
         "is a folder or a chapter file (its folder); default: the current folder.",
     )
@@ -64,6 +64,7 @@ def _actions() -> argparse.ArgumentParser:
     add.add_argument("--kind", choices=KINDS, default="term")
     add.add_argument("--note", default="")
     add.add_argument("--alias", action="append", default=[])
+    add.add_argument("--target-alias", action="append", default=[])
     add.add_argument("--gender", choices=("female", "male", "other"))
     for name in ("approve", "remove"):
         sub.add_parser(name).add_argument("ids", nargs="+", metavar="ID")
@@ -130,6 +131,7 @@ def _add(store: GlossaryStore, args: argparse.Namespace) -> int:
                 "kind": args.kind,
                 "note": args.note,
                 "aliases": [a for a in args.alias if a.strip()],
+                "target_aliases": [a.strip() for a in args.target_alias if a.strip()],
                 "gender": args.gender,
             }
         )
