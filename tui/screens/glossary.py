@@ -1,7 +1,7 @@
 """The workspace glossary: every entry with its status, filter, add, edit, approve and remove, keyboard only.
 
 Changes are commits through ``store.glossary_commit`` (locked, merged onto the file as it is on disk); the list
-follows edits made outside (the file is looked at again every second while the screen is shown).
+follows edits made outside (the app looks at the file every second and sends ``GlossaryChanged``).
 """
 
 from __future__ import annotations
@@ -68,9 +68,7 @@ class GlossaryScreen(Screen[None], ReportsWorkerFailures):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self.refresh_list()
-        # Follow edits made outside: a stat a second; a change is read in the app's worker (GlossaryChanged).
-        self.set_interval(1.0, self.refresh_list)
+        self.refresh_list()  # edits made outside come as GlossaryChanged (the app looks at the file every second)
 
     @on(GlossaryChanged)
     def _glossary_changed(self) -> None:
