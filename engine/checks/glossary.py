@@ -28,8 +28,8 @@ _LETTER = re.compile(r"[^\W\d_]")
 
 
 def target_spans(translation: str, glossary: Sequence[GlossaryTerm]) -> list[Span]:
-    """Every place in ``translation`` where a glossary target or target alias occurs (for checks that must not
-    count them)."""
+    """Every place in ``translation`` where a glossary target or target alias holding a wide character (kana, Han,
+    hangul) occurs: the text the script checks must not count."""
     return as_terms(glossary).target_spans(translation) if glossary else []
 
 

@@ -1,14 +1,16 @@
 """The approved glossary terms as the checks use them, and where their sources and targets occur in a text.
 
 ``GlossaryTerms`` is an immutable tuple of ``GlossaryTerm`` that builds, once and on first use, two Aho–Corasick
-automata: one of every source and alias (which terms a paragraph's source mentions), one of every target and
-target alias (where targets sit in a translation). A lookup costs one pass over the text however many terms
+automata: one of every source and alias (which terms a paragraph's source mentions), one of the targets and target
+aliases that hold a wide character (kana, Han, hangul: where a script check must not count what it finds; a target
+in Latin letters can hold no such run, and a glossary of them builds an empty automaton). A lookup costs one pass over the text however many terms
 there are (a check of 100,000 terms looked at every term for every paragraph: ~50 ms a paragraph). The glossary
 snapshot makes its terms once per version of the file and builds them in the thread that parsed it.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
 
@@ -36,6 +38,11 @@ class GlossaryTerm(Struct, frozen=True):
     def targets(self) -> tuple[str, ...]:
         """The target and the target aliases, trimmed, the empty ones left out."""
         return tuple(t for t in (text.strip() for text in (self.target, *self.target_aliases)) if t)
+
+
+# A character from U+1100 on, but for general punctuation, symbols and arrows (as in ``paragraph._WIDE``): what
+# every run the script checks look for is made of.
+_WIDE = re.compile("[^\x00-\u10ff\u2000-\u2bff]")
 
 
 def fold(text: str) -> str:
@@ -80,14 +87,16 @@ class GlossaryTerms(tuple[GlossaryTerm, ...]):
 
     @cached_property
     def _targets(self) -> _Patterns:
-        return _Patterns((fold(target), n) for n, term in enumerate(self) for target in term.targets)
+        wide = ((target, n) for n, term in enumerate(self) for target in term.targets if _WIDE.search(target))
+        return _Patterns((fold(target), n) for target, n in wide)
 
     def mentioned(self, text: str) -> list[GlossaryTerm]:
         """The terms whose source or an alias occurs in ``text``, in glossary order."""
         return [self[n] for n in sorted(self._sources.owners_in(text.lower()))] if self else []
 
     def target_spans(self, translation: str) -> list[Span]:
-        """Every place in ``translation`` where a target or target alias occurs (case-insensitively)."""
+        """Every place in ``translation`` where a target or target alias with a wide character (kana, Han, hangul)
+        occurs, Latin letters in it case-insensitively: the only targets a script check's run can lie within."""
         return self._targets.spans_in(fold(translation)) if self else []
 
     def prepared(self) -> GlossaryTerms:
