@@ -3,9 +3,10 @@
 ``GlossaryTerms`` is an immutable tuple of ``GlossaryTerm`` that builds, once and on first use, two Aho–Corasick
 automata: one of every source and alias (which terms a paragraph's source mentions), one of the targets and target
 aliases that hold a wide character (kana, Han, hangul: where a script check must not count what it finds; a target
-in Latin letters can hold no such run, and a glossary of them builds an empty automaton). A lookup costs one pass over the text however many terms
-there are (a check of 100,000 terms looked at every term for every paragraph: ~50 ms a paragraph). The glossary
-snapshot makes its terms once per version of the file and builds them in the thread that parsed it.
+in Latin letters can hold no such run, and a glossary of them builds an empty automaton). A lookup costs one pass
+over the text however many terms there are (a check of 100,000 terms looked at every term for every paragraph:
+~60 ms a paragraph). The glossary snapshot makes its terms once per version of the file and builds them in the
+thread that parsed it.
 """
 
 from __future__ import annotations
