@@ -57,6 +57,7 @@ class GlossaryEntry(BaseModel):
     target: str
     kind: Kind = "term"
     aliases: tuple[Text, ...] = ()
+    target_aliases: tuple[Text, ...] = ()  # other renderings the QA check accepts (written only when there are some)
     gender: Gender | None = None
     note: str = ""
     status: Status = "approved"
@@ -76,12 +77,8 @@ class GlossaryEntry(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         """The entry as written in the file (unknown keys kept, after the known ones; no ``gender``/``model``
-        when unset)."""
-        data = self.model_dump(mode="json")
-        for key in _UNSET_OMITTED:
-            if data.get(key, 0) is None:
-                del data[key]
-        return data
+        when unset, no ``target_aliases`` when empty)."""
+        return _written(self.model_dump(mode="json"))
 
 
 class Glossary(BaseModel):
@@ -173,13 +170,23 @@ def _entries(items: object) -> object:
 
 
 _UNSET_OMITTED = ("gender", "model")  # written only when set
+_EMPTY_OMITTED = ("target_aliases",)  # written only when not empty (a file without them stays as it was)
+
+
+def _written(entry: dict[str, Any]) -> dict[str, Any]:
+    """An entry's JSON as the file holds it: the unset and empty optional keys left out."""
+    for key in _UNSET_OMITTED:
+        if entry.get(key, 0) is None:
+            del entry[key]
+    for key in _EMPTY_OMITTED:
+        if entry.get(key) == []:
+            del entry[key]
+    return entry
 
 
 def glossary_bytes(glossary: Glossary) -> bytes:
     """The file's bytes: indented JSON, non-ASCII kept, a final newline (the whole file dumped in one pass)."""
     data = glossary.model_dump(mode="json")
     for entry in data["entries"]:
-        for key in _UNSET_OMITTED:
-            if entry.get(key, 0) is None:
-                del entry[key]
+        _written(entry)
     return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"

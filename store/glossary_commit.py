@@ -132,17 +132,28 @@ def update_entry(entry_id: str, **fields: Any) -> Callable[[Glossary], Glossary]
     def edit(glossary: Glossary) -> Glossary:
         if glossary.by_id(entry_id) is None:
             raise GlossaryEditError(f"there is no glossary entry {entry_id!r}")
-        entries = []
-        for entry in glossary.entries:
-            if entry.id == entry_id:
-                try:
-                    entry = GlossaryEntry.model_validate({**entry.to_json(), **fields})
-                except ValidationError as exc:
-                    raise GlossaryEditError(first_error(exc)) from None
-            entries.append(entry)
-        return _rebuilt(glossary, entries)
+        return _rebuilt(glossary, (_updated(e, fields) if e.id == entry_id else e for e in glossary.entries))
 
     return edit
+
+
+def update_entries(entry_ids: Iterable[str], **fields: Any) -> Callable[[Glossary], Glossary]:
+    """Change the same fields of several entries in one edit (a kind or a gender given to many at once)."""
+    wanted = set(entry_ids)
+
+    def edit(glossary: Glossary) -> Glossary:
+        _require(glossary, wanted)
+        return _rebuilt(glossary, (_updated(e, fields) if e.id in wanted else e for e in glossary.entries))
+
+    return edit
+
+
+def _updated(entry: GlossaryEntry, fields: dict[str, Any]) -> GlossaryEntry:
+    """``entry`` with ``fields`` changed, validated (a value of the wrong kind is one sentence)."""
+    try:
+        return GlossaryEntry.model_validate({**entry.to_json(), **fields})
+    except ValidationError as exc:
+        raise GlossaryEditError(first_error(exc)) from None
 
 
 def _require(glossary: Glossary, ids: set[str]) -> None:

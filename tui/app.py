@@ -42,6 +42,7 @@ THEMES_DIR = Path(themes.__file__).parent
 KEPT_CHAPTER_VIEWS = 4  # idle chapter views kept (with their logs) besides the one shown and any running
 MEMORY_POLL = 2.0  # seconds between looks at the workspace for the translation memory (a listing and stats)
 WATCH_DELAY = 0.3  # seconds after start-up before the workspace watcher's first scan
+GLOSSARY_LOOK = 1.0  # seconds between two looks (a stat) at the glossary file
 
 
 class ProofdeskApp(App[int], ReportsWorkerFailures):
@@ -159,6 +160,9 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
         self.reload_glossary()
         self.reload_memory()
         self.set_interval(MEMORY_POLL, self._poll_memory)
+        # Edits made outside (another program, a headless run): a stat a second; a change is read in the worker
+        # and GlossaryChanged reaches every screen (the chapter views' warnings and entries, the glossary screen).
+        self.set_interval(GLOSSARY_LOOK, self.workspace.glossary.look)
         self.push_screen(ChapterListScreen(self.workspace))
         if self.start_chapter is not None:
             self.open_chapter(self.start_chapter)

@@ -1,10 +1,11 @@
 """The workspace glossary as the workstation shows it, never read on the event loop.
 
 One ``GlossaryView`` per workspace (``WorkspaceSession.glossary``), over the ``GlossarySource`` that the
-workstation's runs share. A look (``current``, ``entries_in``) answers from the last snapshot at once; when a
-``stat`` says the file changed (an edit in another program, a run's proposal), it asks the app for a reload
-(``reload_requested``), which reads, parses and indexes the file in a thread worker and then tells the screens
-(``GlossaryChanged``). A file that turned invalid keeps the last good glossary (and says why).
+workstation's runs share. A look (``current``, ``entries_in``, and the app's ``look`` every second) answers from
+the last snapshot at once; when a ``stat`` says the file changed (an edit in another program, a run's proposal),
+it asks the app for a reload (``reload_requested``), which reads, parses and indexes the file in a thread worker and
+then tells the screens (``GlossaryChanged``). A file that turned invalid keeps the last good glossary (and says
+why).
 """
 
 from __future__ import annotations
@@ -46,6 +47,10 @@ class GlossaryView:
         """The entries (with a target) whose source or an alias occurs in ``text``, in order."""
         self._look()
         return self.source.snapshot.entries_in(text)
+
+    def look(self) -> None:
+        """Ask for a reload when the file changed since it was read (a ``stat``: cheap enough for a timer)."""
+        self._look()
 
     def reload(self) -> GlossarySnapshot:
         """Read the file again (blocking: the app's reload worker)."""

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.checks.consistency import check_consistency
 from engine.checks.dismissal import dismissed_codes
-from engine.checks.glossary import GlossaryTerm
+from engine.checks.glossary import GlossaryTerm, as_terms
 from engine.checks.languages import languages
 from engine.checks.paragraph import findings
 from engine.checks.warning import CheckWarning
@@ -47,7 +47,8 @@ def check_workspace(
     INCONSISTENT messages (default: their IDs)."""
     from engine.checks.incremental import ChapterChecks  # as in check_chapter
 
-    per_chapter = [ChapterChecks.of(chapter, glossary, consistency=False) for chapter in chapters]
+    terms = as_terms(glossary)  # one set of automata for every chapter
+    per_chapter = [ChapterChecks.of(chapter, terms, consistency=False) for chapter in chapters]
     across: Sequence[Sequence[CheckWarning]] = [()] * len(chapters)
     if codes is None or "INCONSISTENT" in codes:
         across = check_consistency(chapters, names)
@@ -67,6 +68,7 @@ def batch_warnings(
     about the workspace, not about this text.
     """
     langs = languages(chapter.source_language, chapter.target_language)
+    glossary = as_terms(glossary)
     out: list[dict[str, Any]] = []
     for pid, text in submitted:
         para = chapter.paragraph(pid)

@@ -4,8 +4,9 @@
 checks of a later state of that chapter. An update re-runs the per-paragraph checks only for paragraphs whose
 object changed and whose (source, translation) pair was not checked before, and INCONSISTENT (which compares the
 chapter's paragraphs with each other) only when an ID or a text changed; a dismissal or a review mark costs a
-look at the paragraphs with warnings. ``check_chapter`` and ``check_workspace`` (``proofdesk check``) and the
-workstation's chapter view all use it.
+look at the paragraphs with warnings. Other approved glossary terms (``update(chapter, glossary)``) re-run, for
+every pair, only the checks that read the glossary (``paragraph.READS_GLOSSARY``); the others' findings hold.
+``check_chapter`` and ``check_workspace`` (``proofdesk check``) and the workstation's chapter view all use it.
 
 Every object here is immutable: a worker thread computes the next ``ChapterChecks`` from the current one while
 the UI thread reads the current one, and nothing is shared that either side changes.
@@ -20,9 +21,9 @@ from functools import cached_property
 
 from engine.checks.consistency import ChapterConsistency
 from engine.checks.dismissal import dismissed_codes
-from engine.checks.glossary import GlossaryTerm
+from engine.checks.glossary import GlossaryTerm, GlossaryTerms, as_terms
 from engine.checks.languages import Languages, languages
-from engine.checks.paragraph import findings
+from engine.checks.paragraph import READS_GLOSSARY, findings, glossary_findings
 from engine.checks.warning import CODE_ORDER, CheckWarning, Finding
 from store.model import Chapter, Paragraph, is_empty_text
 
@@ -34,7 +35,7 @@ def _never() -> bool:
     return False
 
 
-def _by_code(warning: CheckWarning) -> int:
+def _by_code(warning: CheckWarning | Finding) -> int:
     return CODE_ORDER[warning.code]
 
 
@@ -80,6 +81,7 @@ class ChapterWarnings:
 
 
 NO_WARNINGS = ChapterWarnings()
+NO_TERMS = GlossaryTerms()
 
 
 @dataclass
@@ -88,9 +90,12 @@ class _Pass:
 
     previous: ChapterChecks
     langs: Languages
-    glossary: tuple[GlossaryTerm, ...]
+    glossary: GlossaryTerms
     reusable: bool  # the previous findings hold for this language pair and glossary
+    comparable: bool  # the previous state is compared with this one (the same language pair)
     reused: Mapping[TextPair, tuple[Finding, ...]] = field(default_factory=dict)  # the previous findings that hold
+    # the previous findings that hold but for the checks that read the glossary (the approved terms changed)
+    reglossed: Mapping[TextPair, tuple[Finding, ...]] = field(default_factory=dict)
     found: dict[TextPair, tuple[Finding, ...]] = field(default_factory=dict)
     local: dict[int, tuple[CheckWarning, ...]] = field(default_factory=dict)
     same_ids: bool = True  # every paragraph ID is at its place in the previous state
@@ -99,7 +104,7 @@ class _Pass:
     def walk(self, chapter: Chapter, stop: Callable[[], bool]) -> bool:
         """Check every paragraph of ``chapter``; False when ``stop()`` said to give up."""
         paragraphs = chapter.paragraphs
-        old = self.previous.chapter.paragraphs if self.previous.chapter is not None and self.reusable else ()
+        old = self.previous.chapter.paragraphs if self.previous.chapter is not None and self.comparable else ()
         self.same_ids = len(old) == len(paragraphs)
         befores = (*old[: len(paragraphs)], *[None] * (len(paragraphs) - len(old)))
         for pos, (para, before) in enumerate(zip(paragraphs, befores, strict=True)):
@@ -114,7 +119,7 @@ class _Pass:
             self._compare(pos, para, before, translation)
         if translation is None or is_empty_text(para.text):
             return
-        if before is para:  # the same object at the same place: the same warnings
+        if before is para and self.reusable:  # the same object at the same place: the same warnings
             self._keep(pos, (para.text, translation))
         else:
             self._check(pos, para.id, (para.text, translation))
@@ -141,7 +146,13 @@ class _Pass:
 
     def _findings(self, key: TextPair) -> tuple[Finding, ...]:
         hits = self.reused.get(key)
-        return tuple(findings(*key, self.langs, self.glossary)) if hits is None else hits
+        if hits is not None:
+            return hits
+        before = self.reglossed.get(key)
+        if before is None:
+            return tuple(findings(*key, self.langs, self.glossary))
+        kept = [f for f in before if f.code not in READS_GLOSSARY]
+        return tuple(sorted((*kept, *glossary_findings(*key, self.langs, self.glossary)), key=_by_code))
 
 
 @dataclass(frozen=True)
@@ -149,7 +160,7 @@ class ChapterChecks:
     """The QA warnings of one chapter state, and what it takes to update them for the next state."""
 
     chapter: Chapter | None = None  # the state checked (None: nothing yet)
-    glossary: tuple[GlossaryTerm, ...] = ()  # the approved entries the findings were made with
+    glossary: GlossaryTerms = NO_TERMS  # the approved entries the findings were made with
     consistency: bool = True  # INCONSISTENT among the chapter's own paragraphs is checked
     found: Mapping[TextPair, tuple[Finding, ...]] = field(default_factory=dict)  # per pair in the chapter
     local: Mapping[int, tuple[CheckWarning, ...]] = field(default_factory=dict)  # per position, no INCONSISTENT
@@ -164,7 +175,7 @@ class ChapterChecks:
     @classmethod
     def of(cls, chapter: Chapter, glossary: Sequence[GlossaryTerm] = (), *, consistency: bool = True) -> ChapterChecks:
         """The checks of ``chapter`` (``consistency``: INCONSISTENT among its paragraphs too)."""
-        checks = cls(glossary=tuple(glossary), consistency=consistency).update(chapter)
+        checks = cls(glossary=as_terms(glossary), consistency=consistency).update(chapter)
         assert checks is not None  # only stop() makes an update give up
         return checks
 
@@ -178,9 +189,13 @@ class ChapterChecks:
         """The checks of ``chapter``, a later state of this one (``glossary``: the terms now, None: the same),
         reusing what still holds; None when ``stop()`` (asked every few hundred paragraphs) said it is not
         wanted any more."""
-        terms = self.glossary if glossary is None else tuple(glossary)
-        reusable = self.chapter is not None and terms == self.glossary and _pair_of(chapter) == _pair_of(self.chapter)
-        walk = _Pass(self, languages(*_pair_of(chapter)), terms, reusable, self.found if reusable else {})
+        terms = self.glossary if glossary is None else as_terms(glossary)
+        comparable = self.chapter is not None and _pair_of(chapter) == _pair_of(self.chapter)
+        same_terms = terms is self.glossary or terms == self.glossary
+        reusable = comparable and same_terms
+        walk = _Pass(self, languages(*_pair_of(chapter)), terms, reusable, comparable)
+        if comparable:
+            walk.reused, walk.reglossed = (self.found, {}) if same_terms else ({}, self.found)
         if not walk.walk(chapter, stop):
             return None
         consistent = self._consistent(chapter, walk)

@@ -1,7 +1,9 @@
 """Every per-paragraph check, run on one (source, translation) pair.
 
 The checks are pure functions of the two texts, the language pair and the glossary; each finds at most one
-problem of its code. They run in the order of :data:`engine.checks.warning.CODES`.
+problem of its code. They run in the order of :data:`engine.checks.warning.CODES`. Only some read the glossary
+(``READS_GLOSSARY``: the script checks look past glossary targets, and GLOSSARY_NOT_APPLIED): when the approved
+terms change, ``glossary_findings`` gives what those find, and the other findings still hold.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from collections.abc import Sequence
 
 from engine.checks.chatter import check_chatter
 from engine.checks.control import check_control_chars
-from engine.checks.glossary import GlossaryTerm, check_glossary
+from engine.checks.glossary import GlossaryTerm, as_terms, check_glossary
 from engine.checks.languages import Languages, languages
 from engine.checks.length_ratio import check_length
 from engine.checks.punctuation import check_end_punctuation, check_quotes_balanced, check_quotes_lost
@@ -26,14 +28,29 @@ _WIDE = re.compile("[^\x00-\u10ff\u2000-\u2bff]")
 
 
 _SCRIPT_CHECKS = (check_kana, check_hangul, check_han, check_chinese_script)
+READS_GLOSSARY = frozenset(
+    {
+        "KANA_LEFT",
+        "HANGUL_LEFT",
+        "CJK_LEFT",
+        "TRADITIONAL_IN_SIMPLIFIED",
+        "SIMPLIFIED_IN_TRADITIONAL",
+        "GLOSSARY_NOT_APPLIED",
+    }
+)  # the codes of the checks given the glossary (those of _SCRIPT_CHECKS, and check_glossary)
+
+
+def _scripts(translation: str, langs: Languages, glossary: Sequence[GlossaryTerm]) -> list[Finding | None]:
+    wide = _WIDE.search(translation) is not None
+    return [check(translation, langs, glossary) for check in _SCRIPT_CHECKS] if wide else []
 
 
 def findings(source: str, translation: str, langs: Languages, glossary: Sequence[GlossaryTerm] = ()) -> list[Finding]:
     """What the per-paragraph checks find in ``translation`` of ``source``."""
-    wide = _WIDE.search(translation) is not None
+    glossary = as_terms(glossary)
     found = (
         check_same_as_source(source, translation, langs),
-        *(check(translation, langs, glossary) for check in (_SCRIPT_CHECKS if wide else ())),
+        *_scripts(translation, langs, glossary),
         check_quotes_balanced(source, translation),
         check_quotes_lost(source, translation),
         check_end_punctuation(source, translation, langs),
@@ -45,6 +62,15 @@ def findings(source: str, translation: str, langs: Languages, glossary: Sequence
         check_control_chars(translation),
         check_glossary(source, translation, glossary),
     )
+    return [f for f in found if f is not None]
+
+
+def glossary_findings(
+    source: str, translation: str, langs: Languages, glossary: Sequence[GlossaryTerm]
+) -> list[Finding]:
+    """What the checks that read the glossary (``READS_GLOSSARY``) find, in the order of the codes."""
+    glossary = as_terms(glossary)
+    found = (*_scripts(translation, langs, glossary), check_glossary(source, translation, glossary))
     return [f for f in found if f is not None]
 
 

@@ -7,9 +7,11 @@ Three kinds of evidence, counted over the chapters given:
   さん/様/君/殿/先輩/ちゃん/くん/氏 is a character's name;
 - repeated kanji compounds (a run of 2–6 kanji, as written between kana and punctuation: ``下人``, ``羅生門``).
 
-Function words never qualify: they are written in hiragana, which no rule takes, and the few kanji adverbs and
-pronouns of fiction (``何故``, ``自分``, ``此処`` …) are left out by name. Candidates below ``min_count``
-occurrences are dropped; the rest come most frequent first (first occurrence breaks ties).
+Function words never qualify: they are written in hiragana, which no rule takes. Everyday words the rules would
+take (``勇気``, ``人間``, ``全然``, a verb stem such as ``見開``, a loanword such as ``テーブル``) are left out by
+the stop list of ``common_words.py``, and so is a number with a counter (``一本``, ``二三人``, ``四五日前``) and a
+word that only ends like an honorific (``空模様``, ``皆さん``). Candidates below ``min_count`` occurrences are
+dropped; the rest come most frequent first (first occurrence breaks ties).
 """
 
 from __future__ import annotations
@@ -17,69 +19,16 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from engine.glossary.common_words import COMMON_WORDS, HONORIFIC_LOOKALIKES
 
 _KATAKANA = re.compile(r"[ァ-ヺ][ァ-ヺー・]+")
 _NAME = re.compile(r"([一-龯々ァ-ヺー]{1,6}?)(?:さん|さま|様|君|くん|殿|先輩|ちゃん|氏)")
 _KANJI = re.compile(r"[一-龯々]{2,6}")
-_COMMON = frozenset(
-    {
-        "何故",
-        "自分",
-        "此処",
-        "其処",
-        "彼処",
-        "何処",
-        "一人",
-        "二人",
-        "今日",
-        "明日",
-        "昨日",
-        "其の",
-        "此の",
-        "彼の",
-        "我々",
-        "人々",
-        "時々",
-        "色々",
-        "一番",
-        "一度",
-        "一緒",
-        "以上",
-        "以下",
-        "今度",
-        "唯一",
-        "丁度",
-        "到頭",
-        "矢張",
-        "如何",
-        "何時",
-        "何人",
-        "大抵",
-        "勿論",
-        "所々",
-        "先刻",
-        "少時",
-        "一時",
-        "今夜",
-        "今朝",
-        "毎日",
-        "是非",
-        "大分",
-        "出来",
-        "仕方",
-        "一通",
-        "一番上",
-        "様子",
-        "有様",
-        "以前",
-        "以後",
-        "最後",
-        "最初",
-        "途中",
-        "場合",
-        "必要",
-    }
+# A number in kanji (一, 二三, 四五, 何) and a counter after it: 一本, 二三人, 四五日前, 三円, 二階, 一層, 何度.
+_COUNTED = re.compile(
+    r"[一二三四五六七八九十百千万何数幾]+[人本匹羽段日年月分寸尺歩度番足時回枚個冊軒台頭杯円歳層晩目階間]"
 )
 
 
@@ -92,29 +41,55 @@ class Candidate:
     kind: str  # "character" (before an honorific), "term" (katakana run or kanji compound)
 
 
-def extract_candidates(texts: Iterable[str], *, min_count: int = 2) -> list[Candidate]:
-    """The candidates in ``texts``, most frequent first."""
-    counts: Counter[str] = Counter()
-    kinds: dict[str, str] = {}
-    first: dict[str, int] = {}
-    position = 0
-    for text in texts:
-        found: list[tuple[int, str, str]] = []
-        found += [(m.start(), m.group(1), "character") for m in _NAME.finditer(text)]
-        found += [(m.start(), m.group(), "term") for m in _KATAKANA.finditer(text)]
-        found += [(m.start(), m.group(), "term") for m in _KANJI.finditer(text)]
+def _is_term(term: str, kind: str) -> bool:
+    """Whether ``term`` found by the rule of ``kind`` may be a candidate."""
+    if term in COMMON_WORDS or not term.strip("ー・"):
+        return False
+    return kind == "character" or (len(term) >= 2 and _COUNTED.match(term) is None)
+
+
+def _found(text: str) -> list[tuple[int, str, str]]:
+    """(place, term, kind) of every term the rules find in ``text`` (``_is_term`` judges them once counted). A name
+    is not the first part of a word that only ends like an honorific (空模様, 皆さん), and a name with its honorific
+    is not a term too (田中様)."""
+    names = list(_NAME.finditer(text))
+    named = {m.span() for m in names}
+    found = [(m.start(), m.group(1), "character") for m in names if not text.endswith(HONORIFIC_LOOKALIKES, 0, m.end())]
+    found += [(m.start(), m.group(), "term") for m in _KATAKANA.finditer(text) if m.span() not in named]
+    found += [(m.start(), m.group(), "term") for m in _KANJI.finditer(text) if m.span() not in named]
+    return found
+
+
+@dataclass
+class _Tally:
+    """The candidates counted so far over the texts."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    kinds: dict[str, str] = field(default_factory=dict)
+    first: dict[str, int] = field(default_factory=dict)
+
+    def add(self, text: str, position: int) -> None:
         seen: set[tuple[int, str]] = set()
-        for at, term, kind in found:
+        for at, term, kind in _found(text):
             if (at, term) in seen:  # a name before an honorific is a kanji run or a katakana run too: count once
                 continue
             seen.add((at, term))
-            if term in _COMMON or (len(term) < 2 and kind != "character") or not term.strip("ー・"):
-                continue
-            counts[term] += 1
-            if kind == "character" or term not in kinds:
-                kinds[term] = kind
-            first.setdefault(term, position + at)
+            self.counts[term] += 1
+            if kind == "character" or term not in self.kinds:
+                self.kinds[term] = kind
+            self.first.setdefault(term, position + at)
+
+    def chosen(self, min_count: int) -> list[Candidate]:
+        terms = [t for t, n in self.counts.items() if n >= min_count and _is_term(t, self.kinds[t])]
+        terms.sort(key=lambda t: (-self.counts[t], self.first[t]))
+        return [Candidate(t, self.counts[t], self.kinds[t]) for t in terms]
+
+
+def extract_candidates(texts: Iterable[str], *, min_count: int = 2) -> list[Candidate]:
+    """The candidates in ``texts``, most frequent first."""
+    tally = _Tally()
+    position = 0
+    for text in texts:
+        tally.add(text, position)
         position += len(text) + 1
-    chosen = [t for t, n in counts.items() if n >= min_count]
-    chosen.sort(key=lambda t: (-counts[t], first[t]))
-    return [Candidate(t, counts[t], kinds[t]) for t in chosen]
+    return tally.chosen(min_count)

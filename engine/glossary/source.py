@@ -1,8 +1,9 @@
 """One workspace's glossary, parsed once per change of the file and shared by everyone who reads it.
 
 A ``GlossarySource`` holds the latest ``GlossarySnapshot``: the parsed glossary, its Aho–Corasick index and the
-approved terms the checks use, built together in the thread that parsed the file and never changed afterwards (a
-new snapshot object exactly when the entries changed). Reading ``snapshot`` does no I/O,
+approved terms the checks use (with their automata), built together in the thread that parsed the file and never
+changed afterwards (a new snapshot object exactly when the entries changed; the approved terms a new object exactly
+when they changed, so the checks look again only then). Reading ``snapshot`` does no I/O,
 so an event loop (the workstation's) may read it at any time; ``refresh`` and ``change`` read, parse or write the
 file and belong in a worker thread or a headless run. The workstation's views and its runs share one source per
 workspace, so a change is parsed once, whoever notices it first.
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from engine.checks.glossary import GlossaryTerm
+from engine.checks.glossary import GlossaryTerm, GlossaryTerms
 from engine.glossary.index import GlossaryIndex
 from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError
 from store.glossary_commit import GlossaryStore
@@ -29,6 +30,7 @@ class GlossarySnapshot:
     """A glossary as read at one moment, with what is derived from it (built on first use, then kept)."""
 
     glossary: Glossary = field(default_factory=Glossary)
+    terms: GlossaryTerms | None = field(default=None, repr=False)  # the approved terms, when made already
 
     @cached_property
     def index(self) -> GlossaryIndex:
@@ -36,9 +38,9 @@ class GlossarySnapshot:
         return GlossaryIndex([e for e in self.glossary.entries if e.target.strip()])
 
     @cached_property
-    def approved_terms(self) -> tuple[GlossaryTerm, ...]:
+    def approved_terms(self) -> GlossaryTerms:
         """The approved entries with a target, as the checks use them (a proposal is not a rule yet)."""
-        return terms_of(self.glossary)
+        return terms_of(self.glossary) if self.terms is None else self.terms
 
     def entries_in(self, text: str) -> list[GlossaryEntry]:
         """The entries (with a target) whose source or an alias occurs in ``text``, in order of first mention."""
@@ -46,14 +48,14 @@ class GlossarySnapshot:
 
     def built(self) -> GlossarySnapshot:
         """The snapshot with its index and terms made now (call off the event loop: 100,000 entries take ~1 s)."""
-        _ = self.index, self.approved_terms
+        _ = self.index, self.approved_terms.prepared()
         return self
 
 
-def terms_of(glossary: Glossary) -> tuple[GlossaryTerm, ...]:
+def terms_of(glossary: Glossary) -> GlossaryTerms:
     """The approved entries of ``glossary`` (with a target) as the checks' terms."""
-    return tuple(
-        GlossaryTerm(e.source, e.target, e.aliases)
+    return GlossaryTerms(
+        GlossaryTerm(e.source, e.target, e.aliases, e.target_aliases)
         for e in glossary.entries
         if e.status == "approved" and e.target.strip()
     )
@@ -112,4 +114,10 @@ class GlossarySource:
         self.problem = None
         old = self.snapshot.glossary
         if glossary is not old and glossary != old:
-            self.snapshot = GlossarySnapshot(glossary).built()
+            self.snapshot = GlossarySnapshot(glossary, self._terms(glossary)).built()
+
+    def _terms(self, glossary: Glossary) -> GlossaryTerms:
+        """The approved terms of ``glossary``: the same object as before when they did not change (a proposal, a
+        note), so their automata are kept and the checks see no change."""
+        terms, before = terms_of(glossary), self.snapshot.approved_terms
+        return before if terms == before else terms

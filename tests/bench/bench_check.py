@@ -23,6 +23,11 @@ Rows (medians; the candidates of a row run in turns, so a busy machine slows the
 - in the workstation: ``ChapterChecks.update`` (what the chapter view's checks thread computes) after one edited
   translation, after a batch of 20 committed paragraphs, after a dismissal and for the same state again, each
   beside the checks of that state from scratch.
+- with a glossary (``--glossary 0,8000,100000``): ``ChapterChecks.of`` of a clean chapter of
+  ``--glossary-paragraphs`` paragraphs with that many approved entries (the sample's real terms, then made-up
+  kanji terms: ``bench_glossary.glossary_of``), per paragraph, and ``batch_warnings`` of batches of 20 with them;
+  the terms are prepared first, as a glossary snapshot prepares them (that time is printed beside).
+  ``--only glossary`` runs this row alone.
 """
 
 from __future__ import annotations
@@ -40,7 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from engine.checks import batch_warnings, check_workspace, dismiss
+from engine.checks import GlossaryTerm, batch_warnings, check_workspace, dismiss
 from engine.checks.incremental import ChapterChecks
 from engine.checks.length_ratio import letters
 from store.atomic import atomic_write
@@ -315,14 +320,78 @@ def bench_incremental(sizes: list[int], repeat: int) -> None:
                 print(f"    {name:<12} {medians[name]:>8.1f} ({medians[f'{name}, from scratch']:.1f})")
 
 
+_REAL_TARGETS = {
+    "下人": "the servant",
+    "老婆": "the old woman",
+    "羅生門": "Rashomon",
+    "死骸": "the corpse",
+    "太刀": "the sword",
+    "梯子": "the ladder",
+}
+
+
+def bench_terms(size: int) -> tuple[GlossaryTerm, ...]:
+    """``size`` approved terms: the sample's real ones with their English targets, then made-up kanji terms."""
+    from tests.bench.bench_glossary import glossary_of
+
+    return tuple(GlossaryTerm(e.source, _REAL_TARGETS.get(e.source, e.target), e.aliases) for e in glossary_of(size))
+
+
+def prepared(terms: tuple[GlossaryTerm, ...]) -> tuple[GlossaryTerm, ...]:
+    """The terms as a glossary snapshot hands them to the checks (with their automata built, where the checks have
+    them: a snapshot builds them once per version of the file, in the thread that parsed it)."""
+    try:
+        from engine.checks.glossary import as_terms  # type: ignore[attr-defined,unused-ignore]
+    except ImportError:  # before GlossaryTerms: a plain tuple, looked at term by term
+        return terms
+    return as_terms(terms).prepared()  # type: ignore[no-any-return,unused-ignore]
+
+
+def bench_with_glossary(sizes: list[int], paragraphs: int, repeat: int) -> None:
+    """The checks of a chapter with glossaries of each size (GLOSSARY_NOT_APPLIED looks at every entry)."""
+    print(
+        f"with a glossary: ChapterChecks.of of a clean {paragraphs:,}-paragraph chapter | batch_warnings (µs per "
+        "paragraph)"
+    )
+    chapter = clean_chapter(paragraphs)
+    items = [(p.id, p.selected_text) for p in chapter.paragraphs if p.selected_text is not None]
+    batches = [items[i : i + 20] for i in range(0, len(items), 20)]
+    for size in sizes:
+        made = bench_terms(size)
+        started = time.perf_counter()
+        terms = prepared(made)
+        built = (time.perf_counter() - started) * 1000
+
+        def whole(terms: tuple[GlossaryTerm, ...] = terms) -> float:
+            return timed_ms(lambda: ChapterChecks.of(chapter, terms)) * 1000 / paragraphs
+
+        def batched(terms: tuple[GlossaryTerm, ...] = terms) -> float:
+            return timed_ms(lambda: [batch_warnings(chapter, b, terms) for b in batches]) * 1000 / len(items)
+
+        medians = in_turns({"whole": whole, "batched": batched}, repeat)
+        found = ChapterChecks.of(chapter, terms).warnings.paragraphs_per_code().get("GLOSSARY_NOT_APPLIED", 0)
+        print(
+            f"  {size:>7,} entries: {medians['whole']:>9.1f} | {medians['batched']:>9.1f}   "
+            f"({found} paragraphs with GLOSSARY_NOT_APPLIED; terms prepared once in {built:.0f} ms)",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000", help="paragraphs per chapter file (comma-separated)")
     parser.add_argument("--chapters", default="10,100", help="chapters of 1,000 paragraphs per workspace")
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure")
     parser.add_argument("--dir", default=None, help="where to write the chapters (default: a temp folder)")
+    parser.add_argument("--glossary", default="0,8000,100000", help="approved glossary entries (comma-separated)")
+    parser.add_argument("--glossary-paragraphs", type=int, default=500, help="paragraphs checked with a glossary")
+    parser.add_argument("--only", choices=("glossary",), help="run only this row")
     args = parser.parse_args()
     print(f"medians; candidates of a row run in turns; load average {os.getloadavg()[0]:.1f}\n")
+    bench_with_glossary([int(s) for s in args.glossary.split(",")], args.glossary_paragraphs, args.repeat)
+    if args.only == "glossary":
+        return
+    print()
     bench_in_loop(args.repeat)
     print()
     bench_incremental([int(s) for s in args.sizes.split(",")], args.repeat)

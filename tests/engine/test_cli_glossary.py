@@ -36,7 +36,7 @@ def sample(tmp_path: Path) -> Path:
 def test_extract_finds_the_story_s_names_and_no_function_words(
     sample: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = cli(capsys, str(sample.parent), "extract", str(sample))
+    code, out, _ = cli(capsys, str(sample.parent), "extract", str(sample), "--add")
     assert code == 0
     entries = GlossaryStore(Workspace(sample.parent)).load().entries
     top = [e.source for e in entries[:5]]
@@ -44,13 +44,44 @@ def test_extract_finds_the_story_s_names_and_no_function_words(
     assert all(e.status == "proposed" and e.origin == "extract" and e.target == "" for e in entries)
     assert not [e.source for e in entries if HIRAGANA_ONLY.match(e.source) or e.source in FUNCTION_WORDS]
     assert "candidates added as proposed" in out
-    again = cli(capsys, str(sample.parent), "extract", str(sample))
+    again = cli(capsys, str(sample.parent), "extract", str(sample), "--add")
     assert again[0] == 0 and len(GlossaryStore(Workspace(sample.parent)).load().entries) == len(entries)
+    assert "0 candidates added as proposed" in again[1] and f"{len(entries)} already in the glossary" in again[1]
     # filling in a candidate's target keeps its place and ID, and approves it
     code, out, _ = cli(capsys, str(sample), "add", "下人", "the servant", "--kind", "character")
     after = GlossaryStore(Workspace(sample.parent)).load()
     assert code == 0 and "added: 下人 → the servant (character)" in out
     assert after.entries[0].id == entries[0].id and after.entries[0].status == "approved"
+
+
+def test_extract_shows_the_candidates_and_writes_nothing_without_add(
+    sample: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    glossary = sample.parent / "glossary.json"
+    code, out, _ = cli(capsys, str(sample.parent), "extract", str(sample))
+    assert code == 0 and not glossary.exists()
+    lines = out.splitlines()
+    assert lines[0].split() == ["43", "term", "下人"] and lines[1].split() == ["27", "term", "老婆"]
+    assert len(lines) - 1 <= 20 and not {"勇気", "人間", "全然", "同時", "一本"} & {ln.split()[-1] for ln in lines[:-1]}
+    assert lines[-1].startswith(f"{len(lines) - 1} candidates (0 already in the glossary); nothing written: --add")
+    assert cli(capsys, str(sample), "add", "下人", "the servant")[0] == 0
+    before = glossary.read_bytes()
+    code, out, _ = cli(capsys, str(sample.parent), "extract", str(sample), "--min-count", "8")
+    assert code == 0 and glossary.read_bytes() == before
+    assert [ln.split()[-1] for ln in out.splitlines()[:-1]] == [
+        "glossary)",
+        "老婆",
+        "死骸",
+        "梯子",
+        "羅生門",
+        "死人",
+        "饑死",
+    ]
+    assert out.splitlines()[0].endswith("下人  (in the glossary)") and "--add adds the 6 new ones" in out
+    code, out, _ = cli(capsys, str(sample.parent), "extract", str(sample), "--min-count", "8", "--add")
+    added = GlossaryStore(Workspace(sample.parent)).load().entries[1:]
+    assert [e.source for e in added] == ["老婆", "死骸", "梯子", "羅生門", "死人", "饑死"]
+    assert all(e.origin == "extract" and e.status == "proposed" and e.note.startswith("found ") for e in added)
 
 
 def test_add_list_approve_remove(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -165,3 +196,33 @@ def test_values_that_are_not_utf8_and_huge_cells_are_one_line(
     code, _, err = cli(capsys, str(tmp_path), "import", str(table))
     assert code == 2 and err.count("\n") == 1 and f"{table}:2:" in err and "131,072" in err, err
     assert (tmp_path / "glossary.json").read_bytes() == before
+
+
+def test_a_target_alias_is_added_and_honoured_by_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from store.model import Chapter, Paragraph, TranslationVersion
+    from store.serialize import chapter_bytes
+
+    ws = str(tmp_path)
+    assert cli(capsys, ws, "add", "死人", "the dead man", "--target-alias", "the dead men")[0] == 0
+    assert cli(capsys, ws, "add", "下人", "the servant")[0] == 0
+    out = cli(capsys, ws, "list", "--json")[1]
+    listed = json.loads(out)
+    assert listed[0]["target_aliases"] == ["the dead men"] and "target_aliases" not in listed[1]
+    texts = [
+        ("「ここにいる死人どもは、皆、悪い人間ばかりだぞよ。」", "“The dead men here were all wicked people.”"),
+        ("　下人は梯子を上った。", "A servant climbed the ladder."),
+        ("　下人は死人を見た。", "The lackey looked at the corpse."),
+    ]
+    paragraphs = []
+    for n, (source, translation) in enumerate(texts):
+        v = TranslationVersion(id=f"v{n:07d}", text=translation, origin="manual", created_at="2026-11-23T10:00:00Z")
+        paragraphs.append(Paragraph(id=f"p{n:07d}", text=source, translations=(v,), selected_translation_id=v.id))
+    path = tmp_path / "ch.json"
+    path.write_bytes(
+        chapter_bytes(Chapter(id="ch", source_language="ja", target_language="en", paragraphs=tuple(paragraphs)))
+    )
+    assert main(["check", str(path), "--json", "--codes", "GLOSSARY_NOT_APPLIED"]) == 1
+    found = json.loads(capsys.readouterr().out)
+    assert [(w["paragraph_index"], w["message"]) for w in found] == [
+        (3, "glossary entries are not applied: “死人 → the dead man”, “下人 → the servant”")
+    ]

@@ -16,6 +16,7 @@ from store.glossary_commit import (
     add_entry,
     approve_entries,
     remove_entries,
+    update_entries,
     update_entry,
 )
 from store.workspace import Workspace
@@ -195,3 +196,18 @@ def test_a_big_glossary_is_validated_in_slices_and_a_bad_entry_is_named_where_it
     entries[2_400]["source"] = "語3"  # the uniqueness rule holds across slices
     with pytest.raises(GlossaryLoadError, match=r"entries\.2400: the source '語3' is already entry 'e3'"):
         parse_glossary(json.dumps(doc).encode(), "glossary.json")
+
+
+def test_many_entries_get_the_same_fields_in_one_edit(tmp_path: Path) -> None:
+    store = GlossaryStore(Workspace(tmp_path))
+    for n, source in enumerate(("下人", "老婆", "羅生門")):
+        store.change(add_entry(GlossaryEntry(id=f"e{n}", source=source, target=f"t{n}")))
+    changed = store.change(update_entries(["e0", "e1"], kind="character", gender="female"))
+    assert [(e.kind, e.gender) for e in changed.entries] == [("character", "female")] * 2 + [("term", None)]
+    assert store.change(update_entries(["e1"], gender=None)).by_id("e1").gender is None  # type: ignore[union-attr]
+    before = store.path.read_bytes()
+    with pytest.raises(GlossaryEditError, match="there is no glossary entry 'nope'"):
+        store.change(update_entries(["e0", "nope"], kind="place"))
+    with pytest.raises(GlossaryEditError, match="kind"):
+        store.change(update_entries(["e0"], kind="planet"))
+    assert store.path.read_bytes() == before

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from engine.glossary.extract import extract_candidates
+from engine.glossary.extract import Candidate, extract_candidates
 from store.errors import ChapterLoadError, StoreError
 from store.glossary import KINDS, Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes, new_entry_id
 from store.glossary_commit import (
@@ -43,11 +43,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "glossary",
         help="list and edit the workspace glossary (names and terms kept consistent across chapters)",
         description="proofdesk glossary [WORKSPACE] ACTION ...  —  actions: list [--json] [--status S]; add SOURCE "
-        "TARGET [--kind K] [--note N] [--alias A]... [--gender G]; approve ID...; remove ID...; import FILE "
-        "(TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is); export [--format "
-        "tsv|csv|json] [-o FILE [--force]] (never onto a chapter, a glossary or .proofdesk/; an existing file "
-        "only with --force); extract CHAPTER... [--min-count N] (candidates added as proposed). WORKSPACE "
-        "is a folder or a chapter file (its folder); default: the current folder.",
+        "TARGET [--kind K] [--note N] [--alias A]... [--target-alias T]... [--gender G]; approve ID...; remove ID...; "
+        "import FILE (TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is); export [--format "
+        "tsv|csv|json] [-o FILE [--force]] (never onto a chapter, a glossary or .proofdesk/; an existing file only "
+        "with --force); extract CHAPTER... [--min-count N] [--add] (prints the candidates; --add adds them as "
+        'proposed, origin "extract"). WORKSPACE is a folder or a chapter file (its folder); default: the current '
+        "folder.",
     )
     p.add_argument("words", nargs=argparse.REMAINDER, metavar="[WORKSPACE] ACTION ...")
     p.set_defaults(handler=run)
@@ -67,6 +68,7 @@ def _actions() -> argparse.ArgumentParser:
     add.add_argument("--kind", choices=KINDS, default="term")
     add.add_argument("--note", type=text_arg, default="")
     add.add_argument("--alias", type=text_arg, action="append", default=[])
+    add.add_argument("--target-alias", type=text_arg, action="append", default=[])
     add.add_argument("--gender", choices=("female", "male", "other"))
     for name in ("approve", "remove"):
         sub.add_parser(name).add_argument("ids", nargs="+", metavar="ID")
@@ -78,6 +80,7 @@ def _actions() -> argparse.ArgumentParser:
     extract = sub.add_parser("extract")
     extract.add_argument("chapters", nargs="+", type=Path, metavar="CHAPTER")
     extract.add_argument("--min-count", type=int, default=2)
+    extract.add_argument("--add", action="store_true")
     return parser
 
 
@@ -134,6 +137,7 @@ def _add(store: GlossaryStore, args: argparse.Namespace) -> int:
                 "kind": args.kind,
                 "note": args.note,
                 "aliases": [a for a in args.alias if a.strip()],
+                "target_aliases": [a.strip() for a in args.target_alias if a.strip()],
                 "gender": args.gender,
             }
         )
@@ -263,38 +267,51 @@ def _export(store: GlossaryStore, args: argparse.Namespace) -> int:
 
 
 def _extract(store: GlossaryStore, args: argparse.Namespace) -> int:
+    """Print the candidates (with counts); only ``--add`` writes the new ones, as proposed from ``extract``."""
     if args.min_count < 1:
         raise UsageError("--min-count must be a whole number from 1 up")
+    candidates = extract_candidates(_chapter_texts(args.chapters), min_count=args.min_count)
+    known = store.load()
+    fresh = [c for c in candidates if known.by_source(c.source) is None]
+    new = {c.source for c in fresh}
+    for c in candidates:
+        _say(f"{c.count:6}  {c.kind:9}  {c.source}{'' if c.source in new else '  (in the glossary)'}")
+    there = f"{len(candidates) - len(fresh)} already in the glossary"
+    if not args.add:
+        _say(
+            f"{len(candidates)} candidates ({there}); nothing written: --add adds the {len(fresh)} new ones as "
+            f'proposed (origin "extract")'
+        )
+        return EXIT_OK
+    store.change(add_entries(_candidate_entry(c) for c in fresh))
+    _say(
+        f"{store.path.name}: {len(fresh)} candidates added as proposed (targets to fill in); {there}. In the "
+        "workstation, G then / extract and M marks them all to approve (v) or remove (d) at once"
+    )
+    return EXIT_OK
+
+
+def _chapter_texts(paths: list[Path]) -> list[str]:
     texts: list[str] = []
-    for path in args.chapters:
+    for path in paths:
         try:
             texts += [p.text for p in load_chapter(path).paragraphs]
         except ChapterLoadError as exc:
             raise UsageError(exc.line) from None
-    candidates = extract_candidates(texts, min_count=args.min_count)
-    known = store.load()
-    fresh = [c for c in candidates if known.by_source(c.source) is None]
-    store.change(
-        add_entries(
-            GlossaryEntry(
-                id=new_entry_id(),
-                source=c.source,
-                target="",
-                kind=c.kind,
-                note=f"found {c.count} times",
-                status="proposed",
-                origin="extract",
-            )
-            for c in fresh
-        )
+    return texts
+
+
+def _candidate_entry(candidate: Candidate) -> GlossaryEntry:
+    """A candidate as a glossary entry: proposed, no target yet, ``origin: "extract"`` (taken or dropped in bulk)."""
+    return GlossaryEntry(
+        id=new_entry_id(),
+        source=candidate.source,
+        target="",
+        kind=candidate.kind,
+        note=f"found {candidate.count} times",
+        status="proposed",
+        origin="extract",
     )
-    for c in fresh:
-        _say(f"{c.count:6}  {c.kind:9}  {c.source}")
-    _say(
-        f"{store.path.name}: {len(fresh)} candidates added as proposed (targets to fill in); "
-        f"{len(candidates) - len(fresh)} already in the glossary"
-    )
-    return EXIT_OK
 
 
 _ACTIONS = {

@@ -10,7 +10,8 @@ WORKSPACE``; INCONSISTENT among the chapter's own paragraphs is included.
 
 The glossary reaches the checks through one function, ``glossary_terms`` (given by the screen): the approved
 entries of the glossary's immutable snapshot, read on the UI thread and handed to the worker with the chapter; a
-new glossary is checked again like a new chapter state.
+new glossary is checked again like a new chapter state (only the checks that read the glossary run again:
+``ChapterChecks.update``), and warnings computed with terms no longer in use are never shown.
 """
 
 from __future__ import annotations
@@ -24,8 +25,9 @@ from textual.containers import Vertical
 from textual.message import Message
 from textual.worker import get_current_worker
 
-from engine.checks import SEVERITIES, CheckWarning, GlossaryTerm
-from engine.checks.incremental import NO_WARNINGS, ChapterChecks, ChapterWarnings
+from engine.checks import SEVERITIES, CheckWarning
+from engine.checks.glossary import GlossaryTerms
+from engine.checks.incremental import NO_TERMS, NO_WARNINGS, ChapterChecks, ChapterWarnings
 from store.model import Chapter, Paragraph
 from tui.messages import ChapterStateChanged, Redrawn
 from tui.screens.choice import ChoiceScreen
@@ -75,7 +77,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
     def __init__(
         self,
         session: ChapterSession,
-        glossary_terms: Callable[[], tuple[GlossaryTerm, ...]],
+        glossary_terms: Callable[[], GlossaryTerms],
         *,
         id: str | None = None,
     ) -> None:
@@ -87,7 +89,8 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
         self.filter_code: str | None = None
         self._checks = ChapterChecks()  # the latest computed, whichever state: reused by the next update
         self._wanted: Chapter | None = None  # the chapter state the last computation was started for
-        self._wanted_terms: tuple[GlossaryTerm, ...] = ()  # and the glossary terms it was started with
+        self._wanted_terms: GlossaryTerms = NO_TERMS  # and the glossary terms it was started with
+        self._shown_terms: GlossaryTerms = NO_TERMS  # the glossary terms of the warnings shown
 
     @property
     def _table(self) -> ParagraphTable:
@@ -113,7 +116,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
             self._compute(chapter, self._checks, terms)
 
     @work(thread=True, exclusive=True, group="checks", description="QA checks", exit_on_error=False)
-    def _compute(self, chapter: Chapter, previous: ChapterChecks, terms: tuple[GlossaryTerm, ...]) -> None:
+    def _compute(self, chapter: Chapter, previous: ChapterChecks, terms: GlossaryTerms) -> None:
         worker = get_current_worker()
         checks = previous.update(chapter, terms, stop=lambda: worker.is_cancelled)
         if checks is not None:
@@ -121,9 +124,9 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
 
     def _computed(self, checks: ChapterChecks) -> None:
         self._checks = checks  # whichever state it was for: its findings are right for their texts
-        if checks.chapter is not self.session.chapter:
-            return
-        self.warnings = checks.warnings
+        if checks.chapter is not self.session.chapter or checks.glossary is not self._wanted_terms:
+            return  # an older state's, or made with the glossary before a change (a newer computation is on its way)
+        self.warnings, self._shown_terms = checks.warnings, checks.glossary
         self._table.set_warned(self.warnings.ids)
         if self.filter_on:
             self._apply_filter()
@@ -132,7 +135,11 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
     @property
     def checking(self) -> bool:
         """Whether the warnings shown are not those of the chapter as it is (yet)."""
-        return self._wanted is not self.session.chapter or self.warnings.chapter is not self._wanted
+        return (
+            self._wanted is not self.session.chapter
+            or self.warnings.chapter is not self._wanted
+            or self._shown_terms is not self._wanted_terms
+        )
 
     def status_parts(self) -> list[str]:
         """The status line's parts about warnings: the filter, and how many there are."""

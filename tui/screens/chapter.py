@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from engine.checks import GlossaryTerm
+from engine.checks.glossary import GlossaryTerms
 from engine.checks.incremental import NO_WARNINGS, ChapterWarnings
 from engine.chunks import TASKS, TaskType
 from engine.counted import counted
@@ -161,7 +161,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         """The status line's word on the run: its progress while it goes, then how it ended."""
         return self.runs.run_label
 
-    def glossary_terms(self) -> tuple[GlossaryTerm, ...]:
+    def glossary_terms(self) -> GlossaryTerms:
         """The approved glossary entries as the checks use them: the checks' one way to the glossary (an
         attribute of the immutable snapshot the app's worker parsed: nothing is read here)."""
         return self.workspace.glossary.snapshot.approved_terms

@@ -18,8 +18,16 @@ WORDINGS = [
     "The servant waited.",
     "The 下人 waited.",
     "Three men.",
+    "A servant waited.",
+    "Servants waited for the rain.",
 ]
 SERVANT = GlossaryTerm("下人", "the servant")
+GLOSSARIES: list[tuple[GlossaryTerm, ...]] = [
+    (),
+    (SERVANT,),
+    (GlossaryTerm("下人", "a servant"), GlossaryTerm("男", "man")),
+    (GlossaryTerm("下人", "the lackey", target_aliases=("下人",)), GlossaryTerm("雨", "the rain")),
+]
 
 
 def _para(rng: random.Random, n: int) -> Paragraph:
@@ -65,8 +73,8 @@ def test_updates_give_what_a_check_from_scratch_gives() -> None:
     inconsistent = 0
     for n in range(40, 240):
         chapter = _edited(chapter, rng, n)
-        if n % 50 == 0:
-            glossary = () if glossary else (SERVANT,)
+        if n % 10 == 0:
+            glossary = rng.choice(GLOSSARIES)
         updated = checks.update(chapter, glossary)
         assert updated is not None
         checks = updated
@@ -98,6 +106,22 @@ def test_an_edit_checks_the_edited_paragraph_only(monkeypatch: Any) -> None:
     edited = chapter.with_paragraphs({7: _translated(chapter.paragraphs[7], "まだ text.", rng.randrange(99))})
     assert checks.update(edited) is not None
     assert seen == [(edited.paragraphs[7].text, "まだ text.")]
-    seen.clear()
-    assert checks.update(chapter, (SERVANT,)) is not None  # another glossary: everything again
-    assert len(seen) == 50
+
+
+def test_another_glossary_reruns_only_the_checks_that_read_it(monkeypatch: Any) -> None:
+    """A change of the approved terms keeps every other finding: only GLOSSARY_NOT_APPLIED and the script checks
+    (which look past glossary targets) run again, once per pair, and the result is a check from scratch's."""
+    paragraphs = tuple(
+        _translated(Paragraph(id=f"p{n:07d}", text=f"下人{n}は待った。"), f"The man {n} waited.", n) for n in range(50)
+    )
+    chapter = Chapter(id="c", source_language="ja", target_language="en", paragraphs=paragraphs)
+    checks = ChapterChecks.of(chapter)
+    every: list[str] = []
+    reading: list[str] = []
+    real_every, real_reading = incremental.findings, incremental.glossary_findings
+    monkeypatch.setattr(incremental, "findings", lambda s, t, *a: every.append(s) or real_every(s, t, *a))
+    monkeypatch.setattr(incremental, "glossary_findings", lambda s, t, *a: reading.append(s) or real_reading(s, t, *a))
+    updated = checks.update(chapter, (SERVANT,))
+    assert updated is not None and every == [] and len(reading) == 50
+    assert updated.listed() == check_chapter(chapter, (SERVANT,))
+    assert updated.warnings.paragraphs_per_code()["GLOSSARY_NOT_APPLIED"] == 50
