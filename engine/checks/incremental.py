@@ -84,6 +84,11 @@ NO_WARNINGS = ChapterWarnings()
 NO_TERMS = GlossaryTerms()
 
 
+SOURCE_CHANGED = Finding(
+    "SOURCE_CHANGED", "the source changed since this translation was made (run --stale translates it again)"
+)
+
+
 @dataclass
 class _Pass:
     """One update's walk over the paragraphs (local to the thread that runs it)."""
@@ -122,7 +127,7 @@ class _Pass:
         if before is para and self.reusable:  # the same object at the same place: the same warnings
             self._keep(pos, (para.text, translation))
         else:
-            self._check(pos, para.id, (para.text, translation))
+            self._check(pos, para, (para.text, translation))
 
     def _compare(self, pos: int, para: Paragraph, before: Paragraph | None, translation: str | None) -> None:
         """Note how ``para`` differs from ``before``, the paragraph at its place in the previous state."""
@@ -137,12 +142,14 @@ class _Pass:
         if kept:
             self.local[pos] = kept
 
-    def _check(self, pos: int, paragraph_id: str, key: TextPair) -> None:
+    def _check(self, pos: int, para: Paragraph, key: TextPair) -> None:
         hits = self.found.get(key)
         if hits is None:
             hits = self.found[key] = self._findings(key)
+        if para.stale:  # not a property of the two texts: of the version, made for another source
+            hits = tuple(sorted((*hits, SOURCE_CHANGED), key=_by_code))
         if hits:
-            self.local[pos] = tuple(CheckWarning.of(f, paragraph_id, pos + 1) for f in hits)
+            self.local[pos] = tuple(CheckWarning.of(f, para.id, pos + 1) for f in hits)
 
     def _findings(self, key: TextPair) -> tuple[Finding, ...]:
         hits = self.reused.get(key)

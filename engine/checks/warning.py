@@ -33,6 +33,7 @@ SEVERITIES: dict[str, Severity] = {
     "AI_CHATTER": "error",
     "CONTROL_CHARS": "error",
     "GLOSSARY_NOT_APPLIED": "warning",
+    "SOURCE_CHANGED": "warning",
     "INCONSISTENT": "info",
 }
 CODES: tuple[str, ...] = tuple(SEVERITIES)

@@ -55,3 +55,21 @@ async def test_run_stale_retranslates_them_and_a_protected_one_gets_a_suggestion
 def test_stale_with_all_is_refused(tmp_path: Path) -> None:
     path = chapter_with_changed_sources(tmp_path)
     assert main(["run", str(path), "--task", "translate", "--model", "demo", "--stale", "--all"]) == 2
+
+
+def test_source_changed_is_a_warning_in_check_and_in_the_incremental_checks(tmp_path: Path) -> None:
+    from engine.checks import check_chapter
+    from engine.checks.incremental import ChapterChecks
+
+    path = chapter_with_changed_sources(tmp_path)
+    chapter = load_chapter(path)
+    found = [(w.paragraph_id, w.code, w.severity) for w in check_chapter(chapter) if w.code == "SOURCE_CHANGED"]
+    assert found == [("s2", "SOURCE_CHANGED", "warning"), ("s4", "SOURCE_CHANGED", "warning")]
+    # An editor edits [1]'s source: the next state's warnings say so at once, as a check from scratch does.
+    checks = ChapterChecks.of(chapter)
+    edited = chapter.with_paragraphs({0: chapter.paragraphs[0].replace(text="一つ目。")})
+    updated = checks.update(edited)
+    assert updated is not None
+    stale_ids = {w.paragraph_id for w in updated.listed() if w.code == "SOURCE_CHANGED"}
+    assert stale_ids == {"s1", "s2", "s4"}
+    assert main(["check", str(path), "--codes", "SOURCE_CHANGED"]) == 1

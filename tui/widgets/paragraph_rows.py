@@ -21,8 +21,17 @@ from engine.chunks import Chunk, TaskType, build_chunks
 from store.model import Chapter, Paragraph
 from tui.terminal_text import visible
 
-Status = Literal["empty", "untranslated", "translated", "run", "reviewed", "suggested", "conflict"]
-STATUSES: tuple[Status, ...] = ("empty", "untranslated", "translated", "run", "reviewed", "suggested", "conflict")
+Status = Literal["empty", "untranslated", "translated", "run", "reviewed", "stale", "suggested", "conflict"]
+STATUSES: tuple[Status, ...] = (
+    "empty",
+    "untranslated",
+    "translated",
+    "run",
+    "reviewed",
+    "stale",
+    "suggested",
+    "conflict",
+)
 
 # Five cells each; the help screen's legend spells them out.
 STATUS_LABEL: dict[Status, str] = {
@@ -31,6 +40,7 @@ STATUS_LABEL: dict[Status, str] = {
     "translated": "done",
     "run": "new",
     "reviewed": "rev✓",
+    "stale": "stale",
     "suggested": "sug",
     "conflict": "CONF!",
 }
@@ -39,6 +49,7 @@ STATUS_MEANING: dict[Status, str] = {
     "translated": "has a selected translation",
     "run": "changed by the last run",
     "reviewed": "marked reviewed",
+    "stale": "the source changed since it was translated",
     "suggested": "has pending suggestions: S opens the queue",
     "conflict": "has an unresolved conflict",
 }
@@ -50,8 +61,8 @@ otherwise separates the translation from the state, so rows keep their layout)."
 
 
 def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str], conflict_ids: frozenset[str]) -> Status:
-    """The status shown for a paragraph: a conflict wins, then pending suggestions, then a fresh run result, then
-    review.
+    """The status shown for a paragraph: a conflict wins, then pending suggestions, then a translation made for a
+    source that has changed since (stale), then a fresh run result, then review.
 
     Pending suggestions come before "changed by the last run": the suggestion waits for the editor's decision (as a
     conflict does, which is more urgent still: the file and the run disagree), whichever run made it.
@@ -62,6 +73,8 @@ def paragraph_status(para: Paragraph, run_changed: set[str] | frozenset[str], co
         return "conflict"
     if para.pending:
         return "suggested"
+    if para.stale:  # the translation was made for another source: whoever reviewed it, it needs a look
+        return "stale"
     if para.id in run_changed:
         return "run"
     if para.reviewed:
