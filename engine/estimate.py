@@ -27,6 +27,8 @@ from engine.checks.length_ratio import expected_ratio, letters
 from engine.cost import cost_of
 from engine.glossary.run_glossary import RunGlossary
 from engine.loop_config import ToolCallLoopConfig
+from engine.memory.run_memory import RunMemory
+from engine.memory.source import MemorySource
 from engine.run_request import RunRequest
 from engine.services import TaskService
 from engine.token_estimate import CJK_PER_CHAR, LATIN_CHARS_PER_TOKEN, estimate_tokens
@@ -121,7 +123,14 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
     Raises what a run refuses with (``ChapterLoadError``, ``TaskSetupError``, ``ValueError``).
     """
     chapter = load_chapter(request.chapter_path)
-    glossary = RunGlossary(GlossaryStore(Workspace.for_chapter(request.chapter_path)))  # read, never written
+    workspace = Workspace.for_chapter(request.chapter_path)
+    glossary = RunGlossary(GlossaryStore(workspace))  # read, never written
+    memory = RunMemory(
+        MemorySource(workspace, source_language=request.source_language, target_language=request.target_language),
+        threshold=request.memory_threshold,
+        limit=request.memory_max,
+    )
+    memory.reload()  # the memory lines a run's messages would carry are counted too
     service = TaskService(
         chapter,
         request.task,
@@ -137,6 +146,7 @@ def estimate_run(request: RunRequest) -> dict[str, Any]:
         glossary=glossary,
         context=request.context,
         stale=request.stale,
+        memory=memory,
     )
     prices = request.settings.prices
     rows = [_chunk_row(request, service, config, number > 0) for number, config in enumerate(service.loop_configs())]

@@ -152,3 +152,36 @@ def test_the_glossary_lines_are_in_the_estimated_requests(tmp_path: Path) -> Non
     after = estimate_run(RunRequest(path, "translate", DEMO, target_language="en"))["chunks"][0]
     line = estimate_tokens("\n\nGlossary\n下人 → the servant (term)\n")
     assert after["first_request_tokens"] - before["first_request_tokens"] in range(line - 2, line + 3)
+
+
+def test_the_estimate_counts_the_context_and_memory_lines(tmp_path: Path) -> None:
+    from engine.chunk_context import ContextSettings
+    from store.model import append_version
+    from store.serialize import chapter_bytes
+
+    path = sample(tmp_path)
+    chapter = load_chapter(path)
+    # Translate the first half and mark it reviewed: clean context for the second half, and memory entries.
+    half = len(chapter.paragraphs) // 2
+    done = {
+        pos: append_version(p, f"English {p.id}.", origin="translation", model="m")[0].replace(reviewed=True)
+        for pos, p in enumerate(chapter.paragraphs[:half])
+        if not p.is_empty
+    }
+    path.write_bytes(chapter_bytes(chapter.with_paragraphs(done)))
+    # Another chapter of the workspace holds the same text, reviewed: the memory has an exact match for every paragraph.
+    every = {
+        pos: append_version(p, f"Earlier {p.id}.", origin="translation", model="m")[0].replace(reviewed=True)
+        for pos, p in enumerate(chapter.paragraphs)
+        if not p.is_empty
+    }
+    (tmp_path / "other.json").write_bytes(chapter_bytes(chapter.with_paragraphs(every).replace(id="other")))
+
+    def tokens(**options: object) -> int:
+        request = dataclasses.replace(RunRequest(path, "translate", DEMO), **options)  # type: ignore[arg-type]
+        return estimate_run(request)["total"]["input_tokens"][0]  # type: ignore[no-any-return]
+
+    off = tokens(context=ContextSettings(0, 0), memory_max=0)
+    with_context = tokens(memory_max=0)
+    with_both = tokens()
+    assert off < with_context < with_both
