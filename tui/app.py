@@ -203,14 +203,14 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
             return
         self.push_screen(HelpScreen(self.screen))
 
-    def on_key(self, event: events.Key) -> None:
-        # A key typed before the text modal now shown had opened went to the screen beneath it and comes back
-        # here unused: it belongs to the modal (see TextModal).
-        screen = self.screen
-        if isinstance(screen, TextModal) and screen.typed_before_opening(event):
-            event.stop()
-            event.prevent_default()
-            screen.take_key(event)
+    async def on_event(self, event: events.Event) -> None:
+        # While a text modal is shown, it sees every key before the bindings do: one typed before it opened went to
+        # the screen beneath and comes back here unused, one typed after it closed is for the screen beneath
+        # (see TextModal).
+        stack = self.screen_stack
+        if isinstance(event, events.Key) and stack and isinstance(stack[-1], TextModal) and stack[-1].holds(event):
+            return
+        await super().on_event(event)
 
     # -- failures, theme -------------------------------------------------------------------------------------
 
