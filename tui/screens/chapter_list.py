@@ -14,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 from tui.messages import WorkspaceChanged
 from tui.session import ChapterSummary, WorkspaceSession
 from tui.terminal_text import visible
+from tui.widgets.chapter_table import ChapterTable
 
 if TYPE_CHECKING:
     from tui.app import ProofdeskApp
@@ -57,8 +58,7 @@ class ChapterListScreen(Screen[None]):
         yield Static(
             visible(f"Workspace {self.workspace.workspace.root}", newlines=False), id="list-title", markup=False
         )
-        table: DataTable[str | Text] = DataTable(id="chapters", cursor_type="row", zebra_stripes=True)
-        yield table
+        yield ChapterTable(id="chapters", cursor_type="row", zebra_stripes=True)
         yield Static("", id="list-problem", markup=False)
         yield Footer(compact=True)
 
