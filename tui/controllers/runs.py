@@ -266,7 +266,8 @@ class RunControl(Vertical, ReportsWorkerFailures):
             # The run's own chunks while it goes: they were cut once, from the chapter as it is now.
             self.run_rows = RowModel.build(chapter, ask.task, self.workspace.chunk_chars, include_all=ask.include_all)
         self.run_status.start(ask.label)
-        self._changed()
+        # "rows": the separators become the run's chunks at once, not at its first commit (the chapter is the same).
+        self._changed("rows" if self.run_rows is not None else "view")
         self._last_ask, self._busy = ask, None
         self._run(ask)
 
