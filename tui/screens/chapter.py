@@ -33,6 +33,7 @@ from store.edits import needs_review
 from store.errors import StoreError
 from store.model import Chapter, Paragraph
 from tui.chapter_status import StatusFacts, status_parts
+from tui.clipboard import copy_and_say
 from tui.controllers.checks import ChecksControl
 from tui.controllers.runs import RunControl
 from tui.messages import ChapterStateChanged, EngineEventReceived, GlossaryChanged, Redrawn, WorkspaceChanged
@@ -506,8 +507,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     def action_copy_translation(self) -> None:
         para = self._current()
         if para is not None and para.selected_text is not None:
-            self.app.copy_to_clipboard(para.selected_text)
-            self.notify("Copied the translation (OSC 52).", timeout=2)
+            copy_and_say(self, para.selected_text, "the translation")
 
     # -- panes, separators, other screens -------------------------------------------------------------------
 
