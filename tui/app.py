@@ -24,8 +24,9 @@ import themes
 from engine.config import Config, ConfigError, resolve_model
 from store.errors import ChapterLoadError
 from store.watcher import ChapterWatcher
+from tui.controllers.book import BookControl
 from tui.keymap import binding_ids, check_keymap
-from tui.messages import GlossaryChanged, GlossaryEdited, WorkspaceChanged
+from tui.messages import GlossaryChanged, GlossaryEdited, RunProgressed, WorkspaceChanged
 from tui.palette import ActionsProvider
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
@@ -192,6 +193,25 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
             view = self._chapter_views.pop(name)
             self.uninstall_screen(name)
             self.call_later(view.remove)
+
+    def book_control(self) -> BookControl | None:
+        """The book-level work of the workspace (it lives on the chapter list, always under the other screens)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, ChapterListScreen):
+                return screen.book
+        return None
+
+    def running_paths(self) -> frozenset[Path]:
+        """The chapters a run goes on in: those of the chapter views' runs and of the book run."""
+        paths = {view.session.path for view in self._chapter_views.values() if view.run_in_progress}
+        book = self.book_control()
+        if book is not None and book.current is not None:
+            paths.add(book.current)
+        return frozenset(paths)
+
+    def on_run_progressed(self, message: RunProgressed) -> None:
+        """A run moved on: the chapter list recounts, the view of that chapter redraws (as for the watcher)."""
+        self.broadcast(WorkspaceChanged(message.path))
 
     def show_chapter_list(self) -> None:
         """Go back to the chapter list."""

@@ -124,6 +124,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
         self._checks = checks  # whichever state it was for: its findings are right for their texts
         if checks.chapter is not self.session.chapter:
             return
+        self.session.note_checks(checks)  # the chapter list counts from them
         self.warnings = checks.warnings
         self._table.set_warned(self.warnings.ids)
         if self.filter_on:

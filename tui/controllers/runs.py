@@ -26,7 +26,7 @@ from engine.chunks import TaskType, work_set
 from engine.events import BatchCommitted, EngineEvent, ErrorEvent, RunFinished, ToolResult
 from store.errors import ChapterLoadError
 from store.model import Chapter
-from tui.messages import ChapterStateChanged, EngineEventReceived, Redrawn
+from tui.messages import ChapterStateChanged, EngineEventReceived, Redrawn, RunProgressed
 from tui.run_status import RunStatus
 from tui.sample import is_bundled_sample
 from tui.session import ChapterSession, WorkspaceSession
@@ -40,6 +40,10 @@ if TYPE_CHECKING:
     from tui.screens.ask import Question
 
 _STATUS_EVENTS = frozenset({"chunk_started", "model_request"})  # events that change only the status line
+NO_MODEL = (
+    "No model is configured: start proofdesk with --model NAME or --profile NAME, or pick one with ctrl+p "
+    "(Model: …); the demo model writes marked placeholder text."
+)
 
 
 @dataclass(frozen=True)
@@ -232,11 +236,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         if self.run_in_progress:
             return "A run is already going; x cancels it.", "warning"
         if not self.workspace.settings.named:  # the demo model runs only when asked for
-            return (
-                "No model is configured: start proofdesk with --model NAME or --profile NAME, or pick one with "
-                "ctrl+p (Model: …); the demo model writes marked placeholder text.",
-                "error",
-            )
+            return NO_MODEL, "error"
         chapter = self.session.chapter
         if chapter is None or not self.session.usable:
             return "The chapter file is not usable on disk; fix it first.", "error"
@@ -270,6 +270,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         self._changed("rows" if self.run_rows is not None else "view")
         self._last_ask, self._busy = ask, None
         self._run(ask)
+        self.app.post_message(RunProgressed(self.session.path))  # the chapter list marks it running
 
     @work(exclusive=True, group="run", exit_on_error=False)
     async def _run(self, ask: RunAsk) -> None:
@@ -308,6 +309,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         self.session.run_changed.update(set(event.paragraph_ids) - set(event.suggested))
         self.session.adopt_committed()  # the run commits through the session's store: nothing to re-read
         self._changed()
+        self.app.post_message(RunProgressed(self.session.path))
 
     @follow.register
     def _tool_result(self, event: ToolResult) -> None:
@@ -380,6 +382,8 @@ class RunControl(Vertical, ReportsWorkerFailures):
         if event.worker.group != "run":
             return
         self.refresh_bindings()
+        if event.worker.is_finished:
+            self.app.post_message(RunProgressed(self.session.path))  # the chapter list: not running any more
         if event.state in (WorkerState.CANCELLED, WorkerState.ERROR):
             self._thaw_rows()
             self._log.run_ended()  # no run_finished may come: the waiting line goes anyway
