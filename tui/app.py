@@ -210,8 +210,8 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
         return frozenset(paths)
 
     def on_run_progressed(self, message: RunProgressed) -> None:
-        """A run moved on: the chapter list recounts, the view of that chapter redraws (as for the watcher)."""
-        self.broadcast(WorkspaceChanged(message.path))
+        """A run moved on: the chapter list recounts, the view of that chapter redraws."""
+        self._tell_screens(lambda: RunProgressed(message.path))
 
     def show_chapter_list(self) -> None:
         """Go back to the chapter list."""

@@ -30,8 +30,7 @@ class GlossaryEdited(Message):
 
 
 class WorkspaceChanged(Message):
-    """What we know of a chapter changed: the watcher read it, or a run of it started, committed or ended (``path``
-    None: the first scan of the workspace finished).
+    """The watcher changed what we know of a chapter (``path`` None: the first scan of the workspace finished).
 
     ``notice`` is a line for the log pane; ``error`` marks it as a problem (an invalid or deleted file).
     """
@@ -43,9 +42,9 @@ class WorkspaceChanged(Message):
         self.error = error
 
 
-class RunProgressed(Message):
-    """A run started, committed a batch or ended on the chapter at ``path`` (posted to the app, which tells every
-    screen: the chapter list recounts and marks it running, that chapter's view redraws)."""
+class RunProgressed(Message, bubble=False):
+    """A run started, committed a batch or ended on the chapter at ``path``: posted to the app, which tells every
+    screen (the chapter list recounts and marks it running, that chapter's view redraws)."""
 
     def __init__(self, path: Path) -> None:
         super().__init__()

@@ -36,7 +36,14 @@ from tui.chapter_status import StatusFacts, status_parts
 from tui.clipboard import copy_and_say
 from tui.controllers.checks import ChecksControl
 from tui.controllers.runs import RunControl
-from tui.messages import ChapterStateChanged, EngineEventReceived, GlossaryChanged, Redrawn, WorkspaceChanged
+from tui.messages import (
+    ChapterStateChanged,
+    EngineEventReceived,
+    GlossaryChanged,
+    Redrawn,
+    RunProgressed,
+    WorkspaceChanged,
+)
 from tui.screens.prompt import PromptScreen
 from tui.search import SCOPE_WORDS, Search
 from tui.session import ChapterSession, EditRefused, WorkspaceSession
@@ -294,6 +301,11 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     @on(GlossaryChanged)
     def _glossary_changed(self) -> None:
         self._changed()  # the warnings of GLOSSARY_NOT_APPLIED and the entries in the detail pane
+
+    @on(RunProgressed)
+    def _run_progressed(self, message: RunProgressed) -> None:
+        if message.path == self.session.path:
+            self._changed()  # a run of the book committed into this chapter (this view's own runs redraw anyway)
 
     @on(WorkspaceChanged)
     def _workspace_changed(self, message: WorkspaceChanged) -> None:

@@ -22,7 +22,7 @@ from textual.worker import get_current_worker
 from engine.checks import GlossaryTerm
 from tui.chapter_rows import COLUMNS, ChapterRow, cells, widths
 from tui.controllers.book import BookControl
-from tui.messages import GlossaryChanged, WorkspaceChanged
+from tui.messages import GlossaryChanged, RunProgressed, WorkspaceChanged
 from tui.session import ChapterSession, WorkspaceSession
 from tui.status_fit import fit_lines
 from tui.terminal_text import visible
@@ -165,6 +165,10 @@ class ChapterListScreen(Screen[None], ReportsWorkerFailures):
     @on(WorkspaceChanged)
     def _changed(self, message: WorkspaceChanged) -> None:
         self.refresh_rows()
+
+    @on(RunProgressed)
+    def _run_progressed(self) -> None:
+        self.refresh_rows()  # its counts, and whether it is marked running
 
     @on(GlossaryChanged)
     def _glossary_changed(self) -> None:
