@@ -19,7 +19,7 @@ from store.loader import load_chapter
 from tests.store.books.epub_builder import build_epub
 from tests.tui.chapters import review_chapter, small_chapter, write
 from tests.tui.conftest import SIZE, Messages, make_app, palette_offers, screen_text, wait_for
-from tests.tui.test_status_line import busy_chapter
+from tests.tui.test_status_line import busy_chapter, footer_fits, hints_fit
 from tui.app import ProofdeskApp
 from tui.controllers.book import BookControl
 from tui.messages import RunProgressed
@@ -149,6 +149,8 @@ async def test_x_on_the_chapter_list_cancels_the_book_run(book: Path) -> None:
         await palette(pilot, "Book: polish every chapter")
         await wait_for(pilot, lambda: control.current == book.resolve() / "ch001.json", what="the first chapter")
         await wait_for(pilot, lambda: control.progress.run.chunk is not None, what="its first chunk")
+        await pilot.pause()
+        assert footer_fits(app)  # "x Cancel the book run" with the list's keys, within 80 columns
         await pilot.press("x")
         await wait_for(pilot, lambda: not control.running, timeout=15, what="the book run to stop")
         assert control.progress.stopped == "cancelled"
@@ -195,6 +197,8 @@ async def test_check_the_book_lists_the_warnings_of_every_chapter(book: Path) ->
 async def export(pilot: Pilot, command: str, typed: str) -> BookControl:
     await palette(pilot, command)
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, PromptScreen), what="the question where")
+    await pilot.pause()
+    assert not hints_fit(pilot.app)  # type: ignore[arg-type]  # the question's hint fits 80 columns
     await pilot.press(*typed, "enter")
     control = chapter_list(pilot.app).book  # type: ignore[arg-type]
     await wait_for(pilot, lambda: not any(w.group == "book-export" for w in control.workers), what="the export")
