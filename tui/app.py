@@ -24,8 +24,9 @@ import themes
 from engine.config import Config, ConfigError, resolve_model
 from store.errors import ChapterLoadError
 from store.watcher import ChapterWatcher
+from tui.controllers.book import BookControl
 from tui.keymap import binding_ids, check_keymap
-from tui.messages import GlossaryChanged, GlossaryEdited, MemoryChanged, WorkspaceChanged
+from tui.messages import GlossaryChanged, GlossaryEdited, MemoryChanged, RunProgressed, WorkspaceChanged
 from tui.palette import ActionsProvider
 from tui.screens.chapter import ChapterScreen
 from tui.screens.chapter_list import ChapterListScreen
@@ -200,6 +201,25 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
             self.uninstall_screen(name)
             self.call_later(view.remove)
 
+    def book_control(self) -> BookControl | None:
+        """The book-level work of the workspace (it lives on the chapter list, always under the other screens)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, ChapterListScreen):
+                return screen.book
+        return None
+
+    def running_paths(self) -> frozenset[Path]:
+        """The chapters a run goes on in: those of the chapter views' runs and of the book run."""
+        paths = {view.session.path for view in self._chapter_views.values() if view.run_in_progress}
+        book = self.book_control()
+        if book is not None and book.current is not None:
+            paths.add(book.current)
+        return frozenset(paths)
+
+    def on_run_progressed(self, message: RunProgressed) -> None:
+        """A run moved on: the chapter list recounts, the view of that chapter redraws."""
+        self._tell_screens(lambda: RunProgressed(message.path))
+
     def show_chapter_list(self) -> None:
         """Go back to the chapter list."""
         while len(self.screen_stack) > 2 and not isinstance(self.screen, ChapterListScreen):
@@ -210,14 +230,14 @@ class ProofdeskApp(App[int], ReportsWorkerFailures):
             return
         self.push_screen(HelpScreen(self.screen))
 
-    def on_key(self, event: events.Key) -> None:
-        # A key typed before the text modal now shown had opened went to the screen beneath it and comes back
-        # here unused: it belongs to the modal (see TextModal).
-        screen = self.screen
-        if isinstance(screen, TextModal) and screen.typed_before_opening(event):
-            event.stop()
-            event.prevent_default()
-            screen.take_key(event)
+    async def on_event(self, event: events.Event) -> None:
+        # While a text modal is shown, it sees every key before the bindings do: one typed before it opened went to
+        # the screen beneath and comes back here unused, one typed after it closed is for the screen beneath
+        # (see TextModal).
+        stack = self.screen_stack
+        if isinstance(event, events.Key) and stack and isinstance(stack[-1], TextModal) and stack[-1].holds(event):
+            return
+        await super().on_event(event)
 
     # -- failures, theme -------------------------------------------------------------------------------------
 

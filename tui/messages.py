@@ -47,6 +47,15 @@ class WorkspaceChanged(Message):
         self.error = error
 
 
+class RunProgressed(Message, bubble=False):
+    """A run started, committed a batch or ended on the chapter at ``path``: posted to the app, which tells every
+    screen (the chapter list recounts and marks it running, that chapter's view redraws)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__()
+        self.path = path
+
+
 Redrawn = Literal["status", "view", "rows"]
 """What a chapter view redraws, each one more than the one before: the status line only; the view (the rows of a
 new chapter state, the marks, the detail pane and the status line); the rows even for the same chapter state."""

@@ -1,6 +1,6 @@
 """Our commands in the command palette (ctrl+p), beside Textual's own (keys, theme, screenshot, maximize, quit):
 every action bound to a key of ours on the screen in use, found by name, plus a few commands that have no key
-(switch the model profile, the chunk separators)."""
+(switch the model profile, the chunk separators, the book's work: run, check, export)."""
 
 from __future__ import annotations
 
@@ -48,6 +48,9 @@ class ActionsProvider(Provider):
                     partial(app.use_profile, profile),
                 )
             )
+        book = app.book_control()
+        if book is not None:
+            found.extend(book.commands())
         separators = getattr(self.screen, "set_separators", None)
         if separators is not None:
             for task in (*TASKS, None):

@@ -82,27 +82,38 @@ class RunStatus:
             return None
         return usage_text(self.usage, cost_of(self.usage, self.prices), short=True)
 
-    def text(self) -> str | None:
-        """``translate · chunk 3/12 · turn 2 · 45/300 paragraphs · 12.3k tok · $0.01``, ``last run: complete``,
-        or None."""
+    def cost_words(self) -> tuple[str, ...]:
+        """What the run has cost, longest first (``12.3k tok · 38% cached · $0.0123``, then ``$0.0123``, or
+        ``12.3k tok`` without prices); () before the first tokens."""
+        spent = self.spent()
+        if spent is None:
+            return ()
+        return (spent, spent.rsplit(" · ", 1)[-1] if self.prices is not None else spent.split(" · ", 1)[0])
+
+    def state_words(self) -> tuple[str, ...]:
+        """The run's state, longest first: ``running translate · chunk 3/12 · turn 2 · 45/300 paragraphs``, then
+        ``translate · chunk 3/12 · 45/300``, then ``translate 45/300``; ``last run: complete``; () before any run."""
         if not self.running:
-            if not self.ended:
-                return None
-            spent = self.spent()
-            return f"last run: {self.ended}" + (f" · {spent}" if spent else "")
+            return (f"last run: {self.ended}",) if self.ended else ()
         if self.cancelling:
-            return f"{self.what}: cancelling…"
-        parts = [f"running {self.what}"]
-        if self.chunk is not None:
-            parts.append(f"chunk {self.chunk}/{self.chunks}")
-        if self.turn:
-            parts.append(f"turn {self.turn}")
-        if self.total:
-            noun = "paragraph" if self.total == 1 else "paragraphs"
-            parts.append(f"{len(self.done)}/{self.total} {noun}")
-        if spent := self.spent():
-            parts.append(spent)
-        return " · ".join(parts)
+            return (f"{self.what}: cancelling…",)
+        chunk = f"chunk {self.chunk}/{self.chunks}" if self.chunk is not None else None
+        turn = f"turn {self.turn}" if self.turn else None
+        noun = "paragraph" if self.total == 1 else "paragraphs"
+        done = f"{len(self.done)}/{self.total}" if self.total else None
+        full = [f"running {self.what}", chunk, turn, f"{done} {noun}" if done else None]
+        short = [self.what, chunk, done]
+        return (_joined(full), _joined(short), _joined([self.what, done], " "))
+
+    def text(self) -> str | None:
+        """``running translate · chunk 3/12 · turn 2 · 45/300 paragraphs · 12.3k tok · $0.01``, ``last run:
+        complete``, or None."""
+        words = [forms[0] for forms in (self.state_words(), self.cost_words()) if forms]
+        return " · ".join(words) if words else None
+
+
+def _joined(parts: list[str | None], separator: str = " · ") -> str:
+    return separator.join(p for p in parts if p)
 
 
 # What each kind of event changes in the status (the others change nothing it shows).

@@ -86,10 +86,14 @@ class Search:
         k = at + 1 if at < len(found) and found[at] == cursor else 0
         return k, len(found)
 
+    def position(self, chapter: Chapter, cursor: int) -> str:
+        """``3 of 12`` (the cursor on the third match), ``12 matches`` (on none of them) or ``no match``."""
+        k, n = self.rank(chapter, cursor)
+        if not n:
+            return "no match"
+        return f"{k} of {n}" if k else f"{n} matches"
+
     def describe(self, chapter: Chapter, cursor: int) -> str:
         """``search 'gate' (source): 3 of 12`` for the status line."""
-        k, n = self.rank(chapter, cursor)
         where = "" if self.scope == "both" else f" ({self.scope})"
-        if not n:
-            return f"search {self.needle!r}{where}: no match"
-        return f"search {self.needle!r}{where}: {k} of {n}" if k else f"search {self.needle!r}{where}: {n} matches"
+        return f"search {self.needle!r}{where}: {self.position(chapter, cursor)}"

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from engine.checks import dismiss
+from engine.checks import GlossaryTerm, dismiss
+from engine.checks.incremental import ChapterChecks
 from engine.chunks import TaskType
 from engine.config import Config, ModelSettings
 from engine.run_request import RunRequest
@@ -54,6 +55,7 @@ class ChapterSummary:
     non_empty: int
     translated: int
     reviewed: int
+    unreviewed: int  # translated and not reviewed
     suggestions: int  # pending suggestions, waiting for the editor
     changed_on_disk: bool
     conflicts: int
@@ -77,6 +79,7 @@ class ChapterSession:
         self.conflicts: tuple[StoredConflict, ...] = ()
         self.generation = 0  # bumped on every change of state, so views know when to redraw
         self._summary: tuple[tuple[object, ...], ChapterSummary] | None = None
+        self._checks = ChapterChecks()  # the latest QA checks, whichever state (the chapter list's count)
 
     # -- state -------------------------------------------------------------------------------------------
 
@@ -164,12 +167,40 @@ class ChapterSession:
             non_empty=len(non_empty),
             translated=sum(p.selected_translation_id is not None for p in non_empty),
             reviewed=sum(p.reviewed for p in non_empty),
+            unreviewed=sum(p.selected_translation_id is not None and not p.reviewed for p in non_empty),
             suggestions=suggestions,
             changed_on_disk=self.changed_on_disk,
             conflicts=len(self.conflicts),
             invalid=self.invalid,
             deleted=self.deleted,
         )
+
+    def known_warnings(self, terms: tuple[GlossaryTerm, ...]) -> int | None:
+        """How many QA warnings the chapter as it is has with ``terms``, if checked already (None: not yet)."""
+        checks = self._checks
+        if checks.chapter is None or checks.chapter is not self.chapter:
+            return None
+        if checks.glossary is not terms and checks.glossary != terms:
+            return None
+        return checks.warnings.count
+
+    def count_warnings(self, terms: tuple[GlossaryTerm, ...]) -> int | None:
+        """The QA warnings of the chapter as it is with the glossary's ``terms`` (None: no chapter read), as the
+        chapter view counts them (blocking: checks again only the paragraphs changed since the last checks)."""
+        chapter = self.chapter
+        if chapter is None:
+            return None
+        known = self.known_warnings(terms)
+        if known is not None:
+            return known
+        checks = self._checks.update(chapter, terms)
+        assert checks is not None  # only a stop() makes an update give up
+        self._checks = checks
+        return checks.warnings.count
+
+    def note_checks(self, checks: ChapterChecks) -> None:
+        """Keep the checks the chapter view computed: the list's count, and the next update, start from them."""
+        self._checks = checks
 
     # -- changes (blocking: run in a thread) --------------------------------------------------------------
 

@@ -175,7 +175,11 @@ async def test_brackets_from_data_and_labels_are_shown_as_they_are(tmp_path: Pat
         shown = screen_text(app)
         assert "Edit the translation of [1] [bold]x[/bold]" in shown and "[i]原文[/i]" in shown
         await pilot.press("escape")
+        await pilot.resize_terminal(160, 24)  # wide enough for the status line's title (left out first at 80)
+        await pilot.pause()
         assert "[bold]Title[/bold]" in screen_text(app)
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
         await pilot.press("ctrl+p", *"Go to")
         await palette_offers(pilot, "Go to")
         assert "Go to [n] or ID" in screen_text(app)

@@ -144,8 +144,12 @@ async def test_chapter_view_shows_title_ids_texts_and_versions_escaped(folder: P
         screen = app.screen
         assert isinstance(screen, ChapterScreen)
         await pilot.pause()
-        text = assert_screen_safe(app)
-        assert "x\\x1b]0;PWNED" in text  # the status line: file name, then the title
+        assert_screen_safe(app)
+        await pilot.resize_terminal(160, 24)  # the status line leaves out the file and title first (25.12)
+        await pilot.pause()
+        assert "x\\x1b]0;PWNED" in assert_screen_safe(app)  # the status line: file name, then the title
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
         table = widget_lines(screen.query_one(ParagraphTable))
         assert "a\\x1b]0" in table and "一 \\x1b]52;" in table and "EN1 new \\x1b" in table
         detail = screen.query_one(DetailPane)

@@ -32,6 +32,7 @@ from store.model import Chapter, Paragraph
 from tui.messages import ChapterStateChanged, Redrawn
 from tui.screens.choice import ChoiceScreen
 from tui.session import ChapterSession
+from tui.status_fit import Part
 from tui.widgets.paragraph_table import ParagraphTable
 from tui.worker_failures import ReportsWorkerFailures
 
@@ -126,6 +127,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
         self._checks = checks  # whichever state it was for: its findings are right for their texts
         if checks.chapter is not self.session.chapter or checks.glossary is not self._wanted_terms:
             return  # an older state's, or made with the glossary before a change (a newer computation is on its way)
+        self.session.note_checks(checks)  # the chapter list counts from them
         self.warnings, self._shown_terms = checks.warnings, checks.glossary
         self._table.set_warned(self.warnings.ids)
         if self.filter_on:
@@ -141,18 +143,21 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
             or self._shown_terms is not self._wanted_terms
         )
 
-    def status_parts(self) -> list[str]:
+    def status_parts(self) -> list[Part]:
         """The status line's parts about warnings: the filter, and how many there are."""
         table = self._table
-        shown = self.filter_on and table.filter_label is not None
-        parts = [f"only {table.filter_label}: {_paragraphs(len(table.only_ids or ()))} (o: all)"] if shown else []
+        parts: list[Part] = []
+        if self.filter_on and table.filter_label is not None:
+            label = table.filter_label
+            count = _paragraphs(len(table.only_ids or ()))
+            parts.append(Part.of(f"only {label}: {count} (o: all)", f"only {label} (o: all)"))
         return [*parts, *self._count_parts()]
 
-    def _count_parts(self) -> list[str]:
+    def _count_parts(self) -> list[Part]:
         if self.warnings.chapter is None and self._wanted is not None:
-            return ["checking…"]
+            return [Part.of("checking…")]
         count = self.warnings.count
-        return [f"{count} warning{'' if count == 1 else 's'}: w"] if count else []
+        return [Part.of(f"{count} warning{'' if count == 1 else 's'}: w")] if count else []
 
     # -- moving ------------------------------------------------------------------------------------------------
 

@@ -27,7 +27,7 @@ from engine.events import BatchCommitted, EngineEvent, ErrorEvent, RunFinished, 
 from engine.tasks import TASK_RULES
 from store.errors import ChapterLoadError
 from store.model import Chapter
-from tui.messages import ChapterStateChanged, EngineEventReceived, Redrawn
+from tui.messages import ChapterStateChanged, EngineEventReceived, Redrawn, RunProgressed
 from tui.outside_reverts import OutsideReverts
 from tui.run_status import RunStatus
 from tui.sample import is_bundled_sample
@@ -42,6 +42,10 @@ if TYPE_CHECKING:
     from tui.screens.ask import Question
 
 _STATUS_EVENTS = frozenset({"chunk_started", "model_request"})  # events that change only the status line
+NO_MODEL = (
+    "No model is configured: start proofdesk with --model NAME or --profile NAME, or pick one with ctrl+p "
+    "(Model: …); the demo model writes marked placeholder text."
+)
 
 
 @dataclass(frozen=True)
@@ -255,11 +259,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         if self.run_in_progress:
             return "A run is already going; x cancels it.", "warning"
         if not self.workspace.settings.named:  # the demo model runs only when asked for
-            return (
-                "No model is configured: start proofdesk with --model NAME or --profile NAME, or pick one with "
-                "ctrl+p (Model: …); the demo model writes marked placeholder text.",
-                "error",
-            )
+            return NO_MODEL, "error"
         chapter = self.session.chapter
         if chapter is None or not self.session.usable:
             return "The chapter file is not usable on disk; fix it first.", "error"
@@ -290,9 +290,11 @@ class RunControl(Vertical, ReportsWorkerFailures):
             # The run's own chunks while it goes: they were cut once, from the chapter as it is now.
             self.run_rows = RowModel.build(chapter, ask.task, self.workspace.chunk_chars, include_all=ask.include_all)
         self.run_status.start(ask.label)
-        self._changed()
+        # "rows": the separators become the run's chunks at once, not at its first commit (the chapter is the same).
+        self._changed("rows" if self.run_rows is not None else "view")
         self._last_ask, self._busy = ask, None
         self._run(ask)
+        self.app.post_message(RunProgressed(self.session.path))  # the chapter list marks it running
 
     @work(exclusive=True, group="run", exit_on_error=False)
     async def _run(self, ask: RunAsk) -> None:
@@ -333,6 +335,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
         self.session.adopt_committed()  # the run commits through the session's store: nothing to re-read
         self.reverts.remember(self.session.chapter, event)
         self._changed()
+        self.app.post_message(RunProgressed(self.session.path))
 
     @follow.register
     def _tool_result(self, event: ToolResult) -> None:
@@ -405,6 +408,8 @@ class RunControl(Vertical, ReportsWorkerFailures):
         if event.worker.group != "run":
             return
         self.refresh_bindings()
+        if event.worker.is_finished:
+            self.app.post_message(RunProgressed(self.session.path))  # the chapter list: not running any more
         if event.state in (WorkerState.CANCELLED, WorkerState.ERROR):
             self._thaw_rows()
             self._log.run_ended()  # no run_finished may come: the waiting line goes anyway

@@ -32,6 +32,8 @@ from engine.trace import latest_trace
 from store.edits import needs_review
 from store.errors import StoreError
 from store.model import Chapter, Paragraph
+from tui.chapter_status import StatusFacts, status_parts
+from tui.clipboard import copy_and_say
 from tui.controllers.checks import ChecksControl
 from tui.controllers.runs import RunControl
 from tui.messages import (
@@ -40,11 +42,13 @@ from tui.messages import (
     GlossaryChanged,
     MemoryChanged,
     Redrawn,
+    RunProgressed,
     WorkspaceChanged,
 )
 from tui.screens.prompt import PromptScreen
 from tui.search import SCOPE_WORDS, Search
-from tui.session import ChapterSession, ChapterSummary, EditRefused, WorkspaceSession
+from tui.session import ChapterSession, EditRefused, WorkspaceSession
+from tui.status_fit import fit_lines
 from tui.suggestion_queue import pending_count
 from tui.terminal_text import visible
 from tui.widgets.chapter_panes import ChapterPanes
@@ -61,23 +65,6 @@ log = logging.getLogger(__name__)
 
 SEPARATOR_CYCLE: tuple[TaskType | None, ...] = (*TASKS, None)
 SYNC_ROWS = 2000  # up to this many paragraphs, chunk separators are computed at once (no flicker)
-
-
-def _file_parts(s: ChapterSummary) -> list[str]:
-    """The file, its state on disk, its title and progress, as the status line says them."""
-    parts = [s.path.name]
-    if s.invalid:
-        parts.append("FILE INVALID ON DISK")
-    if s.deleted:
-        parts.append("FILE DELETED")
-    if s.title:
-        parts.append(s.title)
-    parts.append(f"{s.translated}/{s.non_empty} done · {s.reviewed} reviewed")
-    if s.suggestions:
-        parts.append(f"{s.suggestions} sug: S")
-    if s.conflicts:
-        parts.append(f"{counted(s.conflicts, 'conflict')}: c")
-    return parts
 
 
 def _first_separators(chapter: Chapter | None) -> TaskType:
@@ -98,7 +85,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         Binding("left_square_bracket", "version(-1)", "Older version", show=False, id="chapter.version_older"),
         Binding("right_square_bracket", "version(1)", "Newer version", show=False, id="chapter.version_newer"),
         Binding("enter", "select_version", "Select version shown", show=False, id="chapter.select_version"),
-        Binding("m", "toggle_reviewed", "Mark", id="chapter.reviewed"),
+        Binding("m", "toggle_reviewed", "Mark or unmark reviewed", show=False, id="chapter.reviewed"),
         Binding("a", "review_and_next", "Mark, next", id="chapter.review_next"),
         Binding("n", "next_review(1)", "Next to review", show=False, id="chapter.next_review"),
         Binding("N", "next_review(-1)", "Previous to review", show=False, id="chapter.previous_review"),
@@ -246,26 +233,31 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         self.query_one(DetailPane).show(para, self.table.cursor, status, self.viewed_version, warnings, terms, memory)
 
     def update_status(self) -> None:
-        """Say in the status line what the chapter, its run, its warnings and the search are at."""
+        """Say in the status line what the chapter, its run, its warnings and the search are at, on one line
+        (or two) of the terminal's width: the lowest-priority parts shortened or left out first."""
         s = self.session.summary()
         demo = self.runs.demo_on_real_chapter
-        parts = [*_file_parts(s), *self.checks.status_parts(), *self._view_parts()]
-        if demo:
-            parts.insert(-1, "DEMO MODEL: writes placeholder text")
+        chapter = self.session.chapter
+        search = None
+        if self.search is not None and chapter is not None:
+            cursor = self.table.cursor
+            search = (self.search.describe(chapter, cursor), self.search.position(chapter, cursor))
+        facts = StatusFacts(
+            summary=s,
+            run=self.runs.run_status,
+            model=self.workspace.settings.model,
+            separators=self.separator_task,
+            search=search,
+            demo=demo,
+            warnings=self.checks.status_parts(),
+        )
+        lines = fit_lines(status_parts(facts), self.app.size.width)
         status = self.query_one("#chapter-status", Static)
-        status.update(Text(visible(" · ".join(parts), newlines=False), no_wrap=True, overflow="ellipsis"))
+        status.update(Text("\n".join(lines), no_wrap=True, overflow="ellipsis"))
         status.set_class(bool(s.invalid or s.deleted or demo), "-problem")
 
-    def _view_parts(self) -> list[str]:
-        """The run, the search, the model and the separators, as the status line says them."""
-        parts: list[str] = []
-        if (run := self.run_label) is not None:
-            parts.append(run)
-        if self.search is not None and self.session.chapter is not None:
-            parts.append(self.search.describe(self.session.chapter, self.table.cursor))
-        parts.append(f"model {self.workspace.settings.model}")
-        parts.append(f"chunks {self.separator_task or 'off'}")
-        return parts
+    def on_resize(self) -> None:
+        self.update_status()  # what fits changed
 
     @on(ParagraphTable.CursorMoved)
     def _cursor_moved(self, event: ParagraphTable.CursorMoved) -> None:
@@ -316,6 +308,11 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     @on(MemoryChanged)
     def _memory_changed(self) -> None:
         self._update_detail()  # the detail pane's memory line
+
+    @on(RunProgressed)
+    def _run_progressed(self, message: RunProgressed) -> None:
+        if message.path == self.session.path:
+            self._changed()  # a run of the book committed into this chapter (this view's own runs redraw anyway)
 
     @on(WorkspaceChanged)
     def _workspace_changed(self, message: WorkspaceChanged) -> None:
@@ -495,7 +492,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
             PromptScreen(
                 "Search source and translations (src: or tr: in front: only one of them)",
                 value=self.last_query,
-                hint="enter: first match after the cursor, then ; next · , previous · empty: clear · esc: cancel",
+                hint="enter: next match, then ; next · , previous · empty: clear · esc: cancel",
             ),
             found,
         )
@@ -536,8 +533,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     def action_copy_translation(self) -> None:
         para = self._current()
         if para is not None and para.selected_text is not None:
-            self.app.copy_to_clipboard(para.selected_text)
-            self.notify("Copied the translation (OSC 52).", timeout=2)
+            copy_and_say(self, para.selected_text, "the translation")
 
     # -- panes, separators, other screens -------------------------------------------------------------------
 

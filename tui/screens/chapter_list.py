@@ -1,40 +1,41 @@
-"""The chapter list: every chapter of the workspace with its progress, review count and marks."""
+"""The chapter list: every chapter of the workspace with its progress, what waits for the editor, and marks; and
+the book-level work (a run of every chapter, the checks of the book, its exports) with its status line and log.
+
+Counting reads every paragraph of every chapter (and checks them for the warnings column), so it runs in a thread
+worker: the rows show the counts known so far at once, the warnings once checked (``…`` until then). A chapter
+whose view has counted its warnings is not checked again (``ChapterSession.known_warnings``).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
+from textual.worker import get_current_worker
 
-from tui.messages import WorkspaceChanged
-from tui.session import ChapterSummary, WorkspaceSession
+from engine.checks import GlossaryTerm
+from tui.chapter_rows import COLUMNS, ChapterRow, cells, widths
+from tui.controllers.book import BookControl
+from tui.messages import GlossaryChanged, RunProgressed, WorkspaceChanged
+from tui.session import ChapterSession, WorkspaceSession
+from tui.status_fit import fit_lines
 from tui.terminal_text import visible
+from tui.widgets.chapter_table import ChapterTable
+from tui.widgets.log_pane import LogPane
+from tui.worker_failures import ReportsWorkerFailures
 
 if TYPE_CHECKING:
     from tui.app import ProofdeskApp
 
 
-def marks(summary: ChapterSummary) -> str:
-    """Short marks: ``✗`` invalid on disk, ``⌫`` deleted, ``●`` changed on disk, ``!`` conflicts."""
-    out = ""
-    if summary.invalid:
-        out += "✗"
-    if summary.deleted:
-        out += "⌫"
-    if summary.changed_on_disk:
-        out += "●"
-    if summary.conflicts:
-        out += "!"
-    return out
-
-
-class ChapterListScreen(Screen[None]):
-    """Pick a chapter; marks show files changed on disk, invalid files and conflicts."""
+class ChapterListScreen(Screen[None], ReportsWorkerFailures):
+    """Pick a chapter; its counts, marks for runs, files changed on disk, invalid files and conflicts."""
 
     HELP_GROUP = "Chapter list"
     BINDINGS = [
@@ -43,11 +44,13 @@ class ChapterListScreen(Screen[None]):
         Binding("up,k", "cursor(-1)", "Up", show=False, id="list.up"),
         Binding("down,j", "cursor(1)", "Down", show=False, id="list.down"),
     ]
-    COLUMNS = ("", "file", "title", "translated", "reviewed")
 
     def __init__(self, workspace: WorkspaceSession) -> None:
         super().__init__()
         self.workspace = workspace
+        self.book = BookControl(workspace, id="book")
+        self.rows: list[ChapterRow] = []  # as shown, in file-name order
+        self._widths: dict[str, int] = {}
 
     @property
     def proofdesk(self) -> ProofdeskApp:
@@ -57,73 +60,143 @@ class ChapterListScreen(Screen[None]):
         yield Static(
             visible(f"Workspace {self.workspace.workspace.root}", newlines=False), id="list-title", markup=False
         )
-        table: DataTable[str | Text] = DataTable(id="chapters", cursor_type="row", zebra_stripes=True)
-        yield table
-        yield Static("", id="list-problem", markup=False)
+        self.book.demo_delay = self.proofdesk.demo_delay
+        with self.book:
+            yield ChapterTable(id="chapters", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="list-problem", markup=False)
+            yield Static("", id="book-status", markup=False)
+            yield LogPane(id="book-log")
         yield Footer(compact=True)
 
+    @property
+    def table(self) -> ChapterTable:
+        return self.query_one(ChapterTable)
+
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        table.add_columns(*self.COLUMNS)
-        table.focus()
+        self.query_one(LogPane).display = False  # until the first book-level work
+        self.query_one("#book-status").display = False
+        self._columns(self.rows)
+        self.table.focus()
         self.refresh_rows()
 
-    @property
-    def summaries(self) -> list[ChapterSummary]:
-        """One summary per chapter file, in file-name order."""
-        return [self.workspace.session(p).summary() for p in self.workspace.chapter_paths()]
+    def _columns(self, rows: Sequence[ChapterRow]) -> None:
+        """Lay the columns out anew when their widths change (the terminal's, or the longest file name)."""
+        wanted = widths(self.app.size.width, rows)
+        if wanted == self._widths:
+            return
+        self._widths = wanted
+        table = self.table
+        table.clear(columns=True)
+        for key, header, _ in COLUMNS:
+            table.add_column(header, width=wanted[key], key=key)
+
+    def on_resize(self) -> None:
+        self._show(self.rows)
+        self._show_book_status()
+
+    # -- rows --------------------------------------------------------------------------------------------------
 
     def refresh_rows(self) -> None:
-        """Rebuild the table from the sessions, keeping the cursor on the same file."""
-        table: DataTable[str | Text] = self.query_one(DataTable)
-        keep = table.cursor_row
-        table.clear()
-        summaries = self.summaries
-        for s in summaries:
-            progress, reviewed = self._progress(s)
-            # Text cells, never str: a str cell is parsed as markup, and names and titles come from files.
-            table.add_row(
-                marks(s),
-                Text(visible(s.path.name, newlines=False), no_wrap=True),
-                Text(visible(s.title or "", newlines=False), overflow="ellipsis", no_wrap=True),
-                progress,
-                reviewed,
-                key=str(s.path),
-            )
-        if summaries:
-            table.move_cursor(row=min(keep, len(summaries) - 1))
-        self._say_problem(summaries, table.cursor_row)
+        """Count every chapter again (in a thread) and show the counts; the rows keep the cursor's chapter."""
+        sessions = [self.workspace.session(p) for p in self.workspace.chapter_paths()]
+        running = self.proofdesk.running_paths()
+        self._count(sessions, self.workspace.glossary.snapshot.approved_terms, running)
 
-    def _progress(self, s: ChapterSummary) -> tuple[str, str]:
-        """The "translated" and "reviewed" cells of a chapter."""
-        if s.invalid:
-            return "invalid", ""
-        if s.chapter_id is None:
-            return "reading…" if self.proofdesk.seeding else "?", ""
-        percent = round(100 * s.translated / s.non_empty) if s.non_empty else 100
-        return f"{s.translated}/{s.non_empty} {percent:>3}%", f"{s.reviewed}"
+    @work(thread=True, exclusive=True, group="list-rows", description="count the chapters", exit_on_error=False)
+    def _count(
+        self, sessions: list[ChapterSession], terms: tuple[GlossaryTerm, ...], running: frozenset[object]
+    ) -> None:
+        worker = get_current_worker()
+        rows = [ChapterRow(s.summary(), s.known_warnings(terms), s.path in running) for s in sessions]
+        self.app.call_from_thread(self._show, rows)
+        if all(row.warnings is not None for row in rows):
+            return
+        counted = []
+        for session, row in zip(sessions, rows, strict=True):
+            if worker.is_cancelled:
+                return
+            warnings = row.warnings if row.warnings is not None else session.count_warnings(terms)
+            counted.append(ChapterRow(row.summary, warnings, row.running))
+        self.app.call_from_thread(self._show, counted)
 
-    def _say_problem(self, summaries: list[ChapterSummary], row: int) -> None:
+    def _show(self, rows: list[ChapterRow]) -> None:
+        here = self._cursor_key()
+        self.rows = rows
+        self._columns(rows)
+        self._fill(rows, here)
+
+    def _fill(self, rows: Sequence[ChapterRow], here: str | None) -> None:
+        """Show ``rows``: the cells in place when the chapters are the same ones, else the rows anew with the
+        cursor on the chapter ``here``."""
+        table = self.table
+        keys = [str(r.summary.path) for r in rows]
+        reading = self.proofdesk.seeding
+        if keys == [row_key.value for row_key in table.rows]:
+            for key, row in zip(keys, rows, strict=True):
+                for column, cell in cells(row, reading=reading).items():
+                    table.update_cell(key, column, cell)
+        else:
+            table.clear()
+            for key, row in zip(keys, rows, strict=True):
+                shown = cells(row, reading=reading)
+                table.add_row(*(shown[column] for column, _, _ in COLUMNS), key=key)
+            if rows:
+                table.move_cursor(row=keys.index(here) if here in keys else min(table.cursor_row, len(rows) - 1))
+        self._say_problem(table.cursor_row)
+
+    def _cursor_key(self) -> str | None:
+        table = self.table
+        if not table.row_count:
+            return None
+        return table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
+
+    def _say_problem(self, row: int) -> None:
         """Under the table: why the chapter at ``row`` is invalid, or that the folder has no chapter."""
-        if row < len(summaries):
-            said = visible(summaries[row].invalid or "", newlines=False)
+        if row < len(self.rows):
+            said = visible(self.rows[row].summary.invalid or "", newlines=False)
         else:
             said = "No chapter files (*.json) in this folder." if not self.proofdesk.seeding else ""
         self.query_one("#list-problem", Static).update(said)
 
     @on(DataTable.RowHighlighted)
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        summaries = self.summaries
-        row = event.cursor_row
-        if 0 <= row < len(summaries):
-            self.query_one("#list-problem", Static).update(visible(summaries[row].invalid or "", newlines=False))
+        self._say_problem(event.cursor_row)
 
     @on(WorkspaceChanged)
     def _changed(self, message: WorkspaceChanged) -> None:
         self.refresh_rows()
 
+    @on(RunProgressed)
+    def _run_progressed(self) -> None:
+        self.refresh_rows()  # its counts, and whether it is marked running
+
+    @on(GlossaryChanged)
+    def _glossary_changed(self) -> None:
+        self.refresh_rows()  # the warnings of GLOSSARY_NOT_APPLIED
+
     def on_screen_resume(self) -> None:
         self.refresh_rows()
+
+    # -- the book ----------------------------------------------------------------------------------------------
+
+    @on(BookControl.Progressed)
+    def _book_progressed(self) -> None:
+        self._show_book_status()
+
+    def _show_book_status(self) -> None:
+        parts = self.book.progress.parts()
+        status = self.query_one("#book-status", Static)
+        status.display = bool(parts)
+        if parts:
+            status.update(Text("\n".join(fit_lines(parts, self.app.size.width, max_lines=1)), no_wrap=True))
+
+    @on(LogPane.EntryViewRequested)
+    def _view_entry(self, message: LogPane.EntryViewRequested) -> None:
+        from tui.screens.text_view import TextViewScreen
+
+        self.app.push_screen(TextViewScreen(f"Log: {message.entry.kind}", message.entry.copy))
+
+    # -- keys --------------------------------------------------------------------------------------------------
 
     @on(DataTable.RowSelected)
     def _selected(self, event: DataTable.RowSelected) -> None:
@@ -131,7 +204,7 @@ class ChapterListScreen(Screen[None]):
         self.action_open()
 
     def action_cursor(self, step: int) -> None:
-        table = self.query_one(DataTable)
+        table = self.table
         table.move_cursor(row=table.cursor_row + step)
 
     def action_glossary(self) -> None:
@@ -140,18 +213,15 @@ class ChapterListScreen(Screen[None]):
         self.app.push_screen(GlossaryScreen(self.workspace.glossary))
 
     def action_open(self) -> None:
-        table = self.query_one(DataTable)
-        summaries = self.summaries
-        if not summaries:
+        key = self._cursor_key()
+        if key is None:
             return
-        summary = summaries[table.cursor_row]
-        session = self.workspace.session(summary.path)
-        if session.chapter is None:
+        row = next((r for r in self.rows if str(r.summary.path) == key), None)
+        session = self.workspace.session(row.summary.path) if row is not None else None
+        if session is None or session.chapter is None:
+            invalid = row.summary.invalid if row is not None else None
             self.notify(
-                visible(summary.invalid or "This chapter is still being read."),
-                severity="error",
-                timeout=8,
-                markup=False,
+                visible(invalid or "This chapter is still being read."), severity="error", timeout=8, markup=False
             )
             return
         self.proofdesk.open_chapter(session)

@@ -56,7 +56,7 @@ class ConflictsScreen(ModalScreen[None]):
             with VerticalScroll(id="conflicts-detail"):
                 yield Static("", id="conflicts-text", markup=False)
             yield Label(
-                "t: keep theirs (the file) · o: keep ours (the run's text) · e: edit · esc: close", classes="modal-hint"
+                "t: keep theirs (file) · o: keep ours (run's text) · e: edit · esc: close", classes="modal-hint"
             )
 
     async def on_mount(self) -> None:

@@ -17,16 +17,20 @@ from tui.screens.prompt import TextModal
 from tui.terminal_text import visible
 from tui.widgets.safe_text_area import SafeTextArea
 
+HINT = "ctrl+s/F2: save · ctrl+a/F7: select all · F1: all keys · esc: cancel"
+
 
 class EditScreen(TextModal[str | None]):
     """Edit a text; dismisses with the new text (save) or None (cancel).
 
-    Saving has a letter-key-free path that every terminal passes: tab to the Save button, enter.
+    Saving has a letter-key-free path that every terminal passes: tab to the Save button, enter. The text area's
+    keys are those of editors (``ctrl+a`` selects all; see ``SafeTextArea``); F1 lists them all (``?`` is text).
     """
 
     BINDINGS = [
-        Binding("ctrl+s,f2", "save", "Save", id="edit.save"),
-        Binding("escape", "cancel", "Cancel", id="edit.cancel"),
+        # Priority: acted on when the app takes the key, so nothing typed after it lands in the saved text.
+        Binding("ctrl+s,f2", "save", "Save", priority=True, id="edit.save"),
+        Binding("escape", "cancel", "Cancel", priority=True, id="edit.cancel"),
     ]
     HELP_GROUP = "Edit"
 
@@ -47,7 +51,7 @@ class EditScreen(TextModal[str | None]):
             with Horizontal(id="edit-buttons"):
                 yield Button("Save", id="edit-save", variant="primary")
                 yield Button("Cancel", id="edit-cancel")
-            yield Label("ctrl+s / F2 or tab → Save: save · esc: cancel", classes="modal-hint", markup=False)
+            yield Label(HINT, classes="modal-hint", markup=False)
 
     def on_mount(self) -> None:
         area = self.query_one(TextArea)
@@ -61,10 +65,16 @@ class EditScreen(TextModal[str | None]):
         else:
             self.action_cancel()
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Before the editor is ready, ctrl+s is one of the keys it will be given, in order (it saves then).
+        return self.editor_ready if action == "save" else True
+
     def action_save(self) -> None:
-        self.dismiss(self.query_one(TextArea).text)
+        area = self.query_one(TextArea)
+        self.finish(lambda: area.text)
 
     def action_cancel(self) -> None:
+        self.closing = True
         self.dismiss(None)
 
 

@@ -9,6 +9,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
+from tui.clipboard import copy_and_say
 from tui.terminal_text import visible
 
 
@@ -40,5 +41,4 @@ class TextViewScreen(ModalScreen[None]):
         self.dismiss(None)
 
     def action_copy(self) -> None:
-        self.app.copy_to_clipboard(self.text)
-        self.notify("Copied (OSC 52).", timeout=2)
+        copy_and_say(self, self.text, "the text")

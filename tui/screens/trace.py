@@ -24,6 +24,7 @@ from textual.widgets.option_list import Option
 from engine.counted import counted
 from engine.events import ModelRequest, ModelResponse, ToolCalled, ToolResult
 from engine.trace import TraceProblem, TraceReadError, TraceRecord, read_events
+from tui.clipboard import copy_and_say
 from tui.screens.prompt import PromptScreen
 from tui.terminal_text import visible
 from tui.usage_text import usage_text
@@ -259,8 +260,7 @@ class TraceScreen(Screen[None]):
     def action_copy(self) -> None:
         step = self.current
         if step is not None:
-            self.app.copy_to_clipboard(pretty([_json(record) for record in step.events]))
-            self.notify("Copied the step's events as JSON (OSC 52).", timeout=2)
+            copy_and_say(self, pretty([_json(record) for record in step.events]), "the step's events as JSON")
 
     def action_detail_page(self, direction: int) -> None:
         detail = self.query_one("#trace-detail", VerticalScroll)

@@ -28,6 +28,7 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from engine.events import ChunkFinished, EngineEvent, ModelDelta, ModelRequest, ModelResponse, RunFinished, RunStarted
+from tui.clipboard import copy_and_say
 from tui.terminal_text import visible
 from tui.widgets.line_break import line_breaks
 from tui.widgets.log_entries import LEVELS, LogEntry, entry_for, notice
@@ -407,8 +408,7 @@ class LogPane(ScrollView, can_focus=True):
         if entry is None:
             self.notify("The log is empty.", severity="warning")
             return
-        self.app.copy_to_clipboard(entry.copy)
-        self.notify("Copied the log line (OSC 52).", timeout=2)
+        copy_and_say(self, entry.copy, "the log line")
 
     def action_view(self) -> None:
         entry = self.cursor_entry

@@ -10,7 +10,9 @@ cell, so the cursor and the selection stay on the characters they belong to. ``S
 from __future__ import annotations
 
 from rich.segment import Segment
+from textual import events
 from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Input
 
 from tui.terminal_text import control_pictures
@@ -32,8 +34,23 @@ def pictured(strip: Strip) -> Strip:
     return Strip(segments).crop(0, strip.cell_length)
 
 
+async def run_own_binding(editor: Widget, event: events.Key) -> None:
+    """Act on ``event`` here if it is one of ``editor``'s own bindings (backspace, ctrl+a ...), in the order the
+    keys came, rather than after the key went up to the app, which may have typed the keys after it by then."""
+    active = editor.screen.active_bindings.get(event.key)
+    if active is None or active.node is not editor or not active.enabled:
+        return
+    event.stop()
+    event.prevent_default()
+    await editor.run_action(active.binding.action)
+
+
 class SafeInput(Input):
-    """An ``Input`` that draws control characters as symbols (a pasted value may carry them)."""
+    """An ``Input`` that draws control characters as symbols (a pasted value may carry them), and acts on its
+    keys in the order they came (:func:`run_own_binding`)."""
+
+    async def on_key(self, event: events.Key) -> None:
+        await run_own_binding(self, event)
 
     def render_line(self, y: int) -> Strip:
         return pictured(super().render_line(y))
