@@ -12,10 +12,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from store.conflicts import ConflictRecord, list_conflicts, write_conflicts
 from store.model import Chapter, utc_now
 from store.workspace import Workspace
+
+if TYPE_CHECKING:
+    from store.conflicts import ConflictRecord
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +53,8 @@ def record_reverted(
 ) -> Path | None:
     """Write one conflict record per reverted paragraph not recorded yet (unresolved); the file, or None when every
     one was recorded before. Raises OSError / StoreError when the record cannot be written."""
+    from store.conflicts import list_conflicts, write_conflicts  # rare: only when a revert was seen
+
     known = {
         (c.record.paragraph_id, c.record.our_version_id)
         for c in list_conflicts(workspace, chapter_path)
@@ -66,6 +71,8 @@ def record_reverted(
 def _record(
     chapter_path: Path, chapter: Chapter, pid: str, w: Written, origin: str, model: str | None, stamp: str
 ) -> ConflictRecord:
+    from store.conflicts import ConflictRecord
+
     para = chapter.paragraph(pid)
     return ConflictRecord(
         chapter_file=chapter_path.name,

@@ -21,7 +21,6 @@ from engine.memory.index import MemoryIndex
 from store.errors import StoreError
 from store.loader import load_chapter
 from store.model import Chapter
-from store.tmx import read_tmx
 from store.workspace import Workspace
 
 MEMORY_DIR = "memory"  # <workspace>/memory/*.tmx
@@ -101,6 +100,8 @@ class MemorySource:
             self.problems[path] = f"{path}: left out: the workspace's chapters name no source and target language"
             return None
         source, target = self.source_language, self.target_language
+        from store.tmx import read_tmx  # lxml: only a workspace with TMX files pays for it
+
         return self._again(path, lambda: tuple(MemoryEntry(s, t) for s, t in read_tmx(path, source, target)))
 
     def _again(self, path: Path, read: Callable[[], tuple[MemoryEntry, ...]]) -> _Read | None:
