@@ -55,13 +55,15 @@ def _chapter_like(name: str) -> bool:
     return folded.endswith(".json") and not name.startswith(".") and folded != GLOSSARY_NAME
 
 
-def _in_state_dir(path: Path) -> bool:
+def in_state_dir(path: Path) -> bool:
+    """Whether ``path`` is inside a ``.proofdesk/`` folder, however it is spelled."""
     # Both spellings: the normalised one (WS/.proofdesk/../x is WS/x) and the resolved one (a link into .proofdesk).
     spelled = Path(os.path.normpath(os.path.abspath(path)))
     return any(part.casefold() == STATE_DIR for p in (spelled, path.resolve()) for part in p.parts)
 
 
-def _same_file(a: Path, b: Path) -> bool:
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` are the same file (False when either does not exist)."""
     try:
         return os.path.samefile(a, b)
     except OSError:
@@ -70,7 +72,7 @@ def _same_file(a: Path, b: Path) -> bool:
 
 def _is_workspace(folder: Path, sources: Iterable[Path]) -> bool:
     """Whether ``folder`` holds chapters: a new ``*.json`` there would be listed as one."""
-    if any(_same_file(folder, s.parent) for s in sources) or os.path.lexists(folder / STATE_DIR):
+    if any(same_file(folder, s.parent) for s in sources) or os.path.lexists(folder / STATE_DIR):
         return True
     try:
         return any(_chapter_like(entry.name) for entry in os.scandir(folder))
@@ -81,7 +83,7 @@ def _is_workspace(folder: Path, sources: Iterable[Path]) -> bool:
 def refuse_own_files(path: Path, *, doing: str = "export") -> None:
     """Refuse ``path`` if it is inside a ``.proofdesk`` folder or is a workspace's glossary, in any spelling: no
     command but the glossary's own ever writes there (``doing`` names the command in the sentence)."""
-    if _in_state_dir(path):
+    if in_state_dir(path):
         raise _refuse(path, f"it is inside a {STATE_DIR} folder, where proofdesk keeps its own state", doing)
     if GLOSSARY_NAME in {path.name.casefold(), path.resolve().name.casefold()}:
         raise _refuse(path, "it is a workspace's glossary, which only the glossary commands change", doing)
@@ -90,7 +92,7 @@ def refuse_own_files(path: Path, *, doing: str = "export") -> None:
 def _refuse_protected(path: Path, sources: list[Path]) -> None:
     """Refuse a target that is, or would become, one of the workspace's own files."""
     refuse_own_files(path)
-    if any(_same_file(path, s) for s in sources):
+    if any(same_file(path, s) for s in sources):
         raise _refuse(path, "it is the file being exported")
     real = path.resolve()
     if not any(_chapter_like(n) for n in (path.name, real.name)):
@@ -133,7 +135,7 @@ def check_target(path: Path, *, sources: Iterable[Path] = (), force: bool = Fals
     """
     path = Path(path)
     known = [Path(s) for s in sources]
-    if _stream(path) and not _in_state_dir(path):
+    if _stream(path) and not in_state_dir(path):
         return ExportTarget(path, "stream")
     _refuse_protected(path, known)
     try:
@@ -172,7 +174,7 @@ def check_folder(
     is written; the folder itself must not be, or be inside, a ``.proofdesk`` folder."""
     folder = Path(folder)
     known = [Path(s) for s in sources]
-    if _in_state_dir(folder):
+    if in_state_dir(folder):
         raise _refuse(folder, f"it is inside a {STATE_DIR} folder, where proofdesk keeps its own state")
     if os.path.lexists(folder) and not folder.is_dir():
         raise _refuse(folder, "it is not a folder")

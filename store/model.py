@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
 
@@ -94,7 +94,7 @@ class _Record(BaseModel):
 
 
 VersionStatus = Literal["suggested", "accepted", "rejected"]
-STATUSES: tuple[str, ...] = ("suggested", "accepted", "rejected")
+STATUSES: tuple[str, ...] = get_args(VersionStatus)
 Category = Literal[
     "mistranslation",
     "omission",
@@ -108,19 +108,7 @@ Category = Literal[
     "fluency",
     "other",
 ]
-CATEGORIES: tuple[str, ...] = (
-    "mistranslation",
-    "omission",
-    "addition",
-    "terminology",
-    "consistency",
-    "grammar",
-    "spelling",
-    "punctuation",
-    "style",
-    "fluency",
-    "other",
-)
+CATEGORIES: tuple[str, ...] = get_args(Category)
 MAX_REASON_CHARS = 500
 # The optional keys of a version, in the order they are written after the five usual ones. They are kept as the
 # record's extra keys rather than fields, so a version of an older file (none of them) keeps exactly its five keys

@@ -20,6 +20,7 @@ from typing import Literal
 
 from store.atomic import atomic_write
 from store.errors import StoreError
+from store.export_target import in_state_dir, same_file
 from store.loader import load_chapter
 from store.workspace import GLOSSARY_NAME, STATE_DIR
 
@@ -58,28 +59,16 @@ def is_imported_book(root: Path) -> bool:
     return (root / STATE_DIR / "source.epub").is_file()
 
 
-def _in_state_dir(path: Path) -> bool:
-    spelled = Path(os.path.normpath(os.path.abspath(path)))
-    return any(part.casefold() == STATE_DIR for p in (spelled, path.resolve()) for part in p.parts)
-
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
-
-
 def check_place(out: Path, root: Path, chapters: Sequence[Path]) -> None:
     """Refuse (:class:`ExportRefused`) a place that is, or would become, one of the workspace's own files, or
     that holds a file already."""
-    if _in_state_dir(out):
+    if in_state_dir(out):
         raise ExportRefused(f"refusing to export to {out}: it is inside {STATE_DIR}/, where proofdesk keeps its state")
-    if out.name.casefold() == GLOSSARY_NAME or _same_file(out, root / GLOSSARY_NAME):
+    if out.name.casefold() == GLOSSARY_NAME or same_file(out, root / GLOSSARY_NAME):
         raise ExportRefused(f"refusing to export to {out}: it is a glossary, which an export never replaces")
-    if any(_same_file(out, chapter) for chapter in chapters):
+    if any(same_file(out, chapter) for chapter in chapters):
         raise ExportRefused(f"refusing to export to {out}: it is a chapter file of this book")
-    if out.suffix.casefold() == ".json" and _same_file(out.parent, root):
+    if out.suffix.casefold() == ".json" and same_file(out.parent, root):
         raise ExportRefused(f"refusing to export to {out}: a .json file in the book's folder would be a chapter")
     if os.path.lexists(out):
         raise ExportRefused(f"{out} already exists; give another name (the workstation never replaces a file)")
@@ -132,7 +121,7 @@ def _export_one(root: Path, chapters: Sequence[Path], fmt: ExportFormat, out: Pa
 
 
 def _export_each(root: Path, chapters: Sequence[Path], fmt: ExportFormat, folder: Path) -> str:
-    if _in_state_dir(folder) or _same_file(folder, root):
+    if in_state_dir(folder) or same_file(folder, root):
         raise ExportRefused(f"refusing to export into {folder}: choose a folder outside the book's own")
     targets = [folder / (path.stem + EXPORTS[fmt].suffix) for path in chapters]
     if folder.exists():
