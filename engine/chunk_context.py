@@ -149,10 +149,16 @@ def _capped(
     """Drop whole paragraphs, the farthest from the chunk first (before the chunk on a tie), until within ``chars``."""
     kept_before, kept_after = list(before), list(after)
     while (kept_before or kept_after) and _size(kept_before, kept_after, title) > chars:
-        far_before = max((line.distance for line in kept_before), default=0)
-        far_after = max((line.distance for line in kept_after), default=0)
-        if far_before >= far_after:
-            kept_before = [line for line in kept_before if line.distance != far_before]
-        else:
-            kept_after = [line for line in kept_after if line.distance != far_after]
+        kept_before, kept_after = _without_farthest(kept_before, kept_after)
     return ChunkContext(tuple(kept_before), tuple(kept_after), title)
+
+
+def _without_farthest(
+    before: list[ContextLine], after: list[ContextLine]
+) -> tuple[list[ContextLine], list[ContextLine]]:
+    """The lines without the paragraph farthest from the chunk (the one before it on a tie)."""
+    far_before = max((line.distance for line in before), default=0)
+    far_after = max((line.distance for line in after), default=0)
+    if far_before >= far_after:
+        return [line for line in before if line.distance != far_before], after
+    return before, [line for line in after if line.distance != far_after]

@@ -262,6 +262,11 @@ def _one_credential(url: str, key_value: str | None, key_env: str | None) -> Non
         )
 
 
+def _named(model: str | None, chosen: Profile) -> bool:
+    """Whether a model was named, by the flag or the profile (the demo model is otherwise only a stand-in)."""
+    return bool(model) or bool(chosen.model)
+
+
 def resolve_model(
     config: Config,
     *,
@@ -297,5 +302,5 @@ def resolve_model(
         response_mb=chosen.response_mb,
         # A profile's prices are for its model: another model named by --model, or the demo model, has none.
         prices=chosen.prices if resolved_model == chosen.model != DEMO_MODEL else None,
-        named=bool(model or chosen.model),
+        named=_named(model, chosen),
     )

@@ -258,7 +258,11 @@ def _usual(p: Any) -> bool:
         return False
     if not listed:
         return sel is None
-    v = listed[0]
+    return _is_usual_version(listed[0], sel)
+
+
+def _is_usual_version(v: Any, sel: Any) -> bool:
+    """The one version of a usual paragraph: the known keys in order (a source hash after them), plainly valid."""
     if type(v) is not dict or not _plain_keys(v):
         return False
     vid, text, origin, model, created = (v["id"], v["text"], v["origin"], v["model"], v["created_at"])

@@ -131,6 +131,14 @@ def _suggested_why(para: Paragraph, item: BatchItem, apply: bool) -> SuggestedWh
     return None if apply else "suggest_mode"
 
 
+def _notes(item: BatchItem, why: SuggestedWhy | None) -> dict[str, str | None]:
+    """The new version's optional keys: the model's reason and category; a suggestion's status and base too."""
+    notes = {"reason": item.reason, "category": item.category}
+    if why is not None:
+        notes.update(status="suggested", based_on=item.base_selected_id)
+    return notes
+
+
 def _unchanged(para: Paragraph, text: str) -> bool:
     """The text is already there: the selected one, or a suggestion still waiting for the editor."""
     return para.selected_text == text or any(v.text == text for v in para.pending)
@@ -174,11 +182,8 @@ def merge_batch(
             unchanged.append(item.paragraph_id)
             continue
         why = _suggested_why(para, item, apply)
-        notes = {"reason": item.reason, "category": item.category}
-        if why is not None:
-            notes.update(status="suggested", based_on=item.base_selected_id)
         new_para, version = append_version(
-            para, item.text, origin=origin, model=model, select=why is None, created_at=stamp, notes=notes
+            para, item.text, origin=origin, model=model, select=why is None, created_at=stamp, notes=_notes(item, why)
         )
         replacements[pos] = prune_versions(new_para, keep_versions)
         accepted.append(item.paragraph_id)

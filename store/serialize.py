@@ -103,15 +103,17 @@ def _plain(para: Paragraph) -> bool:
     strings = type(fields["id"]) is type(fields["text"]) is str
     if not (strings and type(fields["reviewed"]) is bool and type(fields["selected_translation_id"]) in _TEXT_OR_NONE):
         return False
-    for version in fields["translations"]:
-        if type(version) is not TranslationVersion or not _hash_only(version.__pydantic_extra__):
-            return False
-        v = version.__dict__
-        if len(v) != 5 or type(v["model"]) not in _TEXT_OR_NONE:
-            return False
-        if not (type(v["id"]) is type(v["text"]) is type(v["origin"]) is type(v["created_at"]) is str):
-            return False
-    return True
+    return all(_plain_version(version) for version in fields["translations"])
+
+
+def _plain_version(version: Any) -> bool:
+    """A version orjson writes as json.dumps does: the five fields as the format has them, at most a source hash."""
+    if type(version) is not TranslationVersion or not _hash_only(version.__pydantic_extra__):
+        return False
+    v = version.__dict__
+    if len(v) != 5 or type(v["model"]) not in _TEXT_OR_NONE:
+        return False
+    return type(v["id"]) is type(v["text"]) is type(v["origin"]) is type(v["created_at"]) is str
 
 
 def _hash_only(extra: dict[str, Any] | None) -> bool:

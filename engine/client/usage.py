@@ -40,15 +40,19 @@ def _count(value: Any) -> int | None:
 
 
 def _whole(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer() and abs(value) <= MAX_TOKEN_COUNT:
-        return int(value)
-    if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 13:
-        return int(value)
-    return None
+    reader = _WHOLE.get(type(value))  # by exact type: a bool is never a count
+    return reader(value) if reader is not None else None
+
+
+def _whole_float(value: float) -> int | None:
+    return int(value) if value.is_integer() and abs(value) <= MAX_TOKEN_COUNT else None
+
+
+def _whole_text(value: str) -> int | None:
+    return int(value) if value.isascii() and value.isdigit() and len(value) <= 13 else None
+
+
+_WHOLE: dict[type, Any] = {int: lambda value: value, float: _whole_float, str: _whole_text}
 
 
 def _detail(details: Any, key: str) -> int | None:

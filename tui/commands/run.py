@@ -251,17 +251,22 @@ def _check_arguments(args: argparse.Namespace) -> None:
         raise UsageError("--trace names one file, so it takes one chapter; leave it out for several chapters")
     if args.trace:
         check_trace_path(args.trace, args.chapters)
+    _check_work_set_flags(args, one_chapter)
+    seen: set[Path] = set()
+    for path in args.chapters:  # a chapter that cannot be loaded is refused by its run: exit 2, one line
+        if path.resolve() in seen:
+            raise UsageError(f"{path}: given twice")
+        seen.add(path.resolve())
+
+
+def _check_work_set_flags(args: argparse.Namespace, one_chapter: bool) -> None:
+    """``--paragraph``, ``--all`` and ``--stale`` each choose the work set; refuse them together."""
     if args.paragraph is not None and not one_chapter:
         raise UsageError("--paragraph names a paragraph of one chapter, so it takes one chapter")
     if args.paragraph is not None and args.include_all:
         raise UsageError("--paragraph runs that paragraph whatever the work set says; leave out --all")
     if args.stale and (args.include_all or args.paragraph is not None):
         raise UsageError("--stale takes exactly the stale paragraphs as the work set; leave out --all and --paragraph")
-    seen: set[Path] = set()
-    for path in args.chapters:  # a chapter that cannot be loaded is refused by its run: exit 2, one line
-        if path.resolve() in seen:
-            raise UsageError(f"{path}: given twice")
-        seen.add(path.resolve())
 
 
 def _exit_code(summaries: list[RunSummary], cancelled: bool, runs: int) -> int:
