@@ -40,7 +40,6 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections import deque
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from pathlib import Path
 from types import TracebackType
@@ -50,6 +49,7 @@ from watchfiles import Change, awatch
 from store.errors import ChapterLoadError
 from store.model import Chapter
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent, WatchStats
+from store.watch_own import OwnWriteLedger
 from store.watch_read import Examined, Known, StatKey, examine, scan_folder
 from store.workspace import Workspace, is_chapter_name
 
@@ -60,7 +60,6 @@ WatchFilter = Callable[[Change, str], bool]
 WatchFactory = Callable[[Path, asyncio.Event, WatchFilter], AsyncGenerator[set[tuple[Change, str]], None]]
 
 _HEALTHY_RUN = 30.0  # a backend that ran this long before failing resets the backoff
-_CONSUMED_OWN = 64  # own-write digests remembered as already seen, per path
 
 
 def default_watch(
@@ -128,7 +127,7 @@ class ChapterWatcher:
         self._notified: dict[Path, int] = {}  # path -> wall clock (ns) of its last notification
         self._suspects: dict[Path, int] = {}  # scan hits not yet judged: path -> ctime_ns of the change found
         self._fast_until = 0.0  # loop time until which the scan keeps its short interval
-        self._consumed_own: dict[Path, deque[str]] = {}  # own-write digests already seen on disk, per path
+        self.own = OwnWriteLedger(self.workspace.own_writes)  # which own writes were already seen on disk
         self._queue: asyncio.Queue[WatchEvent | _Stop] = asyncio.Queue()
         self._wake = asyncio.Event()
         self._scan_now = asyncio.Event()
@@ -359,16 +358,6 @@ class ChapterWatcher:
             self._due[path] = at
             self._wake.set()
 
-    def _own_test(self, path: Path) -> Callable[[str], bool]:
-        """Whether a digest is a write of ours to ``path`` that we have not seen on disk yet.
-
-        A digest we already saw come and go is not ours the second time: that is someone restoring an older
-        version (``git checkout``, an editor's undo-save), which the consumer must hear about.
-        """
-        own_writes = self.workspace.own_writes
-        seen = frozenset(self._consumed_own.get(path, ()))
-        return lambda digest: digest not in seen and own_writes.is_own(path, digest)
-
     async def _settle_loop(self) -> None:
         loop = asyncio.get_running_loop()
         while not self._stopping:
@@ -390,26 +379,10 @@ class ChapterWatcher:
                 log.exception("could not check %s; will look again", path)
                 self._schedule_if_idle(path, asyncio.get_running_loop().time() + max(self.settle, 1.0))
 
-    def _known_now(self, path: Path) -> Known | None:
-        """The state to compare the file with: the known one, or our latest write to it when that came after.
-
-        Without this, an outside program that restores the old bytes before the watcher has looked at our write
-        (a stale editor buffer saved right after a run's commit) would match the old known state and go unseen.
-        """
-        known = self._known.get(path)
-        last = self.workspace.own_writes.last(path)
-        if known is None or last is None or last == known.digest:
-            return known
-        consumed = self._consumed_own.setdefault(path, deque(maxlen=_CONSUMED_OWN))
-        if last in consumed:
-            return known
-        consumed.append(last)  # the file held our write (a restore of it later is someone else's doing)
-        return Known(last, None, True)
-
     async def _check(self, path: Path) -> None:
         loop = asyncio.get_running_loop()
-        known = self._known_now(path)
-        ex = await asyncio.to_thread(examine, path, known, self._own_test(path))
+        known = self.own.known_now(path, self._known.get(path))
+        ex = await asyncio.to_thread(examine, path, known, self.own.is_new_own(path))
         if ex.status == "same" and known is not self._known.get(path):
             ex = dataclasses.replace(ex, status="own")  # the file holds our latest write
         now = loop.time()
@@ -432,7 +405,7 @@ class ChapterWatcher:
         assert ex.digest is not None
         if ex.status == "own":
             self.stats.own_writes += 1
-            self._consumed_own.setdefault(path, deque(maxlen=_CONSUMED_OWN)).append(ex.digest)
+            self.own.seen(path, ex.digest)
             # Our own writes are not parsed (the writer holds the chapter), so no chapter object is known.
             self._known[path] = Known(ex.digest, ex.stat, True)
         elif ex.status == "same":
@@ -481,7 +454,7 @@ class ChapterWatcher:
         if now - since >= self.delete_grace:
             del self._missing_since[path]
             del self._known[path]
-            self._consumed_own.pop(path, None)
+            self.own.forget(path)
             log.info("%s was deleted outside proofdesk", path)
             self._queue.put_nowait(ChapterDeleted(path))
         else:
