@@ -111,6 +111,7 @@ class ModelResponse(EngineEvent, frozen=True, kw_only=True, tag="model_response"
     failure: dict[str, Any] | None = None  # {message, type, code, retryable, retry_after_s} when it ended in error
     attempts: int = 1  # requests made for this response (retries included)
     expanded_tool_calls: tuple[dict[str, Any], ...] = ()  # the calls run in place of a multi_tool_use.parallel
+    lifted_from_content: bool = False  # the model wrote its calls as JSON in its text; they were run as calls
 
 
 class ToolCalled(EngineEvent, frozen=True, kw_only=True, tag="tool_called"):

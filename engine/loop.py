@@ -28,6 +28,7 @@ from engine.client.errors import ModelError
 from engine.client.events import Completed, ReasoningDelta, RetryScheduled, StreamEvent, TextDelta, ToolCallProgress
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
+from engine.client.text_calls import lift_text_calls
 from engine.events import (
     BatchCommitted,
     EngineEvent,
@@ -169,6 +170,7 @@ class ToolCallLoop:
         except ModelError as exc:
             self._fail(outcome, exc.failure, "MODEL_ERROR")
             return None
+        response = lift_text_calls(response, self.tool_names, turn) or response
         self._record_response(response, turn, outcome)
         if response.finish_reason == "error":
             failure = response.failure or ModelFailure("the response ended with an error", "server_error", None, False)
@@ -319,6 +321,7 @@ class ToolCallLoop:
             error=response.error,
             failure=None if response.failure is None else response.failure.to_json(),
             attempts=response.attempts,
+            lifted_from_content=response.lifted_from_content,
         )
 
     def _answer_cut_calls(

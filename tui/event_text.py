@@ -256,7 +256,7 @@ class _ModelResponse(Describer[ModelResponse]):
         if not calls:
             return "text answer"
         names = ", ".join(str(c.get("name", "?")) for c in calls[:2]) + _if(len(calls) > 2, " …")
-        return f"{counted(len(calls), 'call')}: {names}"
+        return f"{counted(len(calls), 'call')}{_if(event.lifted_from_content, ' written as text')}: {names}"
 
 
 class _ToolCalled(Describer[ToolCalled]):

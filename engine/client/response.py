@@ -127,6 +127,7 @@ class AssembledResponse:
     message_fields: dict[str, Any] = field(default_factory=dict)
     received_calls: tuple[ToolCall, ...] = ()  # the calls as the model made them, when a wrapper was expanded
     first_byte_ms: float | None = None
+    lifted_from_content: bool = False  # the calls were written as JSON in the content (engine.client.text_calls)
 
     @property
     def calls_as_made(self) -> tuple[ToolCall, ...]:
