@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len, split_graphemes
 
@@ -139,6 +139,7 @@ def test_property_cjk_and_latin_keep_every_character_fit_and_follow_kinsoku(text
     text=st.text(alphabet=st.characters(exclude_characters="\n\t"), max_size=80),
     width=st.integers(min_value=4, max_value=30),
 )
+@example(text="00⺀ \x1f", width=4)  # a space carrying a control character is one cluster, not a hanging space
 def test_property_any_text_keeps_every_character_and_fits(text: str, width: int) -> None:
     lines = wrap(text, width)
     assert "".join(lines) == text

@@ -46,7 +46,17 @@ class _Unit(NamedTuple):
 
 def _units(text: str) -> list[_Unit]:
     spans, _ = split_graphemes(text)
-    return [_Unit(start, end, cells, text[start]) for start, end, cells in spans]
+    return [_Unit(start, end, cells, _rule_char(text, start, end)) for start, end, cells in spans]
+
+
+def _rule_char(text: str, start: int, end: int) -> str:
+    """The character the rules look at: the cluster's first, unless that is a space with more after it (a space
+    that carries a control character or a mark is not a space that can hang at the end of a line)."""
+    first = text[start]
+    if first != " " or end - start == 1:
+        return first
+    rest = text[start:end].lstrip(" ")
+    return rest[0] if rest else first
 
 
 def _is_cjk(unit: _Unit) -> bool:
