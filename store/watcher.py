@@ -40,14 +40,15 @@ import contextlib
 import dataclasses
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from types import TracebackType
 
-from watchfiles import Change, awatch
+from watchfiles import Change
 
 from store.errors import ChapterLoadError
 from store.model import Chapter
+from store.watch_backend import WatchFactory, default_watch
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent, WatchStats
 from store.watch_own import OwnWriteLedger
 from store.watch_read import Examined, Known, StatKey, examine, scan_folder
@@ -55,28 +56,7 @@ from store.workspace import Workspace, is_chapter_name
 
 log = logging.getLogger(__name__)
 
-WatchFilter = Callable[[Change, str], bool]
-# (folder, stop_event, filter) -> async iterator of change sets; awatch by default, replaceable for tests.
-WatchFactory = Callable[[Path, asyncio.Event, WatchFilter], AsyncGenerator[set[tuple[Change, str]], None]]
-
 _HEALTHY_RUN = 30.0  # a backend that ran this long before failing resets the backoff
-
-
-def default_watch(
-    root: Path, stop_event: asyncio.Event, watch_filter: WatchFilter
-) -> AsyncGenerator[set[tuple[Change, str]], None]:
-    """watchfiles' ``awatch`` on ``root`` alone (not recursive), stoppable through ``stop_event``."""
-    # The watch thread checks stop_event every ``step``; rust_timeout bounds how long a bare cancellation
-    # (no stop_event) waits for that thread, since awatch cannot abandon it.
-    return awatch(
-        root,
-        watch_filter=watch_filter,
-        stop_event=stop_event,
-        recursive=False,
-        debounce=1_600,
-        step=50,
-        rust_timeout=1_000,
-    )
 
 
 class _Stop:

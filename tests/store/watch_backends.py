@@ -9,7 +9,7 @@ from pathlib import Path
 
 from watchfiles import Change
 
-from store.watcher import WatchFilter, default_watch
+from store.watch_backend import WatchFilter, default_watch
 
 
 async def deaf_watch(
