@@ -6,10 +6,7 @@ first by two bounds that never drop a source that could reach the threshold ``t`
 
 - **Length**: ``ratio ≥ t`` needs ``lb`` within ``[la·t/(2−t), la·(2−t)/t]``. Sources are kept sorted by length,
   so the band is one range of positions.
-- **Characters**: the LCS is at most the characters the two share (as multisets), so a match shares at least
-  ``α = t·(la + lb_min)/2`` of the query's characters, and therefore (prefix filtering) at least one of the
-  query's ``la − α + 1`` rarest characters. The positions holding a character are one big-int bitset per
-  character, so the candidates are a few ORs and one AND with the length band.
+- **Characters** (``char_filter``): the LCS is at most the characters the two share, counted with repeats.
 
 What is left is scored by ``rapidfuzz.process.extractOne`` with the threshold as its ``score_cutoff``.
 """
@@ -21,10 +18,9 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 
+from engine.memory.char_filter import CharacterFilter, set_bits
 from engine.memory.entries import MemoryEntry, squeeze
-from engine.memory.gram_bits import GramBits, bigram_buckets, characters, set_bits
 
 MEMORY_HEADING = "Memory (earlier translations of similar text):"
 
@@ -67,7 +63,7 @@ def _one_line(text: str) -> str:
 
 
 class MemoryIndex:
-    """Immutable: the entries by squeezed source, sorted by length, with a bitset of positions per character."""
+    """Immutable: the entries by squeezed source, sorted by length, with the character filter of the sources."""
 
     def __init__(self, entries: Iterable[MemoryEntry]) -> None:
         by_key: dict[str, list[MemoryEntry]] = defaultdict(list)
@@ -84,7 +80,7 @@ class MemoryIndex:
             for e in self.exact[k]
             if e.chapter_id is not None and e.paragraph_id is not None
         }
-        _ = self.bigrams  # built now, in the thread that builds the index
+        self.filter = CharacterFilter(self.keys)
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -94,10 +90,14 @@ class MemoryIndex:
         key = squeeze(text)
         if not key:
             return None
+        return self._exact(key, chapter_id, paragraph_id) or self._similar(key, threshold, chapter_id, paragraph_id)
+
+    def _exact(self, key: str, chapter_id: str, paragraph_id: str) -> MemoryMatch | None:
+        """An entry with this very (squeezed) source, not that paragraph's own."""
         for entry in self.exact.get(key, ()):
             if not entry.owned_by(chapter_id, paragraph_id):
                 return MemoryMatch(entry, 100.0, True)
-        return self._similar(key, threshold, chapter_id, paragraph_id)
+        return None
 
     def matches(self, paragraphs: Sequence[Query], threshold: float, limit: int) -> list[tuple[int, MemoryMatch]]:
         """For ``(index, chapter ID, paragraph ID, text)`` of a chunk's paragraphs: the ``limit`` best matches as
@@ -119,10 +119,11 @@ class MemoryIndex:
         found: list[tuple[int, MemoryMatch]] = []
         similar: list[Query] = []
         for index, chapter_id, paragraph_id, text in paragraphs:
-            match = self.best(text, 1.0, chapter_id, paragraph_id)
-            if match is not None:
+            if not (key := squeeze(text)):
+                continue
+            if match := self._exact(key, chapter_id, paragraph_id):
                 found.append((index, match))
-            elif key := squeeze(text):
+            else:
                 similar.append((index, chapter_id, paragraph_id, key))
         return found, similar
 
@@ -147,16 +148,6 @@ class MemoryIndex:
             return None
         return own
 
-    @cached_property
-    def bigrams(self) -> GramBits:
-        """The bigram filter (thresholds above 2/3); built with the index."""
-        return GramBits(self.keys, bigram_buckets)
-
-    @cached_property
-    def characters(self) -> GramBits:
-        """The character filter (thresholds of 2/3 and below, where bigrams bound nothing); built on first use."""
-        return GramBits(self.keys, characters)
-
     def _candidates(self, key: str, threshold: float, own: int | None) -> list[str]:
         """Every source that could be ``threshold`` similar to ``key`` (never ``key`` itself)."""
         la = len(key)
@@ -164,20 +155,8 @@ class MemoryIndex:
         hi = bisect.bisect_right(self.lengths, math.ceil(la * (2 - threshold) / threshold))
         if lo >= hi:
             return []
-        found = self._reaching(key, threshold, lo, hi)
+        found = self.filter.reaching(self.filter.query(key, threshold), lo, hi)
         for left_out in (self.position.get(key), own):
             if left_out is not None and lo <= left_out < hi:
-                found &= ~(1 << (left_out - lo))
-        return [self.keys[lo + i] for i in set_bits(found)]
-
-    def _reaching(self, key: str, threshold: float, lo: int, hi: int) -> int:
-        """The band's positions that pass the count filter. With ``M ≥ t·(la+lb)/2`` matched characters, at least
-        ``3M − la − lb − 1`` of ``key``'s bigrams survive in the source (an unmatched character breaks two, an
-        inserted run one), and at least ``M`` characters are shared; ``lb`` is at least the band's shortest."""
-        total = len(key) + self.lengths[lo]
-        bigrams = math.ceil((1.5 * threshold - 1) * total - 1) - 1  # one below each bound, for float rounding
-        if bigrams > 0:
-            return self.bigrams.reaching(key, bigrams, lo, hi)
-        if threshold > 2 / 3:  # a short key: its band is narrow (and the characters filter may not be built)
-            return (1 << (hi - lo)) - 1
-        return self.characters.reaching(key, max(0, math.ceil(threshold * total / 2) - 1), lo, hi)
+                found &= ~(1 << left_out)
+        return [self.keys[i] for i in set_bits(found)]

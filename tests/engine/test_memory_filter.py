@@ -1,0 +1,80 @@
+"""The memory's candidate filter never loses a source that reaches the threshold (design section 17).
+
+The filter is an upper bound computed with big-int bitsets; these tests hold it against the plain definitions:
+the counter against counting one by one, the whole lookup against scoring every source with rapidfuzz.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from rapidfuzz import fuzz
+
+from engine.memory.bit_counter import start_slices, surviving
+from engine.memory.char_filter import MAX_OCCURRENCE, CharacterFilter, occurrences
+from engine.memory.entries import MemoryEntry
+from engine.memory.index import MemoryIndex
+
+pytestmark = pytest.mark.slow
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**24 - 1), max_size=40),
+    st.lists(st.integers(-1, 12), min_size=24, max_size=24),
+    st.integers(0, 30),
+)
+def test_the_counter_keeps_exactly_the_positions_within_their_allowance(
+    held: list[int], allowances: list[int], enough: int
+) -> None:
+    width = max(1, max(allowances).bit_length())
+    alive = sum(1 << p for p, a in enumerate(allowances) if a >= 0)
+    steps = [(p, (1 << width) - a - 1 if a >= 0 else 0) for p, a in enumerate(allowances)]
+    missed = [sum(1 - (bits >> p & 1) for bits in held) for p in range(len(allowances))]
+    exact = sum(1 << p for p, a in enumerate(allowances) if a >= 0 and missed[p] <= a)
+    assert surviving(iter(held), alive, start_slices(steps, len(allowances), width), 0) == exact
+    early = surviving(iter(held), alive, start_slices(steps, len(allowances), width), enough)
+    assert early & exact == exact and early & alive == early  # a superset of the answer, within the living
+    assert early == exact or early.bit_count() <= enough
+
+
+def test_start_slices_spell_each_positions_value() -> None:
+    slices = start_slices([(2, 5), (4, 2), (7, 7)], 9, 3)
+    values = [sum((slices[k] >> p & 1) << k for k in range(3)) for p in range(12)]
+    assert values == [0, 0, 5, 5, 2, 2, 2, 7, 7, 0, 0, 0]
+
+
+def test_occurrences_count_repeats_up_to_the_cap() -> None:
+    assert sorted(occurrences("のをの")) == sorted([ord("の") << 4 | 1, ord("の") << 4 | 2, ord("を") << 4 | 1])
+    assert len(occurrences("あ" * 40)) == MAX_OCCURRENCE
+
+
+TEXT = st.text(alphabet="あいうの下人門雨、。ab", min_size=1, max_size=90)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(TEXT, min_size=1, max_size=60, unique=True), TEXT, st.sampled_from([0.5, 0.6, 0.75, 0.8, 0.9, 0.97]))
+def test_the_lookup_finds_the_best_score_a_full_scan_finds(sources: list[str], query: str, threshold: float) -> None:
+    index = MemoryIndex([MemoryEntry(s, str(i), "old", str(i)) for i, s in enumerate(sources)])
+    match = index.best(query, threshold, "c", "p")
+    if query in sources:
+        assert match is not None and match.exact
+        return
+    best = max((score for s in sources if (score := fuzz.ratio(query, s)) >= threshold * 100), default=None)
+    assert (match.score if match else None) == best
+
+
+def test_a_character_repeated_past_the_cap_is_still_matched() -> None:
+    base = "の" * 40 + "下人" * 5
+    near = "の" * 38 + "下人" * 5 + "雨"
+    index = MemoryIndex([MemoryEntry(near, "t", "old", "1"), MemoryEntry("の" * 3 + "門" * 40, "u", "old", "2")])
+    match = index.best(base, 0.9, "c", "p")
+    assert match is not None and match.entry.target == "t" and match.score == pytest.approx(fuzz.ratio(base, near))
+
+
+def test_the_filter_rejects_sources_that_share_too_few_characters() -> None:
+    keys = sorted(["あいうえおかきくけこ", "あいうえおさしすせそ", "たちつてとなにぬねの"], key=len)
+    filtered = CharacterFilter(keys)
+    found = filtered.reaching(filtered.query("あいうえおかきくけこ", 0.75), 0, len(keys))
+    assert [keys[p] for p in range(len(keys)) if found >> p & 1] == ["あいうえおかきくけこ"]
