@@ -80,9 +80,8 @@ class CharacterFilter:
         ]
         plan = Plan.of(groups, len(query.held))
         found = plan.free
-        if plan.alive:
-            band = (1 << (hi - lo)) - 1
-            held = ((bits >> lo) & band for bits in query.held)  # shifted only if counted: most never are
+        if plan.alive:  # the counter masks each feature with the living positions, all within the band
+            held = (bits >> lo for bits in query.held)  # shifted only when counted: most never are
             found |= surviving(held, plan.alive, start_slices(plan.steps, hi - lo, plan.width), ENOUGH)
         return found << lo
 
