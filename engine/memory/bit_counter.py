@@ -40,6 +40,8 @@ def surviving(held: Iterable[int], alive: int, slices: list[int], enough: int) -
             alive ^= alive & dead
             if alive.bit_count() <= enough:
                 return alive
+            if pair % FLUSH == 0:  # nothing waits now: the slices may forget the dead (narrower ints from here)
+                slices[:] = [level & alive for level in slices]
     return alive ^ (alive & _flush(slices, waiting))
 
 
