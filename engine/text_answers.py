@@ -1,0 +1,60 @@
+"""Text answers: ``[ID: xxxxxxxx] translation`` lines a model wrote instead of calling a tool (design section 19).
+
+An ID line starts (after an optional ``-``/``*`` bullet, ``**`` and the ``[index]`` the chunk shows) with
+``[ID: …]`` — spaces inside the brackets allowed, an optional ``:`` after them and an optional ``Translation:``
+before the text. An item's text runs from its ID line to the next ID line, blank line or code fence line, joined
+with ``\\n``; lines before the first ID line are ignored, never assigned to a paragraph. Pure: what the items are
+submitted as, and how, is the loop's (``engine/text_submission.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ID_LINE = re.compile(
+    r"""^\s*(?P<lead>(?:[-*]\s+)?(?:\*\*\s*)?(?:\[\s*\d+\s*\]\s*)?(?:\*\*\s*)?)
+    \[\s*ID\s*:\s*(?P<id>[^\]\s]+)\s*\]
+    (?P<close>\s*:?\s*\*\*)?\s*:?\s*(?:translation\s*:\s*)?(?P<text>.*)$""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_FENCE = re.compile(r"^\s*```")
+
+
+@dataclass(frozen=True, slots=True)
+class TextItem:
+    """One paragraph's text as the model wrote it on ``[ID: …]`` lines."""
+
+    paragraph_id: str
+    text: str
+
+
+def text_items(content: str) -> list[TextItem] | None:
+    """The items of a text answer in the order written, or None when ``content`` holds no ``[ID: …]`` line (it is
+    not a text answer). Items are not checked here: an unknown, repeated or blank one is the batch's to refuse."""
+    read: list[tuple[str, list[str]]] = []  # (paragraph_id, its lines), in the order written
+    reading = False  # whether the lines that follow still belong to the last item
+    for line in content.splitlines():
+        found = _ID_LINE.match(line)
+        if found is not None:
+            read.append((found["id"], [_first_text(found)]))
+            reading = True
+        elif reading and _ends_item(line):
+            reading = False
+        elif reading:
+            read[-1][1].append(line.rstrip())
+    return [TextItem(pid, "\n".join(lines).strip()) for pid, lines in read] or None
+
+
+def _first_text(found: re.Match[str]) -> str:
+    """The text on the ID line itself, without the ``**`` that closes a bold opened before the ID."""
+    text = found["text"].rstrip()
+    opened = found["lead"].count("**") % 2 == 1 and found["close"] is None
+    if opened and text.endswith("**"):
+        text = text[:-2].rstrip()
+    return text
+
+
+def _ends_item(line: str) -> bool:
+    """A blank line or a code fence line ends the item being read."""
+    return not line.strip() or _FENCE.match(line) is not None
