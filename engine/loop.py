@@ -38,6 +38,7 @@ from engine.events import (
     ModelResponse,
     Reminder,
     Retry,
+    TextSubmission,
     ToolCalled,
     ToolResult,
 )
@@ -57,6 +58,8 @@ from engine.loop_texts import (
 )
 from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
+from engine.text_answers import TextItem, text_items
+from engine.text_submission import answer_message, text_batches
 from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 from engine.tools.registry import ToolRegistry
 from engine.tools.results import Committed, ToolReply
@@ -116,6 +119,7 @@ class ToolCallLoop:
         self.outcome = outcome or ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
         self.history: list[dict[str, Any]] = []
         self._calls_made: set[str] = set()
+        self._refused: dict[str, dict[str, Any]] = {}  # call id -> the result of a text answer refused as a whole
         self._cancel_pending = False
         self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
         self._reminders = self._cut_turns = self._idle_turns = self._traced = 0
@@ -186,6 +190,8 @@ class ToolCallLoop:
         self.history.append(response.assistant_message())
         if response.tool_calls:
             return await self._tool_turn(response, dropped)
+        if (items := text_items(response.content)) is not None:
+            return await self._text_answer(items)
         return self._text_turn()
 
     def _cut_turn(self, response: AssembledResponse) -> bool:
@@ -213,6 +219,24 @@ class ToolCallLoop:
             made = len(response.tool_calls) + dropped
             text = TOO_MANY_CALLS_TEXT.format(made=made, limit=MAX_CALLS_PER_RESPONSE)
             self.history.append({"role": "user", "content": text})
+        return self._went_on(complete, progress)
+
+    async def _text_answer(self, items: list[TextItem]) -> bool:
+        """``[ID: …]`` lines instead of a call: submitted as ``add_translation_batch`` calls, each answered by a user
+        message (``engine/text_submission.py``)."""
+        turn = self.outcome.turns
+        self._event(TextSubmission, turn=turn, paragraph_ids=tuple(item.paragraph_id for item in items))
+        batches = text_batches(items, self.config.chunk, self.scope, turn)
+        if batches.refusal is not None:
+            self._refused[batches.calls[0].id] = batches.refusal
+        answers: list[dict[str, Any]] = []
+        complete, progress = await self._run_tools(batches.calls, answers, turn, self.outcome)
+        self.history.extend(answer_message(message) for message in answers)
+        return self._went_on(complete, progress)
+
+    def _went_on(self, complete: bool, progress: bool | None) -> bool:
+        """After a turn's calls: whether the conversation goes on (the chunk is complete, stalled or its file
+        failed)."""
         if self.outcome.end_code in FILE_FAILURES:
             return False
         if complete:
@@ -434,6 +458,8 @@ class ToolCallLoop:
         """The tool's reply. A call that writes is finished even when the run is cancelled meanwhile: a commit
         that started is completed and reported (its tool result and ``batch_committed``) before the cancellation
         goes on (``_cancel_pending``), so the report always matches the file."""
+        if (refused := self._refused.pop(call.id, None)) is not None:
+            return ToolReply(refused)
         pending = self.registry.call(call.name, call.arguments, self.scope)
         if not self.registry.writes(call.name):
             return await pending
