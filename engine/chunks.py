@@ -8,7 +8,8 @@ result may be submitted with.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import dataclasses
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -77,6 +78,17 @@ class Chunk:
                 )
             )
         return made[0], made[1]
+
+    def only(self, paragraph_ids: Collection[str]) -> Chunk:
+        """The chunk with only those of its paragraphs that are in ``paragraph_ids``, in its order (same number and
+        part: its halves are labelled as the chunk's)."""
+        keep = [n for n, pid in enumerate(self.paragraph_ids) if pid in paragraph_ids]
+        return dataclasses.replace(
+            self,
+            paragraph_ids=tuple(self.paragraph_ids[n] for n in keep),
+            paragraph_indexes=tuple(self.paragraph_indexes[n] for n in keep),
+            entries=tuple(self.entries[n] for n in keep),
+        )
 
     @cached_property
     def bases(self) -> tuple[BaseState, ...]:

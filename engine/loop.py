@@ -29,6 +29,7 @@ from engine.client.events import Completed, ReasoningDelta, RetryScheduled, Stre
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.client.text_calls import lift_text_calls
+from engine.cut_batch import TRUNCATED, closed_items_call, cut_batch, cut_result, shown_closed
 from engine.events import (
     BatchCommitted,
     EngineEvent,
@@ -44,7 +45,6 @@ from engine.events import (
 )
 from engine.loop_config import ToolCallLoopConfig
 from engine.loop_texts import (
-    CUT_CALL_TEXT,
     OUTPUT_LIMIT_TEXT,
     REPAIRED_WARNING,
     REPEATED_NOTE,
@@ -60,7 +60,7 @@ from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
 from engine.text_answers import TextItem, text_items
 from engine.text_submission import answer_message, text_batches
-from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
+from engine.tools.args import MAX_ARGUMENT_CHARS
 from engine.tools.registry import ToolRegistry
 from engine.tools.results import Committed, ToolReply
 
@@ -184,9 +184,10 @@ class ToolCallLoop:
 
     async def _answer(self, response: AssembledResponse) -> bool:
         """Act on one whole response; whether the conversation goes on."""
-        if response.finish_reason == "length":
-            return self._cut_turn(response)
         response, dropped = self._bound_calls(response)
+        response = shown_closed(response)  # a cut call is shown back as what closed of it, never as {}
+        if response.finish_reason == "length":
+            return await self._cut_turn(response)
         self.history.append(response.assistant_message())
         if response.tool_calls:
             return await self._tool_turn(response, dropped)
@@ -194,32 +195,35 @@ class ToolCallLoop:
             return await self._text_answer(items)
         return self._text_turn()
 
-    def _cut_turn(self, response: AssembledResponse) -> bool:
-        """A response cut off by the token limit: nothing in it runs; two in a chunk end it."""
-        self._cut_turns += 1
+    async def _cut_turn(self, response: AssembledResponse) -> bool:
+        """A response cut off by the token limit: no call in it runs, but a cut batch submits the items that closed
+        before the cut (``engine/cut_batch.py``); two cut turns in a chunk end it."""
         if response.usage is not None:
             self.outcome.cut_completion_tokens.append(response.usage.completion_tokens)
         if response.tool_calls:
             self.history.append(response.assistant_message())
-            self._answer_cut_calls(response.tool_calls, self.history, self.outcome.turns, self.outcome)
-        else:
-            self._event(
-                ErrorEvent,
-                message="the response was cut off (finish reason length) before it made any tool call",
-                code="OUTPUT_LIMIT",
+            complete, progress = await self._run_tools(
+                response.tool_calls, self.history, self.outcome.turns, self.outcome
             )
-            self.history.append({"role": "assistant", "content": response.content or ""})
-            self.history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
-        return self._cut_turns < MAX_STALLED_TURNS or self._end("OUTPUT_LIMIT")
+            return self._went_on(complete, progress, cut=True)
+        self._event(
+            ErrorEvent,
+            message="the response was cut off (finish reason length) before it made any tool call",
+            code="OUTPUT_LIMIT",
+        )
+        self.history.append({"role": "assistant", "content": response.content or ""})
+        self.history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
+        return self._cut_again()
 
     async def _tool_turn(self, response: AssembledResponse, dropped: int) -> bool:
         """Run the response's calls; whether the conversation goes on."""
+        truncated = self.outcome.tool_errors[TRUNCATED]
         complete, progress = await self._run_tools(response.tool_calls, self.history, self.outcome.turns, self.outcome)
         if dropped:
             made = len(response.tool_calls) + dropped
             text = TOO_MANY_CALLS_TEXT.format(made=made, limit=MAX_CALLS_PER_RESPONSE)
             self.history.append({"role": "user", "content": text})
-        return self._went_on(complete, progress)
+        return self._went_on(complete, progress, cut=self.outcome.tool_errors[TRUNCATED] > truncated)
 
     async def _text_answer(self, items: list[TextItem]) -> bool:
         """``[ID: …]`` lines instead of a call: submitted as ``add_translation_batch`` calls, each answered by a user
@@ -234,17 +238,25 @@ class ToolCallLoop:
         self.history.extend(answer_message(message) for message in answers)
         return self._went_on(complete, progress)
 
-    def _went_on(self, complete: bool, progress: bool | None) -> bool:
+    def _went_on(self, complete: bool, progress: bool | None, cut: bool = False) -> bool:
         """After a turn's calls: whether the conversation goes on (the chunk is complete, stalled or its file
-        failed)."""
+        failed). ``cut``: the turn was cut off, or a call's arguments were."""
         if self.outcome.end_code in FILE_FAILURES:
             return False
         if complete:
             return self._complete()
+        if cut:
+            return self._cut_again()
         if progress is False:
             self._idle_turns += 1
             return self._idle_turns < MAX_STALLED_TURNS or self._end("NO_PROGRESS")
         return True
+
+    def _cut_again(self) -> bool:
+        """One more turn cut off; the second in a chunk ends it ``OUTPUT_LIMIT`` (the run then runs the paragraphs
+        still without a submission as two halves)."""
+        self._cut_turns += 1
+        return self._cut_turns < MAX_STALLED_TURNS or self._end("OUTPUT_LIMIT")
 
     def _text_turn(self) -> bool:
         """An answer without tool calls: the end of a revising chunk, else a reminder of what is missing."""
@@ -268,6 +280,8 @@ class ToolCallLoop:
             outcome.missing = tuple(self._missing())
         elif outcome.status == "complete":
             outcome.missing = ()
+        if outcome.end_code == "OUTPUT_LIMIT":
+            outcome.rerun = tuple(self._missing())
 
     def _bound_calls(self, response: AssembledResponse) -> tuple[AssembledResponse, int]:
         """The response with at most ``MAX_CALLS_PER_RESPONSE`` tool calls (the rest are dropped from what is sent
@@ -348,29 +362,6 @@ class ToolCallLoop:
             lifted_from_content=response.lifted_from_content,
         )
 
-    def _answer_cut_calls(
-        self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
-    ) -> None:
-        """A response cut off by the output limit: none of its calls ran; each is answered as truncated."""
-        for call in calls:
-            outcome.tool_calls += 1
-            self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=call.arguments_raw)
-            result = {
-                **invalid_arguments(call.name, CUT_CALL_TEXT, "Resend it with fewer paragraphs."),
-                "error_code": "ARGUMENTS_TRUNCATED",
-            }
-            outcome.tool_errors["ARGUMENTS_TRUNCATED"] += 1
-            self._event(
-                ToolResult,
-                turn=turn,
-                call_id=call.id,
-                name=call.name,
-                success=False,
-                error_code="ARGUMENTS_TRUNCATED",
-                result=result,
-            )
-            history.append(tool_message(call, result))
-
     async def _run_tools(
         self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
     ) -> tuple[bool, bool | None]:
@@ -409,13 +400,13 @@ class ToolCallLoop:
         never counts, nor is it told that nothing changed.
         """
         outcome.tool_calls += 1
-        arguments = call.arguments if call.arguments is not None else call.arguments_raw
+        arguments = call.arguments_raw if call.arguments is None or call.error_code == TRUNCATED else call.arguments
         self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=arguments)
         result, committed, repeated = await self._execute(call)
         ok = bool(result.get("success"))
         accepted = committed.accepted if committed is not None else ()
         progress = None
-        if call.executable and self.registry.submits(call.name):
+        if (call.executable or committed is not None) and self.registry.submits(call.name):
             result, progress = _judged_submission(result, ok, accepted, repeated)
         code = self._count_result(ok, result, outcome)
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
@@ -442,7 +433,7 @@ class ToolCallLoop:
     async def _execute(self, call: ToolCall) -> tuple[dict[str, Any], Committed | None, bool]:
         """The call's result, what it committed, and whether it repeats an earlier call of this chunk."""
         if not call.executable:
-            return unusable_call(call), None, False
+            return await self._unusable(call)
         if len(call.arguments_raw) > MAX_ARGUMENT_CHARS:  # the tools' own limit, whatever the client parsed
             return oversized_call(call), None, False
         key = _call_key(call)
@@ -453,6 +444,17 @@ class ToolCallLoop:
         if call.repaired:
             result = {**result, "warning": REPAIRED_WARNING}
         return result, reply.committed, repeated
+
+    async def _unusable(self, call: ToolCall) -> tuple[dict[str, Any], Committed | None, bool]:
+        """A call that cannot run as made: a cut batch submits the items that closed before the cut, as a batch of
+        their own; any other is answered with why it did not run."""
+        if call.error_code != TRUNCATED or not self.registry.submits(call.name):
+            return unusable_call(call), None, False
+        cut = cut_batch(call)
+        if not cut.items:
+            return cut_result(cut, None), None, False
+        reply = await self._call(closed_items_call(call, cut))
+        return cut_result(cut, reply.result), reply.committed, False
 
     async def _call(self, call: ToolCall) -> ToolReply:
         """The tool's reply. A call that writes is finished even when the run is cancelled meanwhile: a commit
