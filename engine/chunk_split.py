@@ -31,8 +31,16 @@ class SplitPlan:
 
 def split_plan(config: ToolCallLoopConfig, outcome: ChunkOutcome) -> SplitPlan | None:
     """What of the chunk just run is run again as two halves, or None."""
-    if outcome.end_code == "CONTEXT_OVERFLOW" and outcome.turns == 1 and len(config.paragraph_ids) > 1:
-        return SplitPlan(config.paragraph_ids, "CONTEXT_OVERFLOW")  # nothing was sent back yet: all of it
-    if outcome.end_code == "OUTPUT_LIMIT" and len(outcome.rerun) > 1:
-        return SplitPlan(outcome.rerun, "OUTPUT_LIMIT")
-    return None
+    return _overflow(config, outcome) or _cut(outcome)
+
+
+def _overflow(config: ToolCallLoopConfig, outcome: ChunkOutcome) -> SplitPlan | None:
+    """The first request did not fit the context: nothing was sent back yet, so all of the chunk."""
+    fits = outcome.end_code != "CONTEXT_OVERFLOW" or outcome.turns != 1
+    return None if fits or len(config.paragraph_ids) < 2 else SplitPlan(config.paragraph_ids, "CONTEXT_OVERFLOW")
+
+
+def _cut(outcome: ChunkOutcome) -> SplitPlan | None:
+    """Two turns were cut off: the paragraphs still without a submission."""
+    cut = outcome.end_code == "OUTPUT_LIMIT" and len(outcome.rerun) > 1
+    return SplitPlan(outcome.rerun, "OUTPUT_LIMIT") if cut else None

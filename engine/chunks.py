@@ -82,13 +82,9 @@ class Chunk:
     def only(self, paragraph_ids: Collection[str]) -> Chunk:
         """The chunk with only those of its paragraphs that are in ``paragraph_ids``, in its order (same number and
         part: its halves are labelled as the chunk's)."""
-        keep = [n for n, pid in enumerate(self.paragraph_ids) if pid in paragraph_ids]
-        return dataclasses.replace(
-            self,
-            paragraph_ids=tuple(self.paragraph_ids[n] for n in keep),
-            paragraph_indexes=tuple(self.paragraph_indexes[n] for n in keep),
-            entries=tuple(self.entries[n] for n in keep),
-        )
+        rows = zip(self.paragraph_ids, self.paragraph_indexes, self.entries, strict=True)
+        ids, indexes, entries = zip(*(row for row in rows if row[0] in paragraph_ids), strict=True)
+        return dataclasses.replace(self, paragraph_ids=ids, paragraph_indexes=indexes, entries=entries)
 
     @cached_property
     def bases(self) -> tuple[BaseState, ...]:

@@ -42,23 +42,33 @@ def closed_part(raw: str) -> ClosedPart:
 
 def _members(text: str, at: int) -> ClosedPart:
     members: dict[str, Any] = {}
-    while True:
-        at = _skip(text, at)
-        key = _whole_value(text, at)
-        if key is None or not isinstance(key[0], str):
-            return ClosedPart(members, "" if text.startswith("}", at) else text[at:])
-        at = _skip(text, key[1])
-        if not text.startswith(":", at):
-            return ClosedPart(members, text[at:])
-        at = _skip(text, at + 1)
-        value = _whole_value(text, at)
-        if value is None:
-            return _cut_member(members, key[0], text, at)
-        members[key[0]] = value[0]
-        at = _skip(text, value[1])
-        if not text.startswith(",", at):
-            return ClosedPart(members)  # "}" or anything else: the object ended here
-        at += 1
+    while not isinstance(step := _next_member(text, at, members), ClosedPart):
+        at = step
+    return step
+
+
+def _next_member(text: str, at: int, members: dict[str, Any]) -> int | ClosedPart:
+    """Read the member at ``at`` into ``members``: where the next one starts, or how the object ended."""
+    start = _skip(text, at)
+    key = _key_at(text, start)
+    if key is None:
+        return ClosedPart(members, "" if text.startswith("}", start) else text[start:])
+    name, at = key
+    value = _whole_value(text, at)
+    if value is None:
+        return _cut_member(members, name, text, at)
+    members[name] = value[0]
+    at = _skip(text, value[1])
+    return at + 1 if text.startswith(",", at) else ClosedPart(members)  # "}" or anything else: it ended here
+
+
+def _key_at(text: str, at: int) -> tuple[str, int] | None:
+    """The member key at ``at`` and where its value starts (after the colon), or None."""
+    key = _whole_value(text, at)
+    if key is None or not isinstance(key[0], str):
+        return None
+    colon = _skip(text, key[1])
+    return (key[0], _skip(text, colon + 1)) if text.startswith(":", colon) else None
 
 
 def _cut_member(members: dict[str, Any], key: str, text: str, at: int) -> ClosedPart:

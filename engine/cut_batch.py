@@ -91,18 +91,27 @@ def closed_items_call(call: ToolCall, cut: CutBatch) -> ToolCall:
 def cut_result(cut: CutBatch, batch: dict[str, Any] | None) -> dict[str, Any]:
     """What the model is told about its cut batch: ``ARGUMENTS_TRUNCATED`` with what was ``committed`` of the closed
     items (``batch`` is their result, None when none closed) and the ``cut_paragraph_id``."""
-    committed = list(batch.get("accepted", ())) if batch is not None and batch.get("success") else []
-    result = {
+    committed = list(batch.get("accepted", ())) if batch is not None and _saved(batch) else []
+    return {
         **invalid_arguments("add_translation_batch", _cut_sentence(cut, batch, committed), _cut_hint(cut)),
         "error_code": TRUNCATED,
         "committed": committed,
         "cut_paragraph_id": cut.cut_paragraph_id,
+        **_batch_fields(batch),
     }
-    if batch is not None and not batch.get("success"):
-        result["closed_items_refused"] = {k: batch[k] for k in ("error_code", "error", "hint") if k in batch}
-    elif batch is not None:
-        result.update({k: batch[k] for k in _CARRIED if k in batch})
-    return result
+
+
+def _saved(batch: dict[str, Any] | None) -> bool:
+    return batch is not None and batch.get("success") is True
+
+
+def _batch_fields(batch: dict[str, Any] | None) -> dict[str, Any]:
+    """What the closed items' own result adds: its warnings and what remains, or why it was refused."""
+    if batch is None:
+        return {}
+    if not _saved(batch):
+        return {"closed_items_refused": {k: batch[k] for k in ("error_code", "error", "hint") if k in batch}}
+    return {k: batch[k] for k in _CARRIED if k in batch}
 
 
 def _cut_sentence(cut: CutBatch, batch: dict[str, Any] | None, committed: list[str]) -> str:
@@ -111,7 +120,7 @@ def _cut_sentence(cut: CutBatch, batch: dict[str, Any] | None, committed: list[s
     closed = f" The {len(cut.items)} items that closed before it"
     if batch is None:
         done = " No item had closed before the cut, so nothing was saved."
-    elif not batch.get("success"):
+    elif not _saved(batch):
         done = f"{closed} were refused as a batch (see closed_items_refused)."
     else:
         done = f"{closed} were checked as a batch and saved ({len(committed)} written)."

@@ -297,9 +297,10 @@ class ToolCallLoop:
         )
         return dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_RESPONSE]), dropped
 
-    def _stop_on_file(self, outcome: ChunkOutcome, code: EndCode, result: dict[str, Any]) -> None:
+    def _stop_on_file(self, outcome: ChunkOutcome, last: str | None, result: dict[str, Any]) -> None:
         """The chapter file failed ``MAX_FILE_FAILURES`` calls in a row: a deleted file, a full disk, a read-only
         folder will not heal while the model retries, so end the chunk (and, through the run, the rest)."""
+        code: EndCode = "CHAPTER_UNAVAILABLE" if last == "CHAPTER_UNAVAILABLE" else "COMMIT_FAILED"
         detail = str(result.get("error") or code)
         outcome.status, outcome.end_code = "failed", code
         outcome.error = (
@@ -400,24 +401,29 @@ class ToolCallLoop:
         never counts, nor is it told that nothing changed.
         """
         outcome.tool_calls += 1
-        arguments = call.arguments_raw if call.arguments is None or call.error_code == TRUNCATED else call.arguments
-        self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=arguments)
+        self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=_shown_arguments(call))
         result, committed, repeated = await self._execute(call)
         ok = bool(result.get("success"))
         accepted = committed.accepted if committed is not None else ()
-        progress = None
-        if (call.executable or committed is not None) and self.registry.submits(call.name):
-            result, progress = _judged_submission(result, ok, accepted, repeated)
+        result, progress = self._judged(call, result, committed, repeated)
         code = self._count_result(ok, result, outcome)
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
         if committed is not None and accepted:  # only when something reached the disk
             self._committed(committed)
         history.append(tool_message(call, result))
         if self._file_failures >= MAX_FILE_FAILURES:
-            self._stop_on_file(
-                outcome, "CHAPTER_UNAVAILABLE" if code == "CHAPTER_UNAVAILABLE" else "COMMIT_FAILED", result
-            )
+            self._stop_on_file(outcome, code, result)
         return progress
+
+    def _judged(
+        self, call: ToolCall, result: dict[str, Any], committed: Committed | None, repeated: bool
+    ) -> tuple[dict[str, Any], bool | None]:
+        """A submission's result (with a note when it changed nothing) and whether it moved the chunk on; any other
+        call's result as it is, and None. A cut batch that committed its closed items is a submission too."""
+        if not (call.executable or committed is not None) or not self.registry.submits(call.name):
+            return result, None
+        accepted = committed.accepted if committed is not None else ()
+        return _judged_submission(result, bool(result.get("success")), accepted, repeated)
 
     def _committed(self, committed: Committed) -> None:
         self._event(
@@ -492,6 +498,12 @@ def _judged_submission(
     if ok and not accepted:
         return {**result, "note": UNCHANGED_NOTE}, False
     return result, True  # accepted something, or a new attempt the tools refused: not a stall
+
+
+def _shown_arguments(call: ToolCall) -> Any:
+    """A call's arguments as ``tool_called`` shows them: parsed, or the text as sent when they could not be used
+    or were cut off."""
+    return call.arguments_raw if call.arguments is None or call.error_code == TRUNCATED else call.arguments
 
 
 def _call_record(call: ToolCall) -> dict[str, Any]:

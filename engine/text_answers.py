@@ -35,15 +35,20 @@ def text_items(content: str) -> list[TextItem] | None:
     read: list[tuple[str, list[str]]] = []  # (paragraph_id, its lines), in the order written
     reading = False  # whether the lines that follow still belong to the last item
     for line in content.splitlines():
-        found = _ID_LINE.match(line)
-        if found is not None:
-            read.append((found["id"], [_first_text(found)]))
-            reading = True
-        elif reading and _ends_item(line):
-            reading = False
-        elif reading:
-            read[-1][1].append(line.rstrip())
+        reading = _read_line(line, read, reading)
     return [TextItem(pid, "\n".join(lines).strip()) for pid, lines in read] or None
+
+
+def _read_line(line: str, read: list[tuple[str, list[str]]], reading: bool) -> bool:
+    """Add ``line`` to what was read: a new item, or a line of the item being read; whether one is read after it."""
+    found = _ID_LINE.match(line)
+    if found is not None:
+        read.append((found["id"], [_first_text(found)]))
+        return True
+    if not reading or _ends_item(line):
+        return False
+    read[-1][1].append(line.rstrip())
+    return True
 
 
 def _first_text(found: re.Match[str]) -> str:
