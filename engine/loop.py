@@ -7,22 +7,28 @@ paragraph has an accepted submission — no extra turn. Polish/proofread chunks 
 answer. A text-only answer while paragraphs are missing gets a reminder naming them (at most two),
 then the chunk ends incomplete; so does reaching ``max_turns``.
 
-Turns that cannot move the chunk forward are bounded: two responses cut off by the token limit (finish
-reason ``length``: the request's output limit, or the model's context filling up) end the chunk
-``OUTPUT_LIMIT``; two turns whose only submissions changed nothing (every text already saved) or repeated
-an earlier call end it ``NO_PROGRESS``. The model is always told what actually happened. A model
-failure (classified by the client, retries already spent) ends the chunk ``failed``; a context overflow is
-reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
+What small models send instead of a call (design section 19): calls written as JSON in the content are run as calls
+(``client/text_calls.py``); ``[ID: …] text`` lines are submitted as ``add_translation_batch``
+(``text_answers.py``, ``text_submission.py``: a ``text_submission`` event, each result sent back as a user message);
+a cut-off ``add_translation_batch`` commits the items that closed before the cut (``cut_batch.py``; no other cut call
+runs, and every cut call is shown back as what closed of it, never as ``{}``).
+
+Turns that cannot move the chunk forward are bounded: two turns cut off (finish reason ``length``: the request's
+output limit, or the model's context filling up; or a call's arguments cut off) end the chunk ``OUTPUT_LIMIT``, and
+the run then runs the paragraphs still without a submission as two halves; two turns whose only submissions changed
+nothing (every text already saved) or repeated an earlier call end it ``NO_PROGRESS``. The model is always told what
+actually happened. A model failure (classified by the client, retries already spent) ends the chunk ``failed``; a
+context overflow is reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
 from collections.abc import AsyncIterator, Callable
 from typing import Any, Protocol
 
+from engine.call_records import call_key, response_fields, shown_arguments
 from engine.chunk_outcome import FILE_FAILURES, MAX_FILE_FAILURES, ChunkOutcome
 from engine.client.errors import ModelError
 from engine.client.events import Completed, ReasoningDelta, RetryScheduled, StreamEvent, TextDelta, ToolCallProgress
@@ -47,10 +53,9 @@ from engine.loop_config import ToolCallLoopConfig
 from engine.loop_texts import (
     OUTPUT_LIMIT_TEXT,
     REPAIRED_WARNING,
-    REPEATED_NOTE,
     STALLED_WHY,
     TOO_MANY_CALLS_TEXT,
-    UNCHANGED_NOTE,
+    judged_submission,
     oversized_call,
     reminder_text,
     tool_message,
@@ -82,10 +87,6 @@ class ChatModel(Protocol):
     async def aclose(self) -> None:
         """Release connections (the run calls it once, at its end)."""
         ...
-
-
-def _call_key(call: ToolCall) -> str:
-    return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False)
 
 
 class ToolCallLoop:
@@ -346,22 +347,7 @@ class ToolCallLoop:
         usage = None if response.usage is None else response.usage.to_json()
         if usage is not None:
             outcome.usage.update(usage)
-        self._event(
-            ModelResponse,
-            turn=turn,
-            content=response.content,
-            reasoning=response.reasoning,
-            tool_calls=tuple(_call_record(c) for c in response.calls_as_made),
-            expanded_tool_calls=tuple(_call_record(c) for c in response.tool_calls) if response.received_calls else (),
-            finish_reason=response.finish_reason,
-            finish_reason_raw=response.finish_reason_raw,
-            usage=usage,
-            latency_ms=round(response.latency_ms, 1),
-            error=response.error,
-            failure=None if response.failure is None else response.failure.to_json(),
-            attempts=response.attempts,
-            lifted_from_content=response.lifted_from_content,
-        )
+        self._event(ModelResponse, turn=turn, usage=usage, **response_fields(response))
 
     async def _run_tools(
         self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
@@ -401,7 +387,7 @@ class ToolCallLoop:
         never counts, nor is it told that nothing changed.
         """
         outcome.tool_calls += 1
-        self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=_shown_arguments(call))
+        self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=shown_arguments(call))
         result, committed, repeated = await self._execute(call)
         ok = bool(result.get("success"))
         accepted = committed.accepted if committed is not None else ()
@@ -423,7 +409,7 @@ class ToolCallLoop:
         if not (call.executable or committed is not None) or not self.registry.submits(call.name):
             return result, None
         accepted = committed.accepted if committed is not None else ()
-        return _judged_submission(result, bool(result.get("success")), accepted, repeated)
+        return judged_submission(result, bool(result.get("success")), accepted, repeated)
 
     def _committed(self, committed: Committed) -> None:
         self._event(
@@ -442,7 +428,7 @@ class ToolCallLoop:
             return await self._unusable(call)
         if len(call.arguments_raw) > MAX_ARGUMENT_CHARS:  # the tools' own limit, whatever the client parsed
             return oversized_call(call), None, False
-        key = _call_key(call)
+        key = call_key(call)
         repeated = key in self._calls_made
         self._calls_made.add(key)
         reply = await self._call(call)
@@ -487,36 +473,6 @@ class ToolCallLoop:
             outcome.tool_errors[code] += 1
         self._file_failures = self._file_failures + 1 if code in FILE_FAILURES else 0
         return code
-
-
-def _judged_submission(
-    result: dict[str, Any], ok: bool, accepted: tuple[str, ...], repeated: bool
-) -> tuple[dict[str, Any], bool]:
-    """A submission's result with a note when it changed nothing, and whether it moved the chunk on."""
-    if repeated:
-        return {**result, "note": REPEATED_NOTE}, False
-    if ok and not accepted:
-        return {**result, "note": UNCHANGED_NOTE}, False
-    return result, True  # accepted something, or a new attempt the tools refused: not a stall
-
-
-def _shown_arguments(call: ToolCall) -> Any:
-    """A call's arguments as ``tool_called`` shows them: parsed, or the text as sent when they could not be used
-    or were cut off."""
-    return call.arguments_raw if call.arguments is None or call.error_code == TRUNCATED else call.arguments
-
-
-def _call_record(call: ToolCall) -> dict[str, Any]:
-    record: dict[str, Any] = {
-        "id": call.id,
-        "name": call.name,
-        "arguments": call.arguments_raw,
-        "error": call.error,
-        "repaired": call.repaired,
-    }
-    if call.error_code:
-        record["error_code"] = call.error_code
-    return record
 
 
 async def execute_tool_call_loop(

@@ -65,6 +65,17 @@ def unusable_call(call: ToolCall) -> dict[str, Any]:
     )
 
 
+def judged_submission(
+    result: dict[str, Any], ok: bool, accepted: tuple[str, ...], repeated: bool
+) -> tuple[dict[str, Any], bool]:
+    """A submission's result with a note when it changed nothing, and whether it moved the chunk on."""
+    if repeated:
+        return {**result, "note": REPEATED_NOTE}, False
+    if ok and not accepted:
+        return {**result, "note": UNCHANGED_NOTE}, False
+    return result, True  # accepted something, or a new attempt the tools refused: not a stall
+
+
 STALLED_WHY = {
     "OUTPUT_LIMIT": "two responses were cut off before they ended (finish reason length, or tool arguments cut off)",
     "NO_PROGRESS": "in two turns the model only repeated earlier calls or resent texts that were already saved",
