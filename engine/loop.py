@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Callable
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
 from engine.call_records import call_key, response_fields, shown_arguments
+from engine.chat_model import ChatModel
 from engine.chunk_outcome import FILE_FAILURES, MAX_FILE_FAILURES, ChunkOutcome
 from engine.client.errors import ModelError
-from engine.client.events import Completed, ReasoningDelta, RetryScheduled, StreamEvent, TextDelta, ToolCallProgress
+from engine.client.events import Completed, ReasoningDelta, RetryScheduled, TextDelta, ToolCallProgress
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.client.text_calls import lift_text_calls
@@ -64,7 +65,7 @@ from engine.loop_texts import (
 from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
 from engine.text_answers import TextItem, text_items
-from engine.text_submission import answer_message, text_batches
+from engine.text_submission import answer_message, cut_answer_text, text_batches
 from engine.tools.args import MAX_ARGUMENT_CHARS
 from engine.tools.registry import ToolRegistry
 from engine.tools.results import Committed, ToolReply
@@ -75,18 +76,6 @@ MAX_STALLED_TURNS = 2  # of turns cut off by the token limit; of turns that only
 TOOL_PROGRESS_STEP = 256
 
 Emit = Callable[[EngineEvent], None]
-
-
-class ChatModel(Protocol):
-    """What the loop needs from a model: the HTTP client and the demo model both provide it."""
-
-    def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> AsyncIterator[StreamEvent]:
-        """Stream one response to ``messages``."""
-        ...
-
-    async def aclose(self) -> None:
-        """Release connections (the run calls it once, at its end)."""
-        ...
 
 
 class ToolCallLoop:
@@ -207,6 +196,9 @@ class ToolCallLoop:
                 response.tool_calls, self.history, self.outcome.turns, self.outcome
             )
             return self._went_on(complete, progress, cut=True)
+        items = text_items(response.content)
+        if items is not None and len(items) > 1:
+            return await self._cut_text_answer(response, items)
         self._event(
             ErrorEvent,
             message="the response was cut off (finish reason length) before it made any tool call",
@@ -226,7 +218,15 @@ class ToolCallLoop:
             self.history.append({"role": "user", "content": text})
         return self._went_on(complete, progress, cut=self.outcome.tool_errors[TRUNCATED] > truncated)
 
-    async def _text_answer(self, items: list[TextItem]) -> bool:
+    async def _cut_text_answer(self, response: AssembledResponse, items: list[TextItem]) -> bool:
+        """A text answer cut off by the token limit: the items a later ID line closed are submitted; the last one,
+        which may be cut, never is (the model is told to send it again)."""
+        self.history.append({"role": "assistant", "content": response.content})
+        went_on = await self._text_answer(items[:-1], cut=True)
+        self.history.append({"role": "user", "content": cut_answer_text(items[-1].paragraph_id)})
+        return went_on
+
+    async def _text_answer(self, items: list[TextItem], cut: bool = False) -> bool:
         """``[ID: …]`` lines instead of a call: submitted as ``add_translation_batch`` calls, each answered by a user
         message (``engine/text_submission.py``)."""
         turn = self.outcome.turns
@@ -237,7 +237,7 @@ class ToolCallLoop:
         answers: list[dict[str, Any]] = []
         complete, progress = await self._run_tools(batches.calls, answers, turn, self.outcome)
         self.history.extend(answer_message(message) for message in answers)
-        return self._went_on(complete, progress)
+        return self._went_on(complete, progress, cut)
 
     def _went_on(self, complete: bool, progress: bool | None, cut: bool = False) -> bool:
         """After a turn's calls: whether the conversation goes on (the chunk is complete, stalled or its file

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import httpx
 
+from engine.chat_model import ChatModel
 from engine.chunk_outcome import FILE_FAILURES, ChunkOutcome
 from engine.chunk_split import SplitPlan, split_plan
 from engine.client.client import new_http_client
@@ -35,7 +36,7 @@ from engine.events import (
 )
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.source import GlossarySource
-from engine.loop import ChatModel, execute_tool_call_loop
+from engine.loop import execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.memory.run_memory import RunMemory
 from engine.memory.source import MemorySource

@@ -54,6 +54,15 @@ def _call(items: list[dict[str, Any]], turn: int, number: int) -> ToolCall:
     )
 
 
+def cut_answer_text(paragraph_id: str) -> str:
+    """What the model is told of the last item of a text answer cut off by the output limit."""
+    return (
+        f"Your answer was cut off by the output limit while [ID: {paragraph_id}] was being written, so that item "
+        "was not saved (the items before it were submitted, see above). Send it and the paragraphs still missing "
+        "again, a few at a time."
+    )
+
+
 def answer_message(tool_message: dict[str, Any]) -> dict[str, Any]:
     """The user message that carries one text-answer call's result (the answer made no call to answer)."""
     return {"role": "user", "content": ANSWER_NOTE.format(result=tool_message["content"])}

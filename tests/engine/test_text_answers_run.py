@@ -122,3 +122,18 @@ def test_the_json_events_come_in_order_and_the_log_shows_one_line(tmp_path: Path
     event = event_from_json(submitted)
     words = describer(event).log(event)
     assert words is not None and "\n" not in words.line and "text answer: 6 paragraphs" in words.line
+
+
+async def test_a_text_answer_cut_by_the_output_limit_submits_only_the_items_closed_before_the_cut(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
+    path = write_chapter(tmp_path)
+    cut = answer(FORMS["plain"], WORK[:3]) + f"\n[ID: {WORK[3]}] The rain kept fal"
+    model_server.add(text_reply(cut, finish="length", usage=(900, 8192)), text_reply(answer(FORMS["plain"], WORK[3:])))
+    events = await collect(request(path, model_server))
+    assert [e.paragraph_ids for e in kinds(events, "text_submission")] == [tuple(WORK[:3]), tuple(WORK[3:])]
+    assert [e.paragraph_ids for e in kinds(events, "batch_committed")] == [tuple(WORK[:3]), tuple(WORK[3:])]
+    assert all(selected_texts(path)[pid] == f"T {pid}" for pid in WORK)  # the cut text was never saved
+    told = model_server.requests[1].json["messages"]
+    assert told[-3]["content"] == cut and f"[ID: {WORK[3]}] was being written" in told[-1]["content"]
+    assert kinds(events, "run_finished")[0].status == "complete"
