@@ -184,7 +184,8 @@ class ErrorEvent(EngineEvent, frozen=True, kw_only=True, tag="error"):
 
 class ChunkFinished(EngineEvent, frozen=True, kw_only=True, tag="chunk_finished"):
     """A chunk ended: ``complete``, ``incomplete`` (with the missing IDs), ``failed``, ``cancelled``, or ``split``
-    (it did not fit the model's context; its two halves follow as parts)."""
+    (it did not fit the model's context, or two turns were cut off: two halves of what it left without a submission
+    follow as parts)."""
 
     status: ChunkStatus
     missing: tuple[str, ...]
