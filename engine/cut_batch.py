@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.client.response import AssembledResponse, ToolCall
-from engine.closed_json import closed_part
-from engine.tools.args import invalid_arguments
+from engine.closed_json import ClosedPart, closed_part
+from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 
 TRUNCATED = "ARGUMENTS_TRUNCATED"
 _CUT_ID = re.compile(r'"paragraph_id"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -43,7 +43,7 @@ class CutBatch:
 
 def cut_batch(call: ToolCall) -> CutBatch:
     """The closed items of a cut ``add_translation_batch`` call, and what can be read of the cut one."""
-    closed = closed_part(call.arguments_raw)
+    closed = _closed(call.arguments_raw)
     items = closed.members.get("paragraphs")
     cut_id = _CUT_ID.search(closed.rest)
     cut_text = _CUT_TEXT.search(closed.rest)
@@ -79,7 +79,12 @@ def shown_closed(response: AssembledResponse) -> AssembledResponse:
 
 
 def _closed_call(call: ToolCall) -> ToolCall:
-    return dataclasses.replace(call, arguments=closed_part(call.arguments_raw).members)
+    return dataclasses.replace(call, arguments=_closed(call.arguments_raw).members)
+
+
+def _closed(raw: str) -> ClosedPart:
+    """What closed of ``raw``; nothing of a text longer than the tools' argument limit is read."""
+    return closed_part(raw) if len(raw) <= MAX_ARGUMENT_CHARS else ClosedPart()
 
 
 def closed_items_call(call: ToolCall, cut: CutBatch) -> ToolCall:

@@ -19,6 +19,7 @@ _ID_LINE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _FENCE = re.compile(r"^\s*```")
+MAX_ANSWER_CHARS = 2_000_000  # the tools' own argument limit: a longer answer is not read as items
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,8 @@ class TextItem:
 def text_items(content: str) -> list[TextItem] | None:
     """The items of a text answer in the order written, or None when ``content`` holds no ``[ID: …]`` line (it is
     not a text answer). Items are not checked here: an unknown, repeated or blank one is the batch's to refuse."""
+    if len(content) > MAX_ANSWER_CHARS:
+        return None
     read: list[tuple[str, list[str]]] = []  # (paragraph_id, its lines), in the order written
     reading = False  # whether the lines that follow still belong to the last item
     for line in content.splitlines():

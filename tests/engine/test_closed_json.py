@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -46,3 +47,17 @@ def test_a_repetition_loop_is_one_sentence_written_again_and_again() -> None:
     assert repeats_one_sentence("雨はまだ降り続いていた。" * 3)
     assert not repeats_one_sentence("The rain kept falling. The servant waited. Nobody came. The rain kept falling.")
     assert not repeats_one_sentence("Yes. Yes. Yes. Yes.")  # too short to be a loop
+
+
+def test_nothing_longer_than_the_argument_limit_is_read() -> None:
+    from engine.client.response import ToolCall
+    from engine.cut_batch import cut_batch
+    from engine.text_answers import MAX_ANSWER_CHARS, text_items
+    from engine.tools.args import MAX_ARGUMENT_CHARS
+
+    head = json.dumps({"paragraphs": ITEMS})[:-2]  # three closed items, the list left open
+    raw = head + ", " + json.dumps({"paragraph_id": "x", "translated_text": "y" * MAX_ARGUMENT_CHARS})[:-2]
+    call = ToolCall("c", "add_translation_batch", raw, None, "cut", error_code="ARGUMENTS_TRUNCATED")
+    assert cut_batch(call).items == ()
+    assert len(cut_batch(dataclasses.replace(call, arguments_raw=head)).items) == 3
+    assert text_items("[ID: a] b\n" + "x" * MAX_ANSWER_CHARS) is None
