@@ -79,7 +79,8 @@ def shown_closed(response: AssembledResponse) -> AssembledResponse:
 
 
 def _closed_call(call: ToolCall) -> ToolCall:
-    return dataclasses.replace(call, arguments=_closed(call.arguments_raw).members)
+    why = call.error or "the arguments were cut off before they ended"  # whatever it shows, it never runs
+    return dataclasses.replace(call, arguments=_closed(call.arguments_raw).members, error=why)
 
 
 def _closed(raw: str) -> ClosedPart:
