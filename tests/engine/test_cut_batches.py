@@ -130,3 +130,24 @@ def test_at_every_cut_only_the_items_closed_before_it_are_taken() -> None:
         cut = cut_batch(ToolCall("c", BATCH, raw[:at], None, "cut", error_code="ARGUMENTS_TRUNCATED"))
         closed = sum(end <= at for end in ends)
         assert list(cut.items) == batch[:closed], at
+
+
+WHOLE = json.dumps({"paragraphs": items(*CHUNK_1, text="Translation of {pid}, in full.")}, ensure_ascii=False)
+
+
+async def test_wherever_the_cut_falls_only_whole_texts_reach_the_file(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
+    texts = [json.dumps(item, ensure_ascii=False) for item in json.loads(WHOLE)["paragraphs"]]
+    ends = [WHOLE.index(text) + len(text) for text in texts]  # where each item has closed
+    for number, at in enumerate(range(3, len(WHOLE) - 2, 23)):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        path = write_chapter(folder)
+        model_server.add(tool_reply([(BATCH, WHOLE[:at])], finish="length"))
+        events = await collect(request(path, model_server, only_chunk=1, max_turns=1))
+        closed = CHUNK_1[: sum(end <= at for end in ends)]
+        saved = selected_texts(path)
+        assert {pid for pid in CHUNK_1 if saved[pid] is not None} == set(closed), at
+        assert all(saved[pid] == f"Translation of {pid}, in full." for pid in closed), at
+        assert [e.paragraph_ids for e in kinds(events, "batch_committed")] == ([closed] if closed else []), at
