@@ -137,3 +137,24 @@ async def test_a_text_answer_cut_by_the_output_limit_submits_only_the_items_clos
     told = model_server.requests[1].json["messages"]
     assert told[-3]["content"] == cut and f"[ID: {WORK[3]}] was being written" in told[-1]["content"]
     assert kinds(events, "run_finished")[0].status == "complete"
+
+
+@pytest.mark.parametrize("task", ["polish", "proofread"])
+async def test_a_text_answer_in_a_revising_task_is_submitted_like_a_batch(
+    tmp_path: Path, model_server: ModelServer, task: str
+) -> None:
+    from tests.engine.test_suggestions_run import translated
+
+    path = translated(tmp_path)  # every paragraph translated; [3] reviewed, [4] written by hand
+    lines = "\n".join(f"[ID: {pid}] Translation: better {pid}" for pid in WORK)
+    model_server.add(text_reply(lines), text_reply("Done: those are all my changes."))
+    events = await collect(
+        RunRequest.configured(path, task, settings_for(model_server.base_url), RunDefaults(), apply=True)  # type: ignore[arg-type]
+    )
+    (submitted,) = kinds(events, "text_submission")
+    assert submitted.paragraph_ids == tuple(WORK)
+    (committed,) = kinds(events, "batch_committed")
+    assert committed.paragraph_ids == tuple(WORK) and set(committed.protected) == {IDS[2], IDS[3]}
+    texts = selected_texts(path)
+    assert all(texts[pid] == f"better {pid}" for pid in WORK if pid not in (IDS[2], IDS[3]))
+    assert kinds(events, "run_finished")[0].status == "complete"
