@@ -17,6 +17,7 @@ from typing import Any
 from engine.client.response import AssembledResponse, ToolCall
 from engine.closed_json import ClosedPart, closed_part
 from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
+from engine.tools.batch_validation import TOOL as BATCH_TOOL
 
 TRUNCATED = "ARGUMENTS_TRUNCATED"
 _CUT_ID = re.compile(r'"paragraph_id"\s*:\s*("(?:[^"\\]|\\.)*")')
@@ -80,7 +81,10 @@ def shown_closed(response: AssembledResponse) -> AssembledResponse:
 
 def _closed_call(call: ToolCall) -> ToolCall:
     why = call.error or "the arguments were cut off before they ended"  # whatever it shows, it never runs
-    return dataclasses.replace(call, arguments=_closed(call.arguments_raw).members, error=why)
+    members = _closed(call.arguments_raw).members
+    if call.name == BATCH_TOOL and not isinstance(members.get("paragraphs"), list):
+        members = {**members, "paragraphs": []}  # a batch cut before any item closed: still a batch, not {}
+    return dataclasses.replace(call, arguments=members, error=why)
 
 
 def _closed(raw: str) -> ClosedPart:
@@ -99,7 +103,7 @@ def cut_result(cut: CutBatch, batch: dict[str, Any] | None) -> dict[str, Any]:
     items (``batch`` is their result, None when none closed) and the ``cut_paragraph_id``."""
     committed = list(batch.get("accepted", ())) if batch is not None and _saved(batch) else []
     return {
-        **invalid_arguments("add_translation_batch", _cut_sentence(cut, batch, committed), _cut_hint(cut)),
+        **invalid_arguments(BATCH_TOOL, _cut_sentence(cut, batch, committed), _cut_hint(cut)),
         "error_code": TRUNCATED,
         "committed": committed,
         "cut_paragraph_id": cut.cut_paragraph_id,

@@ -11,7 +11,7 @@ from engine.client.response import ToolCall
 from engine.cut_batch import cut_batch
 from engine.run_request import RunRequest
 from tests.engine.loop_support import IDS, collect, kinds, selected_texts, settings_for, write_chapter
-from tests.support.model_server import ModelServer, tool_reply
+from tests.support.model_server import ModelServer, text_reply, tool_reply
 
 A1, A2, A3, A4, A5, A6, A7, A8 = IDS
 BATCH = "add_translation_batch"
@@ -85,16 +85,24 @@ async def test_no_other_cut_call_runs_and_each_is_shown_as_what_closed(
     path = write_chapter(tmp_path)
     before = path.read_bytes()
     model_server.add(
-        tool_reply([("get_next_paragraphs", '{"paragraph_id": "' + A1 + '", "cou')], finish="length"),
-        tool_reply([(BATCH, '{"paragraphs": [{"paragraph_id": "' + A1 + '", "transl')], finish="length"),
+        tool_reply(
+            [
+                ("get_next_paragraphs", '{"paragraph_id": "' + A1 + '", "cou'),
+                (BATCH, '{"paragraphs": [{"paragraph_id": "' + A1 + '", "transl'),
+            ],
+            finish="length",
+        ),
+        text_reply("the rain " * 40, finish="length"),
     )
     events = await collect(request(path, model_server, only_paragraph=A1))
     assert path.read_bytes() == before and not kinds(events, "batch_committed")
     assert [r.error_code for r in kinds(events, "tool_result")] == ["ARGUMENTS_TRUNCATED"] * 2
-    shown = model_server.requests[1].json["messages"][-2]["tool_calls"][0]["function"]["arguments"]
-    assert json.loads(shown) == {"paragraph_id": A1}  # the cut call as what closed of it, never {}
-    (told,) = tool_messages(model_server.requests[1].json)
-    assert told["error_code"] == "ARGUMENTS_TRUNCATED" and "cut_paragraph_id" not in told  # not a batch: not run
+    # Each cut call as what closed of it, never {} (a batch with no closed item is still a batch).
+    shown = model_server.requests[1].json["messages"][-3]["tool_calls"]
+    assert [json.loads(c["function"]["arguments"]) for c in shown] == [{"paragraph_id": A1}, {"paragraphs": []}]
+    told = tool_messages(model_server.requests[1].json)
+    assert all(t["error_code"] == "ARGUMENTS_TRUNCATED" for t in told)
+    assert "cut_paragraph_id" not in told[0] and told[1]["cut_paragraph_id"] == A1  # only the batch is a batch
     (finished,) = kinds(events, "chunk_finished")  # one paragraph: nothing to halve
     assert (finished.status, finished.end_code) == ("incomplete", "OUTPUT_LIMIT")
 
