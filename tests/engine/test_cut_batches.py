@@ -88,7 +88,7 @@ async def test_no_other_cut_call_runs_and_each_is_shown_as_what_closed(
         tool_reply(
             [
                 ("get_next_paragraphs", '{"paragraph_id": "' + A1 + '", "cou'),
-                (BATCH, '{"paragraphs": [{"paragraph_id": "' + A1 + '", "transl'),
+                (BATCH, '{"paragra'),
             ],
             finish="length",
         ),
@@ -102,7 +102,7 @@ async def test_no_other_cut_call_runs_and_each_is_shown_as_what_closed(
     assert [json.loads(c["function"]["arguments"]) for c in shown] == [{"paragraph_id": A1}, {"paragraphs": []}]
     told = tool_messages(model_server.requests[1].json)
     assert all(t["error_code"] == "ARGUMENTS_TRUNCATED" for t in told)
-    assert "cut_paragraph_id" not in told[0] and told[1]["cut_paragraph_id"] == A1  # only the batch is a batch
+    assert "cut_paragraph_id" not in told[0] and "cut_paragraph_id" in told[1]  # only the batch is a batch
     (finished,) = kinds(events, "chunk_finished")  # one paragraph: nothing to halve
     assert (finished.status, finished.end_code) == ("incomplete", "OUTPUT_LIMIT")
 
