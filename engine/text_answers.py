@@ -3,14 +3,18 @@
 An ID line starts (after an optional ``-``/``*`` bullet, ``**`` and the ``[index]`` the chunk shows) with
 ``[ID: …]`` — spaces inside the brackets allowed, an optional ``:`` after them and an optional ``Translation:``
 before the text. An item's text runs from its ID line to the next ID line, blank line or code fence line, joined
-with ``\\n``; lines before the first ID line are ignored, never assigned to a paragraph. Pure: what the items are
-submitted as, and how, is the loop's (``engine/text_submission.py``).
+with ``\\n``; lines before the first ID line are ignored, never assigned to a paragraph. An item written as a
+revising chunk shows its entries (``Source: …`` then a ``Translation: …`` line) is its translation part, and the
+chunk's own mark of a protected paragraph is not part of any text. Pure: what the items are submitted as, and how,
+is the loop's (``engine/text_submission.py``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from engine.chunks import PROTECTED_MARK
 
 _ID_LINE = re.compile(
     r"""^\s*(?P<lead>(?:[-*]\s+)?(?:\*\*\s*)?(?:\[\s*\d+\s*\]\s*)?(?:\*\*\s*)?)
@@ -19,6 +23,8 @@ _ID_LINE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _FENCE = re.compile(r"^\s*```")
+_SOURCE_LABEL = re.compile(r"(?:\*\*)?source\s*:", re.IGNORECASE)
+_TRANSLATION_LINE = re.compile(r"^[ \t]*(?:\*\*)?translation\s*:\s*(?:\*\*)?[ \t]*", re.IGNORECASE | re.MULTILINE)
 MAX_ANSWER_CHARS = 2_000_000  # the tools' own argument limit: a longer answer is not read as items
 
 
@@ -39,7 +45,16 @@ def text_items(content: str) -> list[TextItem] | None:
     reading = False  # whether the lines that follow still belong to the last item
     for line in content.splitlines():
         reading = _read_line(line, read, reading)
-    return [TextItem(pid, "\n".join(lines).strip()) for pid, lines in read] or None
+    return [TextItem(pid, _as_shown(lines)) for pid, lines in read] or None
+
+
+def _as_shown(lines: list[str]) -> str:
+    """An item's text: its lines without the chunk's protected mark, and of an entry written as a revising chunk
+    shows it (``Source: …`` / ``Translation: …``), the translation part."""
+    text = "\n".join(line for line in lines if line.strip() != PROTECTED_MARK).strip()
+    if _SOURCE_LABEL.match(text) and (translation := _TRANSLATION_LINE.search(text)) is not None:
+        return text[translation.end() :].strip()
+    return text
 
 
 def _read_line(line: str, read: list[tuple[str, list[str]]], reading: bool) -> bool:

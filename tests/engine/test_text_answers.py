@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.chunks import PROTECTED_MARK
 from engine.text_answers import TextItem, text_items
 
 A, B = "a0000001", "a0000003"
@@ -34,6 +35,19 @@ def test_an_item_runs_to_the_next_id_line_or_blank_line_and_text_before_is_ignor
         f"[ID: {A}] First line,\nsecond line.\n[ID: {B}]\nOn the next line.\n\nA closing remark, not a paragraph."
     )
     assert text_items(content) == [TextItem(A, "First line,\nsecond line."), TextItem(B, "On the next line.")]
+
+
+def test_an_item_written_as_a_revising_chunk_shows_it_is_its_translation_part() -> None:
+    content = (
+        f"[1] [ID: {A}] Source: 雨が降っていた。\nTranslation: It was raining.\n{PROTECTED_MARK}\n"
+        f"[3] [ID: {B}] **Source:** 下人は待っていた。\n**Translation:** The servant waited,\nand waited."
+    )
+    assert text_items(content) == [TextItem(A, "It was raining."), TextItem(B, "The servant waited,\nand waited.")]
+    # Without a Translation line the text stays as written (a source sent back is for the batch's checks to catch).
+    assert text_items(f"[ID: {A}] Source: 雨が降っていた。") == [TextItem(A, "Source: 雨が降っていた。")]
+    assert text_items(f"[ID: {A}] The source: a gate.\nTranslation: kept") == [
+        TextItem(A, "The source: a gate.\nTranslation: kept")
+    ]
 
 
 def test_repeats_blanks_and_unknown_ids_are_kept_for_the_batch_to_refuse() -> None:

@@ -150,3 +150,19 @@ async def test_a_text_answer_in_a_revising_task_is_submitted_like_a_batch(
     texts = selected_texts(path)
     assert all(texts[pid] == f"better {pid}" for pid in WORK if pid not in (IDS[2], IDS[3]))
     assert kinds(events, "run_finished")[0].status == "complete"
+
+
+async def test_a_polish_chunk_echoed_back_changes_nothing(tmp_path: Path, model_server: ModelServer) -> None:
+    from engine.chunks import build_chunks
+    from store.loader import load_chapter
+    from tests.engine.test_suggestions_run import translated
+
+    path = translated(tmp_path)
+    before = selected_texts(path)
+    (chunk,) = build_chunks(load_chapter(path), "polish")
+    model_server.add(text_reply(chunk.text), text_reply("No changes."))
+    events = await collect(RunRequest.configured(path, "polish", settings_for(model_server.base_url), RunDefaults()))
+    assert kinds(events, "text_submission")[0].paragraph_ids == tuple(WORK)
+    assert selected_texts(path) == before  # each item read as its translation part: every text already there
+    assert all(not e.paragraph_ids for e in kinds(events, "batch_committed"))
+    assert "Nothing was written" in model_server.requests[1].json["messages"][-1]["content"]
