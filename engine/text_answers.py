@@ -5,8 +5,9 @@ An ID line starts (after an optional ``-``/``*`` bullet, ``**`` and the ``[index
 before the text. An item's text runs from its ID line to the next ID line, blank line or code fence line, joined
 with ``\\n``; lines before the first ID line are ignored, never assigned to a paragraph. An item written as a
 revising chunk shows its entries (``Source: …`` then a ``Translation: …`` line) is its translation part, and the
-chunk's own mark of a protected paragraph is not part of any text. Pure: what the items are submitted as, and how,
-is the loop's (``engine/text_submission.py``).
+chunk's own mark of a protected paragraph is not part of any text. An item whose text only says there is no change
+(``No changes.``, ``(unchanged)``) is no text: it is left out, never submitted as one. Pure: what the items are
+submitted as, and how, is the loop's (``engine/text_submission.py``).
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ _ID_LINE = re.compile(
     re.IGNORECASE | re.VERBOSE,
 )
 _FENCE = re.compile(r"^\s*```")
+_NO_CHANGE = re.compile(
+    r"\W*(?:no (?:changes?|edits?|corrections?)(?: (?:needed|required|made|necessary))?|unchanged)\W*", re.IGNORECASE
+)
 _SOURCE_LABEL = re.compile(r"(?:\*\*)?source\s*:", re.IGNORECASE)
 _TRANSLATION_LINE = re.compile(r"^[ \t]*(?:\*\*)?translation\s*:\s*(?:\*\*)?[ \t]*", re.IGNORECASE | re.MULTILINE)
 MAX_ANSWER_CHARS = 2_000_000  # the tools' own argument limit: a longer answer is not read as items
@@ -45,7 +49,8 @@ def text_items(content: str) -> list[TextItem] | None:
     reading = False  # whether the lines that follow still belong to the last item
     for line in content.splitlines():
         reading = _read_line(line, read, reading)
-    return [TextItem(pid, _as_shown(lines)) for pid, lines in read] or None
+    items = [TextItem(pid, _as_shown(lines)) for pid, lines in read]
+    return [item for item in items if _NO_CHANGE.fullmatch(item.text) is None] or None
 
 
 def _as_shown(lines: list[str]) -> str:

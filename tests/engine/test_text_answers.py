@@ -50,6 +50,14 @@ def test_an_item_written_as_a_revising_chunk_shows_it_is_its_translation_part() 
     ]
 
 
+def test_an_item_that_only_says_no_change_is_no_text() -> None:
+    content = (
+        f"[ID: {A}] No changes.\n[ID: {B}] (unchanged)\n[ID: c0000005] **No changes needed**\n[ID: d] No, change it."
+    )
+    assert text_items(content) == [TextItem("d", "No, change it.")]
+    assert text_items(f"- [ID: {A}] no change\n- [ID: {B}] Unchanged.") is None  # no text at all: not a text answer
+
+
 def test_repeats_blanks_and_unknown_ids_are_kept_for_the_batch_to_refuse() -> None:
     content = f"[ID: {A}] One.\n[ID: zzzzzzzz] Two.\n[ID: {A}]\n\n[ID: {B}] Three."
     expected = [TextItem(A, "One."), TextItem("zzzzzzzz", "Two."), TextItem(A, ""), TextItem(B, "Three.")]
