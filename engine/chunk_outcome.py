@@ -30,6 +30,9 @@ class ChunkOutcome:
     error: str | None = None
     end_code: EndCode | None = None
     cut_completion_tokens: list[int] = field(default_factory=list)  # of responses that ended with length
+    # The paragraphs the run runs again as two halves, with the chunk ``split``: all of them when the first request
+    # did not fit the context, those still without a submission after two cut-off turns (``OUTPUT_LIMIT``).
+    rerun: tuple[str, ...] = ()
 
     def fail(self, failure: ModelFailure) -> None:
         """End the chunk on a model failure."""

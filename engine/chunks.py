@@ -8,7 +8,8 @@ result may be submitted with.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import dataclasses
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -77,6 +78,13 @@ class Chunk:
                 )
             )
         return made[0], made[1]
+
+    def only(self, paragraph_ids: Collection[str]) -> Chunk:
+        """The chunk with only those of its paragraphs that are in ``paragraph_ids``, in its order (same number and
+        part: its halves are labelled as the chunk's)."""
+        rows = zip(self.paragraph_ids, self.paragraph_indexes, self.entries, strict=True)
+        ids, indexes, entries = zip(*(row for row in rows if row[0] in paragraph_ids), strict=True)
+        return dataclasses.replace(self, paragraph_ids=ids, paragraph_indexes=indexes, entries=entries)
 
     @cached_property
     def bases(self) -> tuple[BaseState, ...]:

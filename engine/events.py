@@ -4,7 +4,7 @@ The TUI log pane, the headless CLI and the JSONL trace are three consumers of th
 Each event has a ``kind`` string fixed by the design (``tool_called``, ``batch_committed``, ...).
 
 Events are frozen, keyword-only msgspec structs used like dataclasses (fields, defaults, equality, repr): defining
-the thirteen of them costs ~1 ms at import where frozen dataclasses cost ~15-20 ms (each generates and ``exec``s
+the fourteen of them costs ~1 ms at import where frozen dataclasses cost ~15-20 ms (each generates and ``exec``s
 its methods), and making one is several times cheaper.
 
 They are one union tagged on ``kind`` (:data:`EngineEventT`): a trace line or a ``--json`` line decodes back into
@@ -114,6 +114,14 @@ class ModelResponse(EngineEvent, frozen=True, kw_only=True, tag="model_response"
     lifted_from_content: bool = False  # the model wrote its calls as JSON in its text; they were run as calls
 
 
+class TextSubmission(EngineEvent, frozen=True, kw_only=True, tag="text_submission"):
+    """The model answered with ``[ID: …] text`` lines instead of a call: they are submitted, in order, as
+    ``add_translation_batch`` (its ``tool_called``/``tool_result``/``batch_committed`` follow)."""
+
+    turn: int
+    paragraph_ids: tuple[str, ...]
+
+
 class ToolCalled(EngineEvent, frozen=True, kw_only=True, tag="tool_called"):
     """The model called a tool: its parsed arguments, or the raw text when they could not be read (then the
     call does not run, and its ``tool_result`` says why)."""
@@ -176,7 +184,8 @@ class ErrorEvent(EngineEvent, frozen=True, kw_only=True, tag="error"):
 
 class ChunkFinished(EngineEvent, frozen=True, kw_only=True, tag="chunk_finished"):
     """A chunk ended: ``complete``, ``incomplete`` (with the missing IDs), ``failed``, ``cancelled``, or ``split``
-    (it did not fit the model's context; its two halves follow as parts)."""
+    (it did not fit the model's context, or two turns were cut off: two halves of what it left without a submission
+    follow as parts)."""
 
     status: ChunkStatus
     missing: tuple[str, ...]
@@ -208,6 +217,7 @@ EngineEventT = (
     | ModelRequest
     | ModelDelta
     | ModelResponse
+    | TextSubmission
     | ToolCalled
     | ToolResult
     | BatchCommitted

@@ -7,28 +7,36 @@ paragraph has an accepted submission — no extra turn. Polish/proofread chunks 
 answer. A text-only answer while paragraphs are missing gets a reminder naming them (at most two),
 then the chunk ends incomplete; so does reaching ``max_turns``.
 
-Turns that cannot move the chunk forward are bounded: two responses cut off by the token limit (finish
-reason ``length``: the request's output limit, or the model's context filling up) end the chunk
-``OUTPUT_LIMIT``; two turns whose only submissions changed nothing (every text already saved) or repeated
-an earlier call end it ``NO_PROGRESS``. The model is always told what actually happened. A model
-failure (classified by the client, retries already spent) ends the chunk ``failed``; a context overflow is
-reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
+What small models send instead of a call (design section 19): calls written as JSON in the content are run as calls
+(``client/text_calls.py``); ``[ID: …] text`` lines are submitted as ``add_translation_batch``
+(``text_answers.py``, ``text_submission.py``: a ``text_submission`` event, each result sent back as a user message);
+a cut-off ``add_translation_batch`` commits the items that closed before the cut (``cut_batch.py``; no other cut call
+runs, and every cut call is shown back as what closed of it, never as ``{}``).
+
+Turns that cannot move the chunk forward are bounded: two turns cut off (finish reason ``length``: the request's
+output limit, or the model's context filling up; or a call's arguments cut off) end the chunk ``OUTPUT_LIMIT``, and
+the run then runs the paragraphs still without a submission as two halves; two turns whose only submissions changed
+nothing (every text already saved) or repeated an earlier call end it ``NO_PROGRESS``. The model is always told what
+actually happened. A model failure (classified by the client, retries already spent) ends the chunk ``failed``; a
+context overflow is reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
-import json
-from collections.abc import AsyncIterator, Callable
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Any
 
+from engine.call_records import call_key, response_fields, shown_arguments
+from engine.chat_model import ChatModel
 from engine.chunk_outcome import FILE_FAILURES, MAX_FILE_FAILURES, ChunkOutcome
 from engine.client.errors import ModelError
-from engine.client.events import Completed, ReasoningDelta, RetryScheduled, StreamEvent, TextDelta, ToolCallProgress
+from engine.client.events import Completed, ReasoningDelta, RetryScheduled, TextDelta, ToolCallProgress
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.client.text_calls import lift_text_calls
+from engine.cut_batch import TRUNCATED, closed_items_call, cut_batch, cut_result, shown_closed
 from engine.events import (
     BatchCommitted,
     EngineEvent,
@@ -38,18 +46,17 @@ from engine.events import (
     ModelResponse,
     Reminder,
     Retry,
+    TextSubmission,
     ToolCalled,
     ToolResult,
 )
 from engine.loop_config import ToolCallLoopConfig
 from engine.loop_texts import (
-    CUT_CALL_TEXT,
     OUTPUT_LIMIT_TEXT,
     REPAIRED_WARNING,
-    REPEATED_NOTE,
     STALLED_WHY,
     TOO_MANY_CALLS_TEXT,
-    UNCHANGED_NOTE,
+    judged_submission,
     oversized_call,
     reminder_text,
     tool_message,
@@ -57,7 +64,9 @@ from engine.loop_texts import (
 )
 from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
-from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
+from engine.text_answers import TextItem, text_items
+from engine.text_submission import answer_message, cut_answer_text, text_batches
+from engine.tools.args import MAX_ARGUMENT_CHARS
 from engine.tools.registry import ToolRegistry
 from engine.tools.results import Committed, ToolReply
 
@@ -67,22 +76,6 @@ MAX_STALLED_TURNS = 2  # of turns cut off by the token limit; of turns that only
 TOOL_PROGRESS_STEP = 256
 
 Emit = Callable[[EngineEvent], None]
-
-
-class ChatModel(Protocol):
-    """What the loop needs from a model: the HTTP client and the demo model both provide it."""
-
-    def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> AsyncIterator[StreamEvent]:
-        """Stream one response to ``messages``."""
-        ...
-
-    async def aclose(self) -> None:
-        """Release connections (the run calls it once, at its end)."""
-        ...
-
-
-def _call_key(call: ToolCall) -> str:
-    return call.name + json.dumps(call.arguments, sort_keys=True, ensure_ascii=False)
 
 
 class ToolCallLoop:
@@ -116,6 +109,7 @@ class ToolCallLoop:
         self.outcome = outcome or ChunkOutcome(status="incomplete", missing=config.paragraph_ids)
         self.history: list[dict[str, Any]] = []
         self._calls_made: set[str] = set()
+        self._refused: dict[str, dict[str, Any]] = {}  # call id -> the result of a text answer refused as a whole
         self._cancel_pending = False
         self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
         self._reminders = self._cut_turns = self._idle_turns = self._traced = 0
@@ -180,47 +174,90 @@ class ToolCallLoop:
 
     async def _answer(self, response: AssembledResponse) -> bool:
         """Act on one whole response; whether the conversation goes on."""
-        if response.finish_reason == "length":
-            return self._cut_turn(response)
         response, dropped = self._bound_calls(response)
+        response = shown_closed(response)  # a cut call is shown back as what closed of it, never as {}
+        if response.finish_reason == "length":
+            return await self._cut_turn(response)
         self.history.append(response.assistant_message())
         if response.tool_calls:
             return await self._tool_turn(response, dropped)
+        if (items := text_items(response.content)) is not None:
+            return await self._text_answer(items)
         return self._text_turn()
 
-    def _cut_turn(self, response: AssembledResponse) -> bool:
-        """A response cut off by the token limit: nothing in it runs; two in a chunk end it."""
-        self._cut_turns += 1
+    async def _cut_turn(self, response: AssembledResponse) -> bool:
+        """A response cut off by the token limit: no call in it runs, but a cut batch submits the items that closed
+        before the cut (``engine/cut_batch.py``); two cut turns in a chunk end it."""
         if response.usage is not None:
             self.outcome.cut_completion_tokens.append(response.usage.completion_tokens)
         if response.tool_calls:
             self.history.append(response.assistant_message())
-            self._answer_cut_calls(response.tool_calls, self.history, self.outcome.turns, self.outcome)
-        else:
-            self._event(
-                ErrorEvent,
-                message="the response was cut off (finish reason length) before it made any tool call",
-                code="OUTPUT_LIMIT",
+            complete, progress = await self._run_tools(
+                response.tool_calls, self.history, self.outcome.turns, self.outcome
             )
-            self.history.append({"role": "assistant", "content": response.content or ""})
-            self.history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
-        return self._cut_turns < MAX_STALLED_TURNS or self._end("OUTPUT_LIMIT")
+            return self._went_on(complete, progress, cut=True)
+        items = text_items(response.content)
+        if items is not None and len(items) > 1:
+            return await self._cut_text_answer(response, items)
+        self._event(
+            ErrorEvent,
+            message="the response was cut off (finish reason length) before it made any tool call",
+            code="OUTPUT_LIMIT",
+        )
+        self.history.append({"role": "assistant", "content": response.content or ""})
+        self.history.append({"role": "user", "content": OUTPUT_LIMIT_TEXT})
+        return self._cut_again()
 
     async def _tool_turn(self, response: AssembledResponse, dropped: int) -> bool:
         """Run the response's calls; whether the conversation goes on."""
+        truncated = self.outcome.tool_errors[TRUNCATED]
         complete, progress = await self._run_tools(response.tool_calls, self.history, self.outcome.turns, self.outcome)
         if dropped:
             made = len(response.tool_calls) + dropped
             text = TOO_MANY_CALLS_TEXT.format(made=made, limit=MAX_CALLS_PER_RESPONSE)
             self.history.append({"role": "user", "content": text})
+        return self._went_on(complete, progress, cut=self.outcome.tool_errors[TRUNCATED] > truncated)
+
+    async def _cut_text_answer(self, response: AssembledResponse, items: list[TextItem]) -> bool:
+        """A text answer cut off by the token limit: the items a later ID line closed are submitted; the last one,
+        which may be cut, never is (the model is told to send it again)."""
+        self.history.append({"role": "assistant", "content": response.content})
+        went_on = await self._text_answer(items[:-1], cut=True)
+        self.history.append({"role": "user", "content": cut_answer_text(items[-1].paragraph_id)})
+        return went_on
+
+    async def _text_answer(self, items: list[TextItem], cut: bool = False) -> bool:
+        """``[ID: …]`` lines instead of a call: submitted as ``add_translation_batch`` calls, each answered by a user
+        message (``engine/text_submission.py``)."""
+        turn = self.outcome.turns
+        self._event(TextSubmission, turn=turn, paragraph_ids=tuple(item.paragraph_id for item in items))
+        batches = text_batches(items, self.config.chunk, self.scope, turn)
+        if batches.refusal is not None:
+            self._refused[batches.calls[0].id] = batches.refusal
+        answers: list[dict[str, Any]] = []
+        complete, progress = await self._run_tools(batches.calls, answers, turn, self.outcome)
+        self.history.extend(answer_message(message) for message in answers)
+        return self._went_on(complete, progress, cut)
+
+    def _went_on(self, complete: bool, progress: bool | None, cut: bool = False) -> bool:
+        """After a turn's calls: whether the conversation goes on (the chunk is complete, stalled or its file
+        failed). ``cut``: the turn was cut off, or a call's arguments were."""
         if self.outcome.end_code in FILE_FAILURES:
             return False
         if complete:
             return self._complete()
+        if cut:
+            return self._cut_again()
         if progress is False:
             self._idle_turns += 1
             return self._idle_turns < MAX_STALLED_TURNS or self._end("NO_PROGRESS")
         return True
+
+    def _cut_again(self) -> bool:
+        """One more turn cut off; the second in a chunk ends it ``OUTPUT_LIMIT`` (the run then runs the paragraphs
+        still without a submission as two halves)."""
+        self._cut_turns += 1
+        return self._cut_turns < MAX_STALLED_TURNS or self._end("OUTPUT_LIMIT")
 
     def _text_turn(self) -> bool:
         """An answer without tool calls: the end of a revising chunk, else a reminder of what is missing."""
@@ -244,6 +281,8 @@ class ToolCallLoop:
             outcome.missing = tuple(self._missing())
         elif outcome.status == "complete":
             outcome.missing = ()
+        if outcome.end_code == "OUTPUT_LIMIT":
+            outcome.rerun = tuple(self._missing())
 
     def _bound_calls(self, response: AssembledResponse) -> tuple[AssembledResponse, int]:
         """The response with at most ``MAX_CALLS_PER_RESPONSE`` tool calls (the rest are dropped from what is sent
@@ -259,9 +298,10 @@ class ToolCallLoop:
         )
         return dataclasses.replace(response, tool_calls=response.tool_calls[:MAX_CALLS_PER_RESPONSE]), dropped
 
-    def _stop_on_file(self, outcome: ChunkOutcome, code: EndCode, result: dict[str, Any]) -> None:
+    def _stop_on_file(self, outcome: ChunkOutcome, last: str | None, result: dict[str, Any]) -> None:
         """The chapter file failed ``MAX_FILE_FAILURES`` calls in a row: a deleted file, a full disk, a read-only
         folder will not heal while the model retries, so end the chunk (and, through the run, the rest)."""
+        code: EndCode = "CHAPTER_UNAVAILABLE" if last == "CHAPTER_UNAVAILABLE" else "COMMIT_FAILED"
         detail = str(result.get("error") or code)
         outcome.status, outcome.end_code = "failed", code
         outcome.error = (
@@ -307,45 +347,7 @@ class ToolCallLoop:
         usage = None if response.usage is None else response.usage.to_json()
         if usage is not None:
             outcome.usage.update(usage)
-        self._event(
-            ModelResponse,
-            turn=turn,
-            content=response.content,
-            reasoning=response.reasoning,
-            tool_calls=tuple(_call_record(c) for c in response.calls_as_made),
-            expanded_tool_calls=tuple(_call_record(c) for c in response.tool_calls) if response.received_calls else (),
-            finish_reason=response.finish_reason,
-            finish_reason_raw=response.finish_reason_raw,
-            usage=usage,
-            latency_ms=round(response.latency_ms, 1),
-            error=response.error,
-            failure=None if response.failure is None else response.failure.to_json(),
-            attempts=response.attempts,
-            lifted_from_content=response.lifted_from_content,
-        )
-
-    def _answer_cut_calls(
-        self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
-    ) -> None:
-        """A response cut off by the output limit: none of its calls ran; each is answered as truncated."""
-        for call in calls:
-            outcome.tool_calls += 1
-            self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=call.arguments_raw)
-            result = {
-                **invalid_arguments(call.name, CUT_CALL_TEXT, "Resend it with fewer paragraphs."),
-                "error_code": "ARGUMENTS_TRUNCATED",
-            }
-            outcome.tool_errors["ARGUMENTS_TRUNCATED"] += 1
-            self._event(
-                ToolResult,
-                turn=turn,
-                call_id=call.id,
-                name=call.name,
-                success=False,
-                error_code="ARGUMENTS_TRUNCATED",
-                result=result,
-            )
-            history.append(tool_message(call, result))
+        self._event(ModelResponse, turn=turn, usage=usage, **response_fields(response))
 
     async def _run_tools(
         self, calls: tuple[ToolCall, ...], history: list[dict[str, Any]], turn: int, outcome: ChunkOutcome
@@ -385,24 +387,29 @@ class ToolCallLoop:
         never counts, nor is it told that nothing changed.
         """
         outcome.tool_calls += 1
-        arguments = call.arguments if call.arguments is not None else call.arguments_raw
-        self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=arguments)
+        self._event(ToolCalled, turn=turn, call_id=call.id, name=call.name, arguments=shown_arguments(call))
         result, committed, repeated = await self._execute(call)
         ok = bool(result.get("success"))
         accepted = committed.accepted if committed is not None else ()
-        progress = None
-        if call.executable and self.registry.submits(call.name):
-            result, progress = _judged_submission(result, ok, accepted, repeated)
+        result, progress = self._judged(call, result, committed, repeated)
         code = self._count_result(ok, result, outcome)
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
         if committed is not None and accepted:  # only when something reached the disk
             self._committed(committed)
         history.append(tool_message(call, result))
         if self._file_failures >= MAX_FILE_FAILURES:
-            self._stop_on_file(
-                outcome, "CHAPTER_UNAVAILABLE" if code == "CHAPTER_UNAVAILABLE" else "COMMIT_FAILED", result
-            )
+            self._stop_on_file(outcome, code, result)
         return progress
+
+    def _judged(
+        self, call: ToolCall, result: dict[str, Any], committed: Committed | None, repeated: bool
+    ) -> tuple[dict[str, Any], bool | None]:
+        """A submission's result (with a note when it changed nothing) and whether it moved the chunk on; any other
+        call's result as it is, and None. A cut batch that committed its closed items is a submission too."""
+        if not (call.executable or committed is not None) or not self.registry.submits(call.name):
+            return result, None
+        accepted = committed.accepted if committed is not None else ()
+        return judged_submission(result, bool(result.get("success")), accepted, repeated)
 
     def _committed(self, committed: Committed) -> None:
         self._event(
@@ -418,10 +425,10 @@ class ToolCallLoop:
     async def _execute(self, call: ToolCall) -> tuple[dict[str, Any], Committed | None, bool]:
         """The call's result, what it committed, and whether it repeats an earlier call of this chunk."""
         if not call.executable:
-            return unusable_call(call), None, False
+            return await self._unusable(call)
         if len(call.arguments_raw) > MAX_ARGUMENT_CHARS:  # the tools' own limit, whatever the client parsed
             return oversized_call(call), None, False
-        key = _call_key(call)
+        key = call_key(call)
         repeated = key in self._calls_made
         self._calls_made.add(key)
         reply = await self._call(call)
@@ -430,10 +437,23 @@ class ToolCallLoop:
             result = {**result, "warning": REPAIRED_WARNING}
         return result, reply.committed, repeated
 
+    async def _unusable(self, call: ToolCall) -> tuple[dict[str, Any], Committed | None, bool]:
+        """A call that cannot run as made: a cut batch submits the items that closed before the cut, as a batch of
+        their own; any other is answered with why it did not run."""
+        if call.error_code != TRUNCATED or not self.registry.submits(call.name):
+            return unusable_call(call), None, False
+        cut = cut_batch(call)
+        if not cut.items:
+            return cut_result(cut, None), None, False
+        reply = await self._call(closed_items_call(call, cut))
+        return cut_result(cut, reply.result), reply.committed, False
+
     async def _call(self, call: ToolCall) -> ToolReply:
         """The tool's reply. A call that writes is finished even when the run is cancelled meanwhile: a commit
         that started is completed and reported (its tool result and ``batch_committed``) before the cancellation
         goes on (``_cancel_pending``), so the report always matches the file."""
+        if (refused := self._refused.pop(call.id, None)) is not None:
+            return ToolReply(refused)
         pending = self.registry.call(call.name, call.arguments, self.scope)
         if not self.registry.writes(call.name):
             return await pending
@@ -453,30 +473,6 @@ class ToolCallLoop:
             outcome.tool_errors[code] += 1
         self._file_failures = self._file_failures + 1 if code in FILE_FAILURES else 0
         return code
-
-
-def _judged_submission(
-    result: dict[str, Any], ok: bool, accepted: tuple[str, ...], repeated: bool
-) -> tuple[dict[str, Any], bool]:
-    """A submission's result with a note when it changed nothing, and whether it moved the chunk on."""
-    if repeated:
-        return {**result, "note": REPEATED_NOTE}, False
-    if ok and not accepted:
-        return {**result, "note": UNCHANGED_NOTE}, False
-    return result, True  # accepted something, or a new attempt the tools refused: not a stall
-
-
-def _call_record(call: ToolCall) -> dict[str, Any]:
-    record: dict[str, Any] = {
-        "id": call.id,
-        "name": call.name,
-        "arguments": call.arguments_raw,
-        "error": call.error,
-        "repaired": call.repaired,
-    }
-    if call.error_code:
-        record["error_code"] = call.error_code
-    return record
 
 
 async def execute_tool_call_loop(

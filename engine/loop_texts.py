@@ -26,10 +26,6 @@ OUTPUT_LIMIT_TEXT = (
     "nothing was submitted. Do not write explanations or repeat the text: call "
     "add_translation_batch right away, with a few paragraphs per call."
 )
-CUT_CALL_TEXT = (
-    "The response was cut off by the output token limit while this call was being written, so it did "
-    "not run and nothing was saved. Send it again with fewer paragraphs per call."
-)
 UNCHANGED_NOTE = (
     "Nothing was written: every text you sent is identical to the paragraph's current text. Do not "
     "resend results that were already accepted."
@@ -69,8 +65,19 @@ def unusable_call(call: ToolCall) -> dict[str, Any]:
     )
 
 
+def judged_submission(
+    result: dict[str, Any], ok: bool, accepted: tuple[str, ...], repeated: bool
+) -> tuple[dict[str, Any], bool]:
+    """A submission's result with a note when it changed nothing, and whether it moved the chunk on."""
+    if repeated:
+        return {**result, "note": REPEATED_NOTE}, False
+    if ok and not accepted:
+        return {**result, "note": UNCHANGED_NOTE}, False
+    return result, True  # accepted something, or a new attempt the tools refused: not a stall
+
+
 STALLED_WHY = {
-    "OUTPUT_LIMIT": "two responses were cut off before they ended (finish reason length)",
+    "OUTPUT_LIMIT": "two responses were cut off before they ended (finish reason length, or tool arguments cut off)",
     "NO_PROGRESS": "in two turns the model only repeated earlier calls or resent texts that were already saved",
 }
 REPAIRED_WARNING = (

@@ -6,10 +6,10 @@ from collections.abc import Sequence
 
 import httpx
 
+from engine.chat_model import ChatModel
 from engine.client.client import ModelClient
 from engine.client.limits import StreamLimits
 from engine.config import ModelSettings
-from engine.loop import ChatModel
 from engine.run_request import RunRequest
 
 

@@ -18,7 +18,9 @@ from typing import Any, TypeVar
 
 import httpx
 
+from engine.chat_model import ChatModel
 from engine.chunk_outcome import FILE_FAILURES, ChunkOutcome
+from engine.chunk_split import SplitPlan, split_plan
 from engine.client.client import new_http_client
 from engine.client.failure import ModelFailure
 from engine.config import DEMO_BASE_URL
@@ -34,7 +36,7 @@ from engine.events import (
 )
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.source import GlossarySource
-from engine.loop import ChatModel, execute_tool_call_loop
+from engine.loop import execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.memory.run_memory import RunMemory
 from engine.memory.source import MemorySource
@@ -315,7 +317,7 @@ class _Run:
 
     async def _one_chunk(self, service: TaskService, model: ChatModel, config: ToolCallLoopConfig) -> None:
         """Run one chunk (or note it as not attempted); a chunk too large for the model's context runs as two
-        halves."""
+        halves, and so do the paragraphs a chunk left without a submission after two cut-off turns."""
         if self.request.only_chunk not in (None, config.chunk_index):
             return
         if self.stopped:
@@ -335,9 +337,8 @@ class _Run:
         )
         self.current = None
         self._note_outcome(outcome)
-        if outcome.end_code == "CONTEXT_OVERFLOW" and outcome.turns == 1 and len(config.paragraph_ids) > 1:
-            # Nothing was sent back yet (the first request itself was too large): run the chunk as two halves.
-            await self._split(service, model, config, outcome, started)
+        if (plan := split_plan(config, outcome)) is not None:
+            await self._split(service, model, config, outcome, started, plan)
             return
         self._chunk_finished(config, outcome, started)
 
@@ -368,19 +369,13 @@ class _Run:
         config: ToolCallLoopConfig,
         outcome: ChunkOutcome,
         started: float,
+        plan: SplitPlan,
     ) -> None:
-        first, second = service.halves(config)
-        self.emit(
-            ErrorEvent(
-                run_id=self.run_id,
-                chunk=config.chunk_index,
-                code="CONTEXT_OVERFLOW",
-                message=f"chunk {config.part or config.chunk_index} does not fit the model's "
-                f"context; running it as two halves of {len(first.paragraph_ids)} and "
-                f"{len(second.paragraph_ids)} paragraphs",
-            )
-        )
-        outcome.status = "split"
+        first, second = service.halves(config, plan.paragraph_ids)
+        sizes = (len(first.paragraph_ids), len(second.paragraph_ids))
+        message = plan.message(config.part or str(config.chunk_index), *sizes)
+        self.emit(ErrorEvent(run_id=self.run_id, chunk=config.chunk_index, code=plan.code, message=message))
+        outcome.status, outcome.rerun = "split", plan.paragraph_ids
         self._chunk_finished(config, outcome, started)
         await self._one_chunk(service, model, first)
         await self._one_chunk(service, model, second)

@@ -46,11 +46,14 @@ class _Tally:
         self.total = self.done = 0
 
     def add(self, config: ToolCallLoopConfig, outcome: ChunkOutcome) -> None:
-        """Count one chunk's outcome (a split chunk's tokens only: its halves follow as their own entries)."""
+        """Count one chunk's outcome (of a split chunk, its tokens, errors and the paragraphs it did itself: the
+        halves that follow as their own entries hold the rest)."""
         self.usage.update(outcome.usage)
-        if outcome.status == "split":
-            return
         self.errors.update(outcome.tool_errors)
+        if outcome.status == "split":
+            kept = len(config.paragraph_ids) - len(outcome.rerun or config.paragraph_ids)
+            self.total, self.done = self.total + kept, self.done + kept
+            return
         if outcome.end_code and outcome.status != "complete":
             self.endings[outcome.end_code] += 1
             self._advise(outcome)

@@ -10,7 +10,7 @@ handlers: ``TaskService.run(execute)`` -> ``execute(config)`` (the run) -> the l
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any, TypeVar
 
 from engine.chapter_source import ChapterSource, StaticChapter
@@ -116,9 +116,13 @@ class TaskService:
             self._configs = [self._config(chunk, system, tools) for chunk in self.chunks]
         return self._configs
 
-    def halves(self, config: ToolCallLoopConfig) -> tuple[ToolCallLoopConfig, ToolCallLoopConfig]:
-        """The configs of the two halves of ``config``'s chunk (same prompts and tools, each its own message)."""
-        first, second = config.chunk.halves()
+    def halves(
+        self, config: ToolCallLoopConfig, paragraph_ids: Collection[str] | None = None
+    ) -> tuple[ToolCallLoopConfig, ToolCallLoopConfig]:
+        """The configs of the two halves of ``config``'s chunk, or of only its ``paragraph_ids`` (same prompts and
+        tools, each its own message)."""
+        chunk = config.chunk if paragraph_ids is None else config.chunk.only(paragraph_ids)
+        first, second = chunk.halves()
         return self._config(first, config.system_prompt, config.tools), self._config(
             second, config.system_prompt, config.tools
         )

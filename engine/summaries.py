@@ -13,7 +13,8 @@ from msgspec import UNSET, Struct, UnsetType, to_builtins
 from engine.cost import Cost
 
 ChunkStatus = Literal["complete", "incomplete", "failed", "cancelled", "split"]
-"""How a chunk ended; ``split``: it did not fit the model's context, and its two halves follow as parts."""
+"""How a chunk ended; ``split``: it did not fit the model's context, or two of its turns were cut off, and two halves
+of it (of the paragraphs it left without a submission) follow as parts."""
 
 RunStatus = Literal["complete", "incomplete", "failed", "cancelled", "bad_input", "busy"]
 """How a run ended; ``bad_input`` and ``busy`` (another run holds the chapter) end it before any work."""

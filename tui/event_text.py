@@ -32,6 +32,7 @@ from engine.events import (
     Retry,
     RunFinished,
     RunStarted,
+    TextSubmission,
     ToolCalled,
     ToolResult,
 )
@@ -45,7 +46,9 @@ LEVELS: tuple[Level, ...] = ("info", "muted", "ok", "accent", "warning", "error"
 # not in the errors-only view.
 _END_LEVELS: dict[str, Level] = {"complete": "ok", "cancelled": "warning", "split": "warning", "busy": "warning"}
 
-StepKind = Literal["run", "chunk", "turn", "tool", "commit", "reminder", "retry", "error", "chunk_end", "run_end"]
+StepKind = Literal[
+    "run", "chunk", "turn", "text_answer", "tool", "commit", "reminder", "retry", "error", "chunk_end", "run_end"
+]
 
 
 class Words(Struct, frozen=True):
@@ -259,6 +262,19 @@ class _ModelResponse(Describer[ModelResponse]):
         return f"{counted(len(calls), 'call')}{_if(event.lifted_from_content, ' written as text')}: {names}"
 
 
+class _TextSubmission(Describer[TextSubmission]):
+    def log(self, event: TextSubmission) -> Words:
+        ids = event.paragraph_ids
+        line = (
+            f"✎ text answer: {counted(len(ids), 'paragraph')} submitted as add_translation_batch: "
+            f"{', '.join(ids[:4])}{_if(len(ids) > 4, ' …')}"
+        )
+        return Words("accent", line, line + _ids("paragraphs", ids))
+
+    def step(self, event: TextSubmission) -> StepWords:
+        return StepWords("text_answer", f"text answer: {counted(len(event.paragraph_ids), 'paragraph')} submitted")
+
+
 class _ToolCalled(Describer[ToolCalled]):
     def log(self, event: ToolCalled) -> Words:
         line = f"⚙ {event.name}({short_arguments(event.name, event.arguments)})"
@@ -454,6 +470,7 @@ DESCRIBERS: dict[type[EngineEvent], Describer[Any]] = {
     ModelRequest: _ModelRequest(),
     ModelDelta: _ModelDelta(),
     ModelResponse: MODEL_RESPONSE,
+    TextSubmission: _TextSubmission(),
     ToolCalled: _ToolCalled(),
     ToolResult: TOOL_RESULT,
     BatchCommitted: _BatchCommitted(),

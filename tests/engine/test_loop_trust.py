@@ -54,18 +54,19 @@ def tool_messages(body: dict) -> list[dict]:
 
 async def test_cut_off_translation_is_never_committed(tmp_path: Path, model_server: ModelServer) -> None:
     path = write_chapter(tmp_path)
-    before = path.read_bytes()
-    cut = json.dumps(whole(*CHUNK_1))[:-40]  # stops inside the last translated_text
+    cut = json.dumps(whole(*CHUNK_1))[:-8]  # stops inside the last translated_text
     model_server.add(tool_reply([(BATCH, cut)]))  # finish_reason "tool_calls", as Ollama used to send
     model_server.add(tool_reply([(BATCH, cut)], finish="stop"))
     events = await collect(request(path, model_server, only_chunk=1, max_turns=2))
-    assert path.read_bytes() == before  # nothing of a cut-off call reached the file
+    # The three items that closed before the cut were committed once; the cut one never was.
+    assert [e.paragraph_ids for e in kinds(events, "batch_committed")] == [(A1, A3, A4)]
+    assert selected_texts(path)[A6] is None and selected_texts(path)[A4] == f"T-{A4}"
     assert [r.error_code for r in kinds(events, "tool_result")] == ["ARGUMENTS_TRUNCATED"] * 2
-    assert not kinds(events, "batch_committed")
     told = tool_messages(model_server.requests[1].json)
     assert told[0]["error_code"] == "ARGUMENTS_TRUNCATED" and "fewer paragraphs" in told[0]["hint"]
-    (finished,) = kinds(events, "chunk_finished")
-    assert finished.status == "incomplete" and set(finished.missing) == set(CHUNK_1)
+    assert told[0]["committed"] == [A1, A3, A4] and told[0]["cut_paragraph_id"] == A6
+    (finished,) = kinds(events, "chunk_finished")  # one paragraph left: nothing to halve
+    assert (finished.status, finished.end_code, finished.missing) == ("incomplete", "OUTPUT_LIMIT", (A6,))
 
 
 async def test_cut_off_call_then_a_whole_one_completes(tmp_path: Path, model_server: ModelServer) -> None:
@@ -157,26 +158,47 @@ async def test_cli_context_overflow_exits_1_with_advice(tmp_path: Path, model_se
     assert "Traceback" not in done.stderr
 
 
-async def test_two_text_answers_cut_by_the_output_limit_end_the_chunk(
+async def test_two_text_answers_cut_by_the_output_limit_run_the_chunk_as_halves(
     tmp_path: Path, model_server: ModelServer
 ) -> None:
     path = write_chapter(tmp_path)
-    before = path.read_bytes()
     cut = {"finish": "length", "usage": (900, 8192)}  # the whole output limit was used
     model_server.add(
-        text_reply("the rain " * 40, **cut), text_reply("the rain " * 40, **cut), tool_reply([(BATCH, whole(*CHUNK_2))])
+        text_reply("the rain " * 40, **cut),
+        text_reply("the rain " * 40, **cut),
+        tool_reply([(BATCH, whole(A1, A3))]),
+        tool_reply([(BATCH, whole(A4, A6))]),
+        tool_reply([(BATCH, whole(*CHUNK_2))]),
     )
     events = await collect(request(path, model_server))
-    first = kinds(events, "chunk_finished")[0]
-    assert (first.status, first.end_code) == ("incomplete", "OUTPUT_LIMIT")
+    finished = [(e.part, e.status, e.end_code) for e in kinds(events, "chunk_finished")]
+    assert finished == [
+        (None, "split", "OUTPUT_LIMIT"),
+        ("1.1", "complete", None),
+        ("1.2", "complete", None),
+        (None, "complete", None),
+    ]
     told = model_server.requests[1].json["messages"][-1]
     assert (
         told["role"] == "user"
         and "cut off (it reached the token limit) before it made any tool call" in told["content"]
     )
     assert "smaller batches" not in told["content"]
-    assert len(model_server.requests) == 3  # chunk 1 stopped after two cut answers; chunk 2 ran
-    assert path.read_bytes() != before and selected_texts(path)[A1] is None
+    assert len(model_server.requests) == 5
+    (split,) = [e for e in kinds(events, "error") if e.code == "OUTPUT_LIMIT" and "halves" in e.message]
+    assert "4 paragraphs still without a submission as two halves of 2 and 2" in split.message
+    run = kinds(events, "run_finished")[0]
+    assert run.status == "complete" and run.summary.paragraphs_done == run.summary.paragraphs_total == 6
+
+
+async def test_two_cut_answers_of_one_paragraph_end_it_with_advice(tmp_path: Path, model_server: ModelServer) -> None:
+    path = write_chapter(tmp_path)
+    before = path.read_bytes()
+    cut = {"finish": "length", "usage": (900, 8192)}  # the whole output limit was used
+    model_server.add(text_reply("the rain " * 40, **cut), text_reply("the rain " * 40, **cut))
+    events = await collect(request(path, model_server, only_paragraph=A1))
+    assert kinds(events, "chunk_finished")[0].end_code == "OUTPUT_LIMIT" and len(model_server.requests) == 2
+    assert path.read_bytes() == before
     assert "raise --max-tokens (now 8192)" in kinds(events, "run_finished")[0].summary.advice[0]
 
 
@@ -187,7 +209,7 @@ async def test_answers_cut_below_the_output_limit_point_at_the_context(
     # llama.cpp ends with "length" when prompt + output fill its context: 7,705 + 487 = 8,192, far below max_tokens
     cut = {"finish": "length", "usage": (7705, 487)}
     model_server.add(text_reply("the rain " * 40, **cut), text_reply("the rain " * 40, **cut))
-    events = await collect(request(path, model_server, only_chunk=1))
+    events = await collect(request(path, model_server, only_paragraph=A1))
     assert kinds(events, "chunk_finished")[0].end_code == "OUTPUT_LIMIT"
     (advice,) = kinds(events, "run_finished")[0].summary.advice
     assert "context filled up" in advice and "lower --chunk-chars (now 300)" in advice

@@ -19,6 +19,7 @@ def test_every_design_event_kind_exists() -> None:
         "model_request",
         "model_delta",
         "model_response",
+        "text_submission",
         "tool_called",
         "tool_result",
         "batch_committed",

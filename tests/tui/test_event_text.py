@@ -10,7 +10,7 @@ from typing import get_args
 
 import pytest
 
-from engine.events import EVENT_TYPES, EngineEventT, ErrorEvent, Retry
+from engine.events import EVENT_TYPES, EngineEventT, ErrorEvent, Retry, TextSubmission
 from tui.event_text import DESCRIBERS, Describer, describer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,10 +37,19 @@ def test_every_kind_of_the_union_has_its_describer() -> None:
             ("error", "✗ TRACE_FAILED: the trace could not be written"),
             ("error", "error: the trace could not be written"),
         ),
+        (
+            TextSubmission(run_id="r", chunk=1, turn=2, paragraph_ids=("a1", "a2", "a3", "a4", "a5")),
+            ("accent", "✎ text answer: 5 paragraphs submitted as add_translation_batch: a1, a2, a3, a4 …"),
+            ("text_answer", "text answer: 5 paragraphs submitted"),
+            None,
+        ),
     ],
 )
 def test_one_describer_words_a_kind_for_the_log_the_inspector_and_the_cli(
-    event: Retry | ErrorEvent, log: tuple[str, str], step: tuple[str, str], progress: tuple[str, str]
+    event: Retry | ErrorEvent | TextSubmission,
+    log: tuple[str, str],
+    step: tuple[str, str],
+    progress: tuple[str, str] | None,
 ) -> None:
     words = describer(event).log(event)
     assert words is not None and (words.level, words.line) == log
