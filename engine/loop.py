@@ -10,7 +10,8 @@ then the chunk ends incomplete; so does reaching ``max_turns``.
 Turns that cannot move the chunk forward are bounded: two responses cut off by the token limit (finish
 reason ``length``: the request's output limit, or the model's context filling up) end the chunk
 ``OUTPUT_LIMIT``; two turns whose only submissions changed nothing (every text already saved) or repeated
-an earlier call end it ``NO_PROGRESS``. The model is always told what actually happened. A model
+an earlier call end it ``NO_PROGRESS``. The model is always told what actually happened. Each request resends the
+turns the model has answered shrunk (``engine.history``); the history kept here, and traced, stays whole. A model
 failure (classified by the client, retries already spent) ends the chunk ``failed``; a context overflow is
 reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
 """
@@ -41,6 +42,7 @@ from engine.events import (
     ToolCalled,
     ToolResult,
 )
+from engine.history import bounded
 from engine.loop_config import ToolCallLoopConfig
 from engine.loop_texts import (
     CUT_CALL_TEXT,
@@ -156,6 +158,7 @@ class ToolCallLoop:
         outcome.turns += 1
         turn = outcome.turns
         history = self.history
+        answered = self._traced  # what the previous request sent: the model has answered it
         self._event(
             ModelRequest,
             turn=turn,
@@ -166,7 +169,7 @@ class ToolCallLoop:
         )
         self._traced = len(history)  # the history only grows: the next request carries what comes after
         try:
-            response = await self._stream(history, turn)
+            response = await self._stream(bounded(history, answered, self.registry.submits), turn)
         except ModelError as exc:
             self._fail(outcome, exc.failure, "MODEL_ERROR")
             return None
