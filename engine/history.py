@@ -4,8 +4,9 @@ A chunk starts as ``[system, user(chunk message)]`` and every turn adds the mode
 call. Resent in full, a model that keeps failing sends a history growing with the square of its turns. So each
 request sends the latest turn as it is and shrinks what the model has already answered:
 
-- a tool result becomes one line (``success``; a failure's ``error_code`` and ``error``; a success's list sizes):
-  the model read it in full once, and the latest batch result says what is still missing (``remaining``);
+- a tool result becomes one line (``success``; a failure's ``error_code`` and ``error``; a success's lists of IDs,
+  such as a batch's ``accepted`` and ``remaining``, and the sizes of its other lists): the model read it in full
+  once;
 - a submission keeps each item's ``paragraph_id`` only: its texts are saved, or were refused and must be sent
   again anyway (an item copied without its text is refused as ``MISSING_TEXT``, never saved);
 - other calls' arguments longer than ``MAX_KEPT_ARGUMENT_CHARS`` become ``{}``; an answer's text is cut to
@@ -61,15 +62,21 @@ def _shrunk_result(message: Message) -> Message:
 
 
 def result_line(result: dict[str, Any]) -> dict[str, Any]:
-    """A tool result in one line: what failed, or what a success held (how many of each list)."""
+    """A tool result in one line: what failed, or what a success held (its ID lists, how many of anything else)."""
     if not result.get("success"):
         error = _cut(str(result.get("error") or ""), MAX_KEPT_ERROR_CHARS)
         return {"success": False, "error_code": result.get("error_code"), "error": error, "note": EARLIER}
-    return {"success": True, "note": EARLIER + _sizes(result)}
+    ids = {key: value for key, value in result.items() if _strings(value)}  # accepted, remaining, ...: short
+    return {"success": True, **ids, "note": EARLIER + _sizes(result, ids)}
 
 
-def _sizes(result: dict[str, Any]) -> str:
-    sizes = [f"{key}: {len(value)}" for key, value in result.items() if isinstance(value, list)]
+def _strings(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _sizes(result: dict[str, Any], kept: dict[str, Any]) -> str:
+    """How many items each list not kept held (paragraphs, entries, warnings)."""
+    sizes = [f"{key}: {len(value)}" for key, value in result.items() if isinstance(value, list) and key not in kept]
     return f" ({', '.join(sizes)})" if sizes else ""
 
 

@@ -101,9 +101,14 @@ def test_small_results_notes_and_odd_arguments() -> None:
         shrunk(not_json, submits)["tool_calls"][0]["function"]["arguments"]
         == not_json["tool_calls"][0]["function"]["arguments"]
     )
-    assert result_line({"success": True, "accepted": [A1, A3], "remaining": []})["note"] == (
-        "earlier result, shortened (accepted: 2, remaining: 0)"
-    )
+    # A batch's ID lists stay (what was saved is what a model, and the demo model, goes by); other lists are counted.
+    batch = {"success": True, "accepted": [A1, A3], "remaining": [], "warnings": [{"paragraph_id": A1, "code": "X"}]}
+    assert result_line(batch) == {
+        "success": True,
+        "accepted": [A1, A3],
+        "remaining": [],
+        "note": "earlier result, shortened (warnings: 1)",
+    }
 
 
 class Stubborn:
