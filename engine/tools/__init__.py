@@ -60,7 +60,7 @@ def default_tools() -> list[Tool]:
         ),
         Tool(
             "add_translation_batch",
-            "Save results, all or nothing.",
+            "Save results, several paragraphs per call, all or nothing.",
             BatchArgs,
             add_translation_batch,
             raw_arguments=True,

@@ -173,7 +173,7 @@ def whole_runs(server: ModelServer, folder: Path, chapter: Chapter) -> None:
         )
         goal = f"  goal <= {RUN_GOAL}x: {'ok' if total <= RUN_GOAL * floor else 'OVER'}" if size == 4000 else ""
         print(
-            f"   {size:>6} {len(chunks):>6} {len(bodies):>8} {total:>8,} {total / floor:>7.2f}x"
+            f"   {size:>6} {len(chunks):>6} {len(bodies):>8} {total:>8,} {total / floor:>7.3f}x"
             f" {minimal:>8,} {minimal / floor:>7.2f}x{goal}"
         )
 

@@ -12,7 +12,7 @@ from engine.services import TaskService, TaskSetupError
 from tests.engine.tool_chapters import chapter_of, rashomon_texts
 
 SUBMIT = "Submit with add_translation_batch by the paragraph_id from [ID: …], never by the [n] index: translated_text"
-REJECTED = "If a batch is rejected, nothing was saved: fix what the error names and send it again."
+REJECTED = "If a batch is rejected, fix what the error names and send it again."
 WARNINGS = "If an accepted batch carries warnings, resubmit those paragraphs corrected."
 REVIEWED = '"(reviewed by the editor: suggest only a real error)"'
 GLOSSARY = 'Use the Glossary lines\' translations (a "(proposed)" one unless clearly wrong).'
