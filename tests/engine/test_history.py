@@ -7,12 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
+from engine.config import ModelSettings
 from engine.estimate import MESSAGE_OVERHEAD, estimate_run
 from engine.history import MAX_KEPT_TEXT_CHARS, bounded, result_line, shrunk
 from engine.run_request import RunRequest
 from engine.token_estimate import estimate_tokens
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter
 from tests.support.model_server import ModelServer, RecordedRequest, Scripted, tool_reply
+from tui.sample import sample_bytes
 
 A1, A2, A3, A4, A5, A6, A7, A8 = IDS
 BATCH = "add_translation_batch"
@@ -155,3 +157,15 @@ async def test_a_stubborn_model_stays_within_the_estimate_s_upper_bound(
         assert HINT not in last[4]["content"] and "translated_text" not in json.dumps(last[2]["tool_calls"])
     (low, high) = estimate_run(request)["total"]["input_tokens"]
     assert low < sum(map(tokens, bodies)) <= high
+
+
+async def test_the_demo_model_still_finishes_the_sample_from_shrunk_results(tmp_path: Path) -> None:
+    # The demo model plans each turn from the messages it is sent, as a real model does: what was saved must
+    # survive the shrinking (a batch's accepted IDs), or it resubmits and the chunk stops on NO_PROGRESS.
+    path = tmp_path / "rashomon.json"
+    path.write_bytes(sample_bytes())
+    demo = ModelSettings(model="demo", base_url="demo://offline")
+    for task in ("translate", "polish"):
+        events = await collect(RunRequest(path, task, demo))  # type: ignore[arg-type]
+        assert kinds(events, "run_finished")[0].status == "complete", task
+        assert max(e.turn for e in kinds(events, "model_request")) >= 3  # later turns did resend shrunk history
