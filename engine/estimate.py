@@ -4,14 +4,15 @@ Every chunk's first request is built exactly as the run builds it (system prompt
 lines, tool definitions)
 and its tokens are estimated by character class (``engine.token_estimate``). The rest is a range, stated as such:
 
-- requests: one per chunk when the model submits the whole chunk in its first answer; at most one per batch of
-  ``max_batch`` paragraphs plus a closing turn.
+- requests: one per chunk when the model submits the whole chunk in its first answer; at most ``max_turns``.
 - output tokens: the text the model writes back plus each item's JSON. For a translation, the source's letters times
   the language pair's length ratio (``engine.checks.length_ratio``), in the target script's tokens, from 0.75 to 1.5
   times that; for polish and proofread, from a fifth (most paragraphs ``unchanged``) to 1.2 times the current
   translations. A reasoning model thinks on top of this, unbounded by the estimate.
-- input tokens: the first request for one request; with more, each later request resends the history, which grows
-  by the output as it is written.
+- input tokens: the first request for one request. The high end is ``max_turns`` requests of a model that never
+  gets it right: each resends the first request, the latest turn in full (a whole chunk's output and, as tool
+  results, up to the chunk message's size again) and every turn before it as ``engine.history`` shrinks it (the
+  batch's paragraph IDs and ``EARLIER_TURN_TOKENS`` for its text, a few small calls and a line per result).
 - cost: the low end counts the system prompt and tools (byte-identical in every chunk) as a provider's cached prefix
   from the second chunk on, when the profile prices cached input; the high end counts no cache hit at all.
 """
@@ -41,8 +42,21 @@ METHOD = (
     "tokens estimated from character classes (CJK characters, Latin words, other symbols), within about 10% "
     "of a real tokenizer on Japanese fiction; tokenizers differ, so treat it as an estimate"
 )
+EARLIER_TURN_TOKENS = 400  # an answered turn besides its batch's IDs, as engine.history shrinks it
 _TRANSLATE_RANGE = (0.75, 1.5)
 _REVISE_RANGE = (0.2, 1.2)
+
+
+def _ids_tokens(paragraph_ids: tuple[str, ...]) -> int:
+    """A submission of the chunk as an answered turn keeps it: the items' IDs."""
+    return estimate_tokens(json.dumps({"paragraphs": [{"paragraph_id": pid} for pid in paragraph_ids]}))
+
+
+def _high_input(config: ToolCallLoopConfig, first: int, out_high: int, max_turns: int) -> int:
+    """The most ``max_turns`` requests of one chunk send (see the module docstring)."""
+    latest = out_high + estimate_tokens(config.user_message)
+    earlier = _ids_tokens(config.paragraph_ids) + EARLIER_TURN_TOKENS
+    return max_turns * first + (max_turns - 1) * latest + earlier * max_turns * (max_turns - 1) // 2
 
 
 def _item_tokens(paragraph_ids: tuple[str, ...]) -> int:
@@ -79,8 +93,8 @@ def _chunk_row(request: RunRequest, service: TaskService, config: ToolCallLoopCo
     first = prefix + estimate_tokens(config.user_message) + 2 * MESSAGE_OVERHEAD
     output = _output_tokens(service, config)
     out_low, out_high = math.floor(output * low_range), math.ceil(output * high_range)
-    most = math.ceil(len(config.paragraph_ids) / request.max_batch) + 1
-    in_high = most * first + math.ceil(out_high * most / 2)
+    most = request.max_turns
+    in_high = _high_input(config, first, out_high, most)
     cached = prefix if later and prices is not None and prices.cached_input is not None else 0
     cost_low = cost_of({"prompt_tokens": first, "cached_tokens": cached, "completion_tokens": out_low}, prices)
     cost_high = cost_of({"prompt_tokens": in_high, "completion_tokens": out_high}, prices)

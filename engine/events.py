@@ -76,7 +76,8 @@ class ModelRequest(EngineEvent, frozen=True, kw_only=True, tag="model_request"):
 
     ``messages`` holds only the messages this request adds to the chunk's history, from ``first_message`` on: the
     request sends ``message_count`` messages, and the earlier ones were in the chunk's earlier requests (a trace
-    stores each message once, not the whole history every turn).
+    stores each message once, not the whole history every turn). The messages before ``first_message`` are sent as
+    ``engine.history.bounded(history, first_message, ...)`` shrinks them; the trace keeps them whole.
     """
 
     turn: int

@@ -17,8 +17,9 @@ Turns that cannot move the chunk forward are bounded: two turns cut off (finish 
 output limit, or the model's context filling up; or a call's arguments cut off) end the chunk ``OUTPUT_LIMIT``, and
 the run then runs the paragraphs still without a submission as two halves; two turns whose only submissions changed
 nothing (every text already saved) or repeated an earlier call end it ``NO_PROGRESS``. The model is always told what
-actually happened. A model failure (classified by the client, retries already spent) ends the chunk ``failed``; a
-context overflow is reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
+actually happened. Each request resends the turns the model has answered shrunk (``engine.history``); the history
+kept here, and traced, stays whole. A model failure (classified by the client, retries already spent) ends the chunk
+``failed``; a context overflow is reported as ``CONTEXT_OVERFLOW`` so the run can split the chunk.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from engine.events import (
     ToolCalled,
     ToolResult,
 )
+from engine.history import bounded
 from engine.loop_config import ToolCallLoopConfig
 from engine.loop_texts import (
     OUTPUT_LIMIT_TEXT,
@@ -150,6 +152,7 @@ class ToolCallLoop:
         outcome.turns += 1
         turn = outcome.turns
         history = self.history
+        answered = self._traced  # what the previous request sent: the model has answered it
         self._event(
             ModelRequest,
             turn=turn,
@@ -160,7 +163,7 @@ class ToolCallLoop:
         )
         self._traced = len(history)  # the history only grows: the next request carries what comes after
         try:
-            response = await self._stream(history, turn)
+            response = await self._stream(bounded(history, answered, self.registry.submits), turn)
         except ModelError as exc:
             self._fail(outcome, exc.failure, "MODEL_ERROR")
             return None

@@ -112,7 +112,7 @@ class TaskService:
         """One loop config per chunk, each with the chunk's scope."""
         if self._configs is None:
             system = self.system_prompt
-            tools = tuple(self.registry.definitions(max_batch=self.max_batch))
+            tools = tuple(self.registry.definitions(max_batch=self.max_batch, task=self.task))
             self._configs = [self._config(chunk, system, tools) for chunk in self.chunks]
         return self._configs
 

@@ -27,29 +27,30 @@ class SearchGlossaryArgs(BaseModel):
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    query: Term = Field(
-        description="Text to look for in the entries' source, target and aliases (case-insensitive for Latin letters)."
-    )
-    max_results: int = Field(10, ge=1, le=50, description="At most this many entries are returned (1–50).")
+    query: Term = Field(description="Matches source, target or alias.")
+    max_results: int = Field(10, ge=1, le=50)
 
 
 class ProposeGlossaryArgs(BaseModel):
-    """Arguments of ``propose_glossary_entry``."""
+    """Arguments of ``propose_glossary_entry`` (its schema says only what the name does not)."""
 
     model_config = ConfigDict(extra="ignore", frozen=True)
 
-    source: Term = Field(description="The name or term exactly as the source text writes it.")
-    target: Term = Field(description="How it is translated, to be used every time it occurs.")
-    kind: Literal["term", "character", "place", "do_not_translate"] = Field(
-        "term", description="term, character (a person), place, or do_not_translate (keep as is)."
-    )
-    note: str = Field("", max_length=500, description="Why, or what the translator should know (optional).")
-    aliases: list[Term] = Field(
-        default_factory=list, max_length=20, description="Other spellings of the source in the text (optional)."
-    )
-    gender: Literal["female", "male", "other"] | None = Field(
-        None, description="For a character: female, male or other (optional)."
-    )
+    source: Term = Field(description="As the source writes it.")
+    target: Term
+    kind: Literal["term", "character", "place", "do_not_translate"] = "term"
+    note: str = Field("", max_length=500)
+    aliases: list[Term] = Field(default_factory=list, max_length=20)
+    gender: Literal["female", "male", "other"] | None = None
+
+
+class ProposeGlossarySchema(BaseModel):
+    """What a model is shown of ``propose_glossary_entry``: the entry itself (note, aliases and gender are
+    accepted too, but every request would pay for their schema)."""
+
+    source: Term = Field(description="As the source writes it.")
+    target: Term
+    kind: Literal["term", "character", "place", "do_not_translate"] = "term"
 
 
 def _shown(entry: GlossaryEntry) -> dict[str, Any]:
@@ -105,18 +106,16 @@ def glossary_tools(glossary: RunGlossary) -> list[Tool]:
     return [
         Tool(
             "search_glossary",
-            "Search the workspace glossary (names and terms with their fixed translations, across every chapter) "
-            "by source, target or alias. Not limited to the current chunk.",
+            "Search the book's glossary of names and terms.",
             SearchGlossaryArgs,
             search,
         ),
         Tool(
             "propose_glossary_entry",
-            "Propose a glossary entry for a name or term that should be translated the same way everywhere (a "
-            "character, a place, a recurring term). It is saved as 'proposed' and shown in later chunks. Fails "
-            "with GLOSSARY_CONFLICT when the source is already in the glossary with another translation.",
+            "Record a new name or recurring term and its translation for the next chunks.",
             ProposeGlossaryArgs,
             propose,
+            schema_model=ProposeGlossarySchema,
             writes=True,  # glossary.json; not a submission of the chunk
         ),
     ]

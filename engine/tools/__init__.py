@@ -7,7 +7,7 @@
 
 from __future__ import annotations
 
-from engine.tools.args import BatchArgs, InfoArgs, NeighbourArgs, PositionArgs, SearchArgs
+from engine.tools.args import BatchArgs, InfoArgs, NeighbourArgs, PositionArgs, ReviseBatchArgs, SearchArgs
 from engine.tools.batch import add_translation_batch
 from engine.tools.info import get_paragraph_info
 from engine.tools.neighbours import get_next_paragraphs, get_previous_paragraphs
@@ -18,67 +18,56 @@ from engine.tools.search import find_paragraph_by_keywords
 
 __all__ = ["ErrorCode", "Tool", "ToolRegistry", "default_registry", "default_tools"]
 
-_CHUNK_NOTE = (
-    " While you work on a chunk, only the paragraphs of the current chunk can be read this way; a "
-    "request that reaches past the chunk's edge fails with CHUNK_BOUNDARY and tells you how many "
-    "paragraphs are available (available_count), so retry with a smaller count."
-)
+_IN_CHUNK = " Within a chunk, only its own paragraphs (else CHUNK_BOUNDARY, with available_count)."
 
 
 def default_tools() -> list[Tool]:
-    """The six paragraph tools, in a fixed order (the tool list is byte-identical for every chunk)."""
+    """The six paragraph tools, in a fixed order (the tool list is byte-identical for every chunk).
+
+    Descriptions say what the name and schema do not, once: the rules of submitting are the system prompt's and
+    the chunk message's.
+    """
     return [
         Tool(
             "get_previous_paragraphs",
-            "Read the paragraphs that come before a paragraph, nearest first, for context (source text and "
-            "selected translation). Empty paragraphs are skipped." + _CHUNK_NOTE,
+            "The paragraphs before one, nearest first." + _IN_CHUNK,
             NeighbourArgs,
             get_previous_paragraphs,
         ),
         Tool(
             "get_next_paragraphs",
-            "Read the paragraphs that come after a paragraph, in chapter order, for context (source text and "
-            "selected translation). Empty paragraphs are skipped." + _CHUNK_NOTE,
+            "The paragraphs after one." + _IN_CHUNK,
             NeighbourArgs,
             get_next_paragraphs,
         ),
         Tool(
             "get_paragraph_position",
-            "Where a paragraph sits in the chapter: its paragraph_index (the [n] number: 1-based position in "
-            "the chapter, empty paragraphs counted), total_paragraphs and progress_percentage. Optionally "
-            "includes the previous and/or next paragraphs; while you work on a chunk those lists stop at the "
-            "chunk's edges.",
+            "A paragraph's index, the chapter's size and progress; optionally its neighbours (within the chunk).",
             PositionArgs,
             get_paragraph_position,
         ),
         Tool(
             "get_paragraph_info",
-            "One paragraph in full: source text, selected translation, review state and every translation "
-            "version with its origin, model and time. Works for any paragraph of the chapter.",
+            "One paragraph of the chapter with every translation version.",
             InfoArgs,
             get_paragraph_info,
         ),
         Tool(
             "find_paragraph_by_keywords",
-            "Find paragraphs whose source text (or, with in_translation, selected translation) contains any of "
-            "the keywords, case-insensitive, in chapter order — e.g. to see how a name or term was translated "
-            "elsewhere. Searches the whole chapter.",
+            "Paragraphs of the whole chapter containing a keyword, e.g. to see how a name was translated.",
             SearchArgs,
             find_paragraph_by_keywords,
         ),
         Tool(
             "add_translation_batch",
-            "Submit your results — the only way to save them. Each item names its paragraph by paragraph_id, "
-            "the value shown as [ID: …] in the chunk text (never the [n] index), and gives the paragraph's "
-            "complete new text in translated_text. Several paragraphs per call, up to the maxItems limit. "
-            "All or nothing: if any item is invalid, nothing is saved and the error lists the items to fix. "
-            "The result lists the accepted IDs and the chunk's remaining IDs.",
+            "Save results, several paragraphs per call, all or nothing.",
             BatchArgs,
             add_translation_batch,
             raw_arguments=True,
             batch_limit_field="paragraphs",
             writes=True,
             submits=True,
+            revise_model=ReviseBatchArgs,
         ),
     ]
 

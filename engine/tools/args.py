@@ -47,13 +47,7 @@ def _keywords_list(value: Any) -> Any:
 ParagraphId = Annotated[
     str,
     BeforeValidator(normalise_paragraph_id),
-    Field(
-        min_length=1,
-        max_length=MAX_ID_CHARS,
-        pattern=r"^\S+$",
-        description='The paragraph_id exactly as shown in [ID: …] in the chunk text, e.g. "e58ed763". '
-        "Never the [n] index.",
-    ),
+    Field(min_length=1, max_length=MAX_ID_CHARS, pattern=r"^\S+$", description="From [ID: …]."),
 ]
 Count = Annotated[int, Field(ge=1, le=MAX_COUNT)]
 
@@ -72,21 +66,24 @@ class _Args(BaseModel):
     model_config = ConfigDict(extra="ignore", frozen=True)
 
 
+# The schemas are what every request of a run carries: a description only where the name does not say it all.
+
+
 class NeighbourArgs(_Args):
     """Arguments of ``get_previous_paragraphs`` and ``get_next_paragraphs``."""
 
     paragraph_id: ParagraphId
-    count: Count = Field(3, description="How many paragraphs to return (1–50).")
+    count: Count = 3
 
 
 class PositionArgs(_Args):
     """Arguments of ``get_paragraph_position``."""
 
     paragraph_id: ParagraphId
-    include_previous: bool = Field(False, description="Also return the paragraphs before it (nearest first).")
-    previous_count: Count = Field(3, description="How many previous paragraphs to include (1–50).")
-    include_next: bool = Field(False, description="Also return the paragraphs after it.")
-    next_count: Count = Field(3, description="How many next paragraphs to include (1–50).")
+    include_previous: bool = False
+    previous_count: Count = 3
+    include_next: bool = False
+    next_count: Count = 3
 
 
 class InfoArgs(_Args):
@@ -101,42 +98,37 @@ class SearchArgs(_Args):
     keywords: Annotated[
         list[Keyword],
         BeforeValidator(_keywords_list),
-        Field(
-            min_length=1,
-            max_length=MAX_KEYWORDS,
-            description="Words or phrases to look for; a paragraph matches if it contains ANY of them "
-            "(case-insensitive). 1–20 keywords.",
-        ),
+        Field(min_length=1, max_length=MAX_KEYWORDS, description="Any of them matches."),
     ]
-    max_results: Count = Field(5, description="At most this many paragraphs are returned (1–50).")
-    in_translation: bool = Field(False, description="Search the selected translations instead of the source texts.")
+    max_results: Count = 5
+    in_translation: bool = Field(False, description="Search the translations instead of the sources.")
 
 
 class BatchItemArgs(_Args):
-    """One submitted result (used for the schema; the batch tool validates items itself, in design order)."""
+    """One submitted result, as a translation shows it (schema only: the batch tool validates items itself, in
+    design order, and also takes ``original_text_prefix``, ``reason`` and ``category``)."""
 
     paragraph_id: ParagraphId
-    translated_text: str = Field(
-        min_length=1,
-        max_length=MAX_TEXT_CHARS,
-        description="The complete new text of this paragraph in the target language (not a diff, not a note).",
-    )
-    original_text_prefix: str | None = Field(
-        None,
-        max_length=MAX_TEXT_CHARS,
-        description="Optional guard: the first few characters of the paragraph's source text. If given and "
-        "the source does not start with it, the whole batch is rejected (protects against a wrong ID).",
-    )
-    reason: str | None = Field(None, description="Polish/proofread: why you changed it, in one short sentence.")
-    category: Category | None = Field(None, description="Polish/proofread: the kind of change.")
+    translated_text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
+
+
+class ReviseItemArgs(BatchItemArgs):
+    """One submitted result, as polish and proofread show it: why and what kind of change."""
+
+    reason: str | None = Field(None, description="What was wrong, in one short sentence.")
+    category: Category | None = None
 
 
 class BatchArgs(_Args):
-    """Arguments of ``add_translation_batch``."""
+    """Arguments of ``add_translation_batch`` (translate)."""
 
-    paragraphs: list[BatchItemArgs] = Field(
-        min_length=1, description="The results to submit, one item per paragraph, each identified by its paragraph_id."
-    )
+    paragraphs: list[BatchItemArgs]  # an empty list is EMPTY_BATCH
+
+
+class ReviseBatchArgs(_Args):
+    """Arguments of ``add_translation_batch`` (polish, proofread)."""
+
+    paragraphs: list[ReviseItemArgs]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -150,8 +142,13 @@ def _resolved(node: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
     return {**target, **{k: v for k, v in node.items() if k != "$ref"}}
 
 
-def _dropped(key: str, value: Any) -> bool:
-    return key in ("title", "$defs") or (key == "default" and value is None)
+# What a model needs no word of: titles, defaults (an omitted argument takes it), and the string bounds, which
+# only guard against hostile input (the tools check them and name the field).
+_DROPPED = frozenset({"title", "$defs", "default", "pattern", "minLength", "maxLength"})
+
+
+def _dropped(key: str) -> bool:
+    return key in _DROPPED
 
 
 def _without_null(node: dict[str, Any]) -> dict[str, Any]:
@@ -167,7 +164,7 @@ def _without_null(node: dict[str, Any]) -> dict[str, Any]:
 
 
 def _inline(node: Any, defs: dict[str, Any]) -> Any:
-    """Resolve ``$ref``s, drop titles and null defaults, and collapse ``Optional[X]`` to ``X``."""
+    """Resolve ``$ref``s, drop what a model needs no word of (``_DROPPED``), and collapse ``Optional[X]`` to ``X``."""
     if isinstance(node, list):
         return [_inline(v, defs) for v in node]
     if not isinstance(node, dict):
@@ -177,7 +174,7 @@ def _inline(node: Any, defs: dict[str, Any]) -> Any:
     out = {
         key: {name: _inline(sub, defs) for name, sub in value.items()} if key == "properties" else _inline(value, defs)
         for key, value in node.items()
-        if not _dropped(key, value)
+        if not _dropped(key)
     }
     return _without_null(out)
 

@@ -23,7 +23,7 @@ from engine.checks.glossary import GlossaryTerm
 from engine.context import ToolContext
 from engine.scope import ChunkScope
 from engine.settings import DEFAULT_MAX_BATCH
-from engine.tasks import TaskType
+from engine.tasks import TASK_RULES, TaskType
 from engine.tools.args import BadArguments, decode_arguments, parameters_schema, validation_failure
 from engine.tools.results import ErrorCode, ToolReply, failure
 from store.errors import ChapterLoadError
@@ -56,16 +56,20 @@ class Tool:
     batch_limit_field: str | None = None
     writes: bool = False
     submits: bool = False
+    schema_model: type[BaseModel] | None = None
+    revise_model: type[BaseModel] | None = None
 
-    def definition(self, max_batch: int = DEFAULT_MAX_BATCH) -> dict[str, Any]:
-        """The OpenAI-style ``{"type": "function", "function": {...}}`` definition."""
+    def definition(self, max_batch: int = DEFAULT_MAX_BATCH, *, revises: bool = False) -> dict[str, Any]:
+        """The OpenAI-style ``{"type": "function", "function": {...}}`` definition (for a revising task with
+        ``revises``)."""
         limits = {self.batch_limit_field: max_batch} if self.batch_limit_field else None
+        model = (self.revise_model if revises else None) or self.schema_model or self.args_model
         return {
             "type": "function",
             "function": {
                 "name": self.name,
                 "description": self.description,
-                "parameters": parameters_schema(self.args_model, max_items=limits),
+                "parameters": parameters_schema(model, max_items=limits),
             },
         }
 
@@ -75,7 +79,7 @@ class ToolRegistry:
 
     def __init__(self, tools: Sequence[Tool] = ()) -> None:
         self._tools: dict[str, Tool] = {}
-        self._definitions: dict[int, list[dict[str, Any]]] = {}
+        self._definitions: dict[tuple[int, TaskType | None], list[dict[str, Any]]] = {}
         # The approved glossary entries each call's context carries (a run's glossary sets it; reread per call).
         self.glossary_terms: Callable[[], tuple[GlossaryTerm, ...]] = tuple
         self._guard = threading.Lock()
@@ -97,14 +101,20 @@ class ToolRegistry:
         """The tool called ``name``, if any."""
         return self._tools.get(name)
 
-    def definitions(self, *, max_batch: int = DEFAULT_MAX_BATCH) -> list[dict[str, Any]]:
-        """Tool definitions for the chat request; the same list object for the same ``max_batch``."""
+    def definitions(self, *, max_batch: int = DEFAULT_MAX_BATCH, task: TaskType | None = None) -> list[dict[str, Any]]:
+        """Tool definitions for the chat request: every tool, or with ``task`` the tools that task offers
+        (``TaskRules.tools``), in registration order; the same list object for the same arguments."""
         with self._guard:
-            cached = self._definitions.get(max_batch)
+            cached = self._definitions.get((max_batch, task))
             if cached is None:
-                cached = [t.definition(max_batch) for t in self._tools.values()]
-                self._definitions[max_batch] = cached
+                cached = [t.definition(max_batch, revises=_revises(task)) for t in self._offered(task)]
+                self._definitions[(max_batch, task)] = cached
             return cached
+
+    def _offered(self, task: TaskType | None) -> list[Tool]:
+        if task is None:
+            return list(self._tools.values())
+        return [t for t in self._tools.values() if t.name in TASK_RULES[task].tools]
 
     def writes(self, name: str) -> bool:
         """Whether calls of the tool called ``name`` may write a file (a commit, once started, is finished)."""
@@ -175,6 +185,10 @@ class ToolRegistry:
             tool=name,
             available_tools=list(self._tools),
         )
+
+
+def _revises(task: TaskType | None) -> bool:
+    return task is not None and TASK_RULES[task].revises
 
 
 class _Refused(Exception):

@@ -90,7 +90,8 @@ def test_the_system_prompt_and_tools_are_byte_identical_whatever_the_glossary_ho
     configs = empty.loop_configs() + full.loop_configs()
     assert len({c.system_prompt for c in configs}) == 1
     assert len({json.dumps(c.tools, ensure_ascii=False) for c in configs}) == 1
-    assert [t["function"]["name"] for t in configs[0].tools][-2:] == ["search_glossary", "propose_glossary_entry"]
+    # A translation is offered the batch and the proposal (the chunk message already lists the glossary's entries).
+    assert [t["function"]["name"] for t in configs[0].tools] == ["add_translation_batch", "propose_glossary_entry"]
 
 
 async def test_a_character_proposed_in_chunk_1_is_in_chunk_2_s_message(

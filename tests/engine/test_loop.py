@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from engine.events import ModelDelta
+from engine.history import bounded
 from engine.run import run_chapter
 from engine.run_request import RunRequest
 from engine.trace import read_trace
@@ -81,7 +82,9 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
         "DUPLICATE_PARAGRAPH_IDS",
         None,
     ]
-    boundary = json.loads(tool_messages[0]["content"])
+    # ... in full in the next request (later ones resend it as one line: engine.history)
+    assert json.loads(tool_messages[0]["content"])["note"] == "earlier result, shortened"
+    boundary = json.loads(next(m for m in requests[1].json["messages"] if m["role"] == "tool")["content"])
     assert boundary["available_count"] == 1 and boundary["chunk_range"] == {
         "first_paragraph_id": A1,
         "last_paragraph_id": A6,
@@ -106,15 +109,17 @@ async def test_misbehaving_model_gets_every_error_code_then_finishes(tmp_path: P
     finished = kinds(events, "run_finished")[0]
     assert finished.status == "complete" and finished.summary.paragraphs_done == 6
     assert [c.status for c in kinds(events, "chunk_finished")] == ["complete", "complete"]
-    # the trace is the record: each request message once (a request adds to its chunk's history from
-    # first_message on), answers, tool calls, commits, summary
+    # the trace is the record: each request message once, whole (a request adds to its chunk's history from
+    # first_message on, and sends the messages before it as engine.history shrinks them), answers, tool calls,
+    # commits, summary
     trace = list(read_trace(Path(finished.summary.trace)))
     assert trace[0]["kind"] == "run_started" and trace[-1]["kind"] == "run_finished"
     sent = [e for e in trace if e["kind"] == "model_request"]
     history: list[dict] = []
     for event, received in zip(sent, requests, strict=True):
         history = history[: event["first_message"]] + event["messages"]
-        assert history == received.json["messages"] and event["message_count"] == len(history)
+        assert event["message_count"] == len(history)
+        assert bounded(history, event["first_message"], lambda name: name == BATCH) == received.json["messages"]
     assert sum(e["kind"] == "tool_result" for e in trace) == 8
     assert sum(e["kind"] == "batch_committed" for e in trace) == 3
     assert not any(e["kind"] == "model_delta" for e in trace)

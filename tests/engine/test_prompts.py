@@ -11,42 +11,54 @@ from engine.prompts import PromptError, PromptSet, user_prompts_dir
 from engine.services import TaskService, TaskSetupError
 from tests.engine.tool_chapters import chapter_of, rashomon_texts
 
-SUBMIT = (
-    "Submit results only through the add_translation_batch tool, using the paragraph_id from [ID: …] for "
-    "every paragraph. Never submit by index: the [n] number is not accepted."
-)
-INDEX = (
-    "The [n] numbers are for reading only. They are the paragraphs' original positions in the chapter, and "
-    "they skip where empty paragraphs were removed, so a gap in the numbers does not mean a paragraph is "
-    "missing."
-)
-CONTEXT = (
-    "The context tools (get_previous_paragraphs, get_next_paragraphs, get_paragraph_position) cannot reach "
-    "outside the current chunk; a request past its edge fails with CHUNK_BOUNDARY."
-)
+SUBMIT = "Submit with add_translation_batch by the paragraph_id from [ID: …], never by the [n] index: translated_text"
+REJECTED = "If a batch is rejected, fix what the error names and send it again."
+WARNINGS = "If an accepted batch carries warnings, resubmit those paragraphs corrected."
+REVIEWED = '"(reviewed by the editor: suggest only a real error)"'
+GLOSSARY = 'Use the Glossary lines\' translations (a "(proposed)" one unless clearly wrong).'
+INDEX = "[n] is for reading only: submit"
 ONLY_CHANGED = "Submit only the paragraphs you change."
 
 
 @pytest.mark.parametrize("task", ["translate", "polish", "proofread"])
 def test_system_prompt_key_sentences(task: str) -> None:
     text = PromptSet.load().system_prompt(task, source_language="ja", target_language="zh-Hans")
-    assert SUBMIT in text
-    assert INDEX in text
-    assert CONTEXT in text
+    for sentence in (SUBMIT, REJECTED, WARNINGS, REVIEWED, GLOSSARY):
+        assert sentence in text
+    assert "without a tool call" in text
     assert "Japanese (ja)" in text and "Simplified Chinese (zh-Hans)" in text
-    assert "(at most 20)" in text
     assert "$" not in text  # every placeholder filled
-    assert (ONLY_CHANGED in text) is (task != "translate")
+    # Each rule is stated once, but for the seeds' first (submit by paragraph_id): what else the chunk message says
+    # (the [n] numbers skip, only the changed paragraphs) and the batch limit (the schema's
+    # maxItems) are not repeated here.
+    assert "skip" not in text and ONLY_CHANGED not in text
+    assert '"(context)" lines are neighbours, for reading only.' in text  # design 17: the prompt says what they are
+    assert "20" not in text
+
+
+@pytest.mark.parametrize(("task", "translated"), [("translate", False), ("polish", True), ("proofread", True)])
+def test_the_chunk_message_states_the_index_and_id_rules(task: TaskType, translated: bool) -> None:
+    chapter = chapter_of(["A", "B"], ids=["a", "b"], translations={0: "x", 1: "y"} if translated else None)
+    message = PromptSet.load().chunk_message(build_chunks(chapter, task)[0])
+    assert "Empty paragraphs were left out, so the [n] numbers may skip." in message
+    assert INDEX in message and "using the paragraph_id shown as [ID: …]" in message
+    assert (ONLY_CHANGED in message) is (task != "translate")
+
+
+def test_the_batch_limit_reaches_the_model_through_the_schema() -> None:
+    (config, *_) = TaskService(chapter_of(["A", "B"]), "translate", max_batch=8).loop_configs()
+    (batch,) = [t["function"] for t in config.tools if t["function"]["name"] == "add_translation_batch"]
+    assert batch["parameters"]["properties"]["paragraphs"]["maxItems"] == 8
 
 
 def test_translate_prompt_opening_snapshot() -> None:
     text = PromptSet.load().system_prompt("translate", source_language="ja", target_language="en", max_batch=8)
     assert text.splitlines()[0] == (
-        "You are a professional literary translator. You translate a book chapter from "
-        "Japanese (ja) into English (en), one chunk of paragraphs at a time."
+        "You are a literary translator from Japanese (ja) into English (en), working through a book chapter chunk "
+        "by chunk. Translate faithfully and naturally: keep meaning, tone and register; add, omit and summarise "
+        "nothing; one paragraph for each; keep names and terms consistent."
     )
-    assert "(at most 8)" in text
-    assert 'Each paragraph appears as "[n] [ID: paragraph_id] text", for example "[12] [ID: e58ed763] …".' in text
+    assert "A paragraph marked " + REVIEWED + " is translated too: your text becomes a suggestion." in text
 
 
 def test_unknown_or_missing_languages() -> None:

@@ -67,8 +67,7 @@ def test_decision_2_chunks_expose_submittable_ids(tmp_path: Path, task: str) -> 
 @pytest.mark.parametrize("task", ["translate", "polish", "proofread"])
 def test_decision_3_prompts_require_paragraph_id_submission(task: str) -> None:
     text = PromptSet.load().system_prompt(task, source_language="ja", target_language="zh-Hans")
-    assert "using the paragraph_id from [ID: …] for every paragraph" in text
-    assert "Never submit by index" in text
+    assert "Submit with add_translation_batch by the paragraph_id from [ID: …], never by the [n] index" in text
     lowered = text.lower()
     for weak in ("index or paragraph_id", "paragraph_id or index", "prefer paragraph_id", "preferably"):
         assert weak not in lowered

@@ -93,7 +93,7 @@ def test_decision_2_index_is_for_reading_and_paragraph_id_is_the_key() -> None:
         assert "[n] is for reading only" in message
         assert "paragraph_id shown as [ID: …]" in message
         system = prompts.system_prompt(task, source_language="ja", target_language="en")
-        assert "The [n] numbers are for reading only." in system
+        assert "by the paragraph_id from [ID: …], never by the [n] index" in system
 
 
 @pytest.mark.parametrize("task", TASKS)

@@ -45,34 +45,51 @@ def test_six_tools_with_self_contained_schemas() -> None:
     for d in defs:
         fn = d["function"]
         assert d["type"] == "function"
-        assert len(fn["description"]) > 80  # says how to use the tool
+        assert 20 < len(fn["description"]) <= 130  # says what the name does not, briefly
         params = fn["parameters"]
         assert params["type"] == "object" and params["required"]
         for node in walk(params):
-            if isinstance(node, dict):
-                assert not {"$ref", "$defs", "title", "anyOf"} & node.keys(), (fn["name"], node)
-        for name, prop in params["properties"].items():
-            assert prop.get("description"), (fn["name"], name)
+            if isinstance(node, dict):  # nothing a model needs no word of (a default goes without saying)
+                assert not {"$ref", "$defs", "title", "anyOf", "default", "maxLength", "pattern"} & node.keys(), (
+                    fn["name"],
+                    node,
+                )
+        for node in walk(params):  # every paragraph_id says where it comes from
+            if isinstance(node, dict) and "paragraph_id" in node.get("properties", {}):
+                assert node["properties"]["paragraph_id"]["description"] == "From [ID: …].", fn["name"]
+    reads = {d["function"]["name"]: d["function"]["description"] for d in defs}
+    for name in ("get_previous_paragraphs", "get_next_paragraphs"):  # the model learns where reading stops
+        assert "CHUNK_BOUNDARY" in reads[name] and "available_count" in reads[name]
 
 
 def test_schemas_bound_counts_and_batch_size() -> None:
     by_name = {d["function"]["name"]: d["function"]["parameters"] for d in default_registry().definitions()}
     count = by_name["get_next_paragraphs"]["properties"]["count"]
-    assert (count["minimum"], count["maximum"], count["default"]) == (1, 50, 3)
+    assert (count["minimum"], count["maximum"]) == (1, 50) and "count" not in by_name["get_next_paragraphs"]["required"]
     search = by_name["find_paragraph_by_keywords"]["properties"]
     assert (search["keywords"]["minItems"], search["keywords"]["maxItems"]) == (1, 20)
     assert search["max_results"]["maximum"] == 50
     batch = by_name["add_translation_batch"]["properties"]["paragraphs"]
-    assert (batch["minItems"], batch["maxItems"]) == (1, 20)
+    assert batch["maxItems"] == 20
     assert batch["items"]["required"] == ["paragraph_id", "translated_text"]
-    assert (
-        "Never the [n] index."
-        in by_name["add_translation_batch"]["properties"]["paragraphs"]["items"]["properties"]["paragraph_id"][
-            "description"
-        ]
-    )
+    assert batch["items"]["properties"]["paragraph_id"]["description"] == "From [ID: …]."
     small = {d["function"]["name"]: d for d in default_registry().definitions(max_batch=5)}
     assert small["add_translation_batch"]["function"]["parameters"]["properties"]["paragraphs"]["maxItems"] == 5
+
+
+def test_each_task_is_offered_only_its_tools_and_a_translation_no_reason() -> None:
+    registry = default_registry()
+    offered = {task: registry.definitions(task=task) for task in ("translate", "polish", "proofread")}
+    assert [d["function"]["name"] for d in offered["translate"]] == ["add_translation_batch"]  # no glossary here
+    assert [d["function"]["name"] for d in offered["polish"]] == ["find_paragraph_by_keywords", "add_translation_batch"]
+    assert offered["proofread"] == offered["polish"]
+    item = {
+        task: defs[-1]["function"]["parameters"]["properties"]["paragraphs"]["items"] for task, defs in offered.items()
+    }
+    assert list(item["translate"]["properties"]) == ["paragraph_id", "translated_text"]
+    assert list(item["polish"]["properties"]) == ["paragraph_id", "translated_text", "reason", "category"]
+    assert "fluency" in item["polish"]["properties"]["category"]["enum"]
+    assert registry.definitions(task="polish") is offered["polish"]  # built once
 
 
 def test_definitions_are_byte_identical_on_every_call() -> None:

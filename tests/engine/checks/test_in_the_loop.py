@@ -130,7 +130,7 @@ async def test_the_model_reads_the_warning_and_fixes_the_paragraph(tmp_path: Pat
     recorded = [e for e in read_trace(trace) if e["kind"] == "tool_result"]
     assert recorded[0]["result"]["warnings"][0]["code"] == "KANA_LEFT"
     system = json.loads(model_server.requests[0].body)["messages"][0]["content"]
-    assert "fix such a paragraph by submitting it again with the corrected text" in system
+    assert "If an accepted batch carries warnings, resubmit those paragraphs corrected." in system
 
 
 async def test_a_one_paragraph_chunk_still_reports_the_warning(tmp_path: Path, model_server: ModelServer) -> None:
