@@ -3,9 +3,11 @@
 Fresh history ``[system, user(chunk)]``; each turn streams one response, then runs its tool calls in
 order (only after the whole response arrived, so a failed or retried request has no side effects),
 appends one ``tool`` message per call, and goes on. A translate chunk is complete the moment every
-paragraph has an accepted submission — no extra turn. Polish/proofread chunks end on a text-only
-answer. A text-only answer while paragraphs are missing gets a reminder naming them (at most two),
-then the chunk ends incomplete; so does reaching ``max_turns``.
+paragraph has an accepted submission — no extra turn, unless the batch that completed it carries
+error-severity warnings (``engine.fix_turn``: one more turn to fix them). A polish/proofread chunk is
+complete the same way, or when the model answers ``no changes``. Any other answer without a call while
+paragraphs are missing gets a reminder naming them (at most two; an echo of the chunk, ``engine.echoes``,
+is reminded once), then the chunk ends incomplete (``NO_SUBMISSION``); so does reaching ``max_turns``.
 
 Turns that cannot move the chunk forward are bounded: two responses cut off by the token limit (finish
 reason ``length``: the request's output limit, or the model's context filling up) end the chunk
@@ -29,6 +31,7 @@ from engine.client.events import Completed, ReasoningDelta, RetryScheduled, Stre
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.client.text_calls import lift_text_calls
+from engine.echoes import chunk_entries, classify
 from engine.events import (
     BatchCommitted,
     EngineEvent,
@@ -41,6 +44,7 @@ from engine.events import (
     ToolCalled,
     ToolResult,
 )
+from engine.fix_turn import error_warnings, fix_turn_text
 from engine.loop_config import ToolCallLoopConfig
 from engine.loop_texts import (
     CUT_CALL_TEXT,
@@ -118,7 +122,10 @@ class ToolCallLoop:
         self._calls_made: set[str] = set()
         self._cancel_pending = False
         self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
-        self._reminders = self._cut_turns = self._idle_turns = self._traced = 0
+        self._reminders = self._echoes = self._cut_turns = self._idle_turns = self._traced = 0
+        self._entries = chunk_entries(config.paragraph_ids, config.chunk.entries)
+        self._submission: dict[str, Any] | None = None  # the result of the chunk's last successful submission
+        self._fix_turn: int | None = None  # the turn that was answered with its errors (engine.fix_turn)
 
     def _event(self, cls: type[EngineEvent], **fields: Any) -> None:
         self.emit(cls(run_id=self.run_id, chunk=self.chunk, **fields))
@@ -179,14 +186,20 @@ class ToolCallLoop:
         return response
 
     async def _answer(self, response: AssembledResponse) -> bool:
-        """Act on one whole response; whether the conversation goes on."""
+        """Act on one whole response; whether the conversation goes on (not after the fix turn)."""
+        goes_on = await self._act(response)
+        if goes_on and self._fix_turn is not None and self.outcome.turns > self._fix_turn:
+            return self._complete()
+        return goes_on
+
+    async def _act(self, response: AssembledResponse) -> bool:
         if response.finish_reason == "length":
             return self._cut_turn(response)
         response, dropped = self._bound_calls(response)
         self.history.append(response.assistant_message())
         if response.tool_calls:
             return await self._tool_turn(response, dropped)
-        return self._text_turn()
+        return self._text_turn(response.content)
 
     def _cut_turn(self, response: AssembledResponse) -> bool:
         """A response cut off by the token limit: nothing in it runs; two in a chunk end it."""
@@ -216,34 +229,46 @@ class ToolCallLoop:
         if self.outcome.end_code in FILE_FAILURES:
             return False
         if complete:
-            return self._complete()
+            return self._completed()
         if progress is False:
             self._idle_turns += 1
             return self._idle_turns < MAX_STALLED_TURNS or self._end("NO_PROGRESS")
         return True
 
-    def _text_turn(self) -> bool:
-        """An answer without tool calls: the end of a revising chunk, else a reminder of what is missing."""
-        if self.revises:
+    def _completed(self) -> bool:
+        """Every paragraph has a submission: complete, unless the batch that did it carries errors the model
+        has not seen (one more turn with them, once, when the turn limit leaves one)."""
+        errors = error_warnings(self._submission)
+        if self._fix_turn is not None or not errors or self.outcome.turns >= self.config.max_turns:
             return self._complete()
+        self._fix_turn = self.outcome.turns
+        self.history.append({"role": "user", "content": fix_turn_text(errors)})
+        return True
+
+    def _text_turn(self, content: str | None) -> bool:
+        """An answer without tool calls: the end of the chunk when nothing is missing or a reviser said
+        ``no changes``; else a reminder of what is missing (an echo is reminded once)."""
         missing = self._missing()
-        if not missing:
+        answer = classify(content, self._entries, self.revises)
+        if not missing or answer == "no_changes":
             return self._complete()
-        if self._reminders >= MAX_REMINDERS:
+        if self._reminded_enough(answer == "echo"):
             return self._end("NO_SUBMISSION")
         self._reminders += 1
+        self._echoes += answer == "echo"
         self._event(Reminder, turn=self.outcome.turns, missing=tuple(missing), number=self._reminders)
-        self.history.append({"role": "user", "content": reminder_text(missing)})
+        self.history.append({"role": "user", "content": reminder_text(missing, answer, self.revises)})
         return True
+
+    def _reminded_enough(self, echo: bool) -> bool:
+        """Whether the model had its reminders: two in a chunk, of them one about an echo."""
+        return self._reminders >= MAX_REMINDERS or (echo and self._echoes > 0)
 
     def _finish(self) -> None:
         outcome = self.outcome
         if (what := STALLED_WHY.get(outcome.end_code or "")) is not None:
             self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {what}", code=outcome.end_code)
-        if not self.revises:
-            outcome.missing = tuple(self._missing())
-        elif outcome.status == "complete":
-            outcome.missing = ()
+        outcome.missing = () if outcome.status == "complete" else tuple(self._missing())
 
     def _bound_calls(self, response: AssembledResponse) -> tuple[AssembledResponse, int]:
         """The response with at most ``MAX_CALLS_PER_RESPONSE`` tool calls (the rest are dropped from what is sent
@@ -370,9 +395,7 @@ class ToolCallLoop:
         return False, (advanced if submitted else None)
 
     def _all_submitted(self, outcome: ChunkOutcome) -> bool:
-        """After a submission: whether every paragraph of a translate chunk now has one (``missing`` kept current)."""
-        if self.revises:  # a revising chunk ends on the model's word, not on a count
-            return False
+        """After a submission: whether every paragraph of the chunk now has one (``missing`` kept current)."""
         outcome.missing = tuple(self._missing())
         return not outcome.missing
 
@@ -393,6 +416,7 @@ class ToolCallLoop:
         progress = None
         if call.executable and self.registry.submits(call.name):
             result, progress = _judged_submission(result, ok, accepted, repeated)
+            self._submission = result if ok else self._submission
         code = self._count_result(ok, result, outcome)
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
         if committed is not None and accepted:  # only when something reached the disk
