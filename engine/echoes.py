@@ -4,7 +4,8 @@ Small models asked to polish often answer with the chunk message itself: its ``[
 echo is no work: the loop reminds the model once to submit what it changes or to answer ``no changes``. An answer
 is an echo when it names at least one of the chunk's paragraphs as ``[ID: …]`` and what follows each of those
 markers (up to the next marker or a blank line) is part of that paragraph's entry in the chunk message, whitespace
-ignored: the whole entry, its source or its translation repeated, or nothing at all.
+ignored: the whole entry, its source or its translation repeated, or nothing at all. ``no changes`` counts only in
+the answer's own words, never in lines it copied from the chunk message (which names it).
 """
 
 from __future__ import annotations
@@ -44,14 +45,21 @@ def is_echo(content: str, entries: Mapping[str, str]) -> bool:
     return bool(blocks) and all(text in _squeezed(entries[pid]) for pid, text in blocks)
 
 
-def classify(content: str | None, entries: Mapping[str, str], revises: bool = True) -> TextAnswer:
-    """What an answer without a call says (only a revising chunk's answer can be ``no changes`` or an echo)."""
+def own_words(content: str, message: str) -> str:
+    """The lines of ``content`` that are not lines of the chunk ``message`` (whitespace ignored)."""
+    shown = {_squeezed(line) for line in message.splitlines()}
+    return "\n".join(line for line in content.splitlines() if _squeezed(line) not in shown)
+
+
+def classify(content: str | None, entries: Mapping[str, str], revises: bool = True, message: str = "") -> TextAnswer:
+    """What an answer without a call says (only a revising chunk's answer can be ``no changes`` or an echo);
+    ``message``: the chunk message, whose own words (it names ``no changes``) an echo does not say."""
     text = (content or "").strip()
     if not text:
         return "empty"
     if not revises:
         return "other"
-    if NO_CHANGES.search(text):
+    if NO_CHANGES.search(own_words(text, message)):
         return "no_changes"
     return "echo" if is_echo(text, entries) else "other"
 

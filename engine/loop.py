@@ -249,7 +249,7 @@ class ToolCallLoop:
         """An answer without tool calls: the end of the chunk when nothing is missing or a reviser said
         ``no changes``; else a reminder of what is missing (an echo is reminded once)."""
         missing = self._missing()
-        answer = classify(content, self._entries, self.revises)
+        answer = classify(content, self._entries, self.revises, self.config.user_message)
         if not missing or answer == "no_changes":
             return self._complete()
         if self._reminded_enough(answer == "echo"):
