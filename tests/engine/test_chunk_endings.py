@@ -238,3 +238,26 @@ async def test_a_batch_without_errors_ends_the_chunk_at_once(tmp_path: Path, mod
     model_server.add(tool_reply([(BATCH, everything())]))
     events = await collect(request(path, model_server))
     assert len(model_server.requests) == 1 and summary(events).chunks[0].turns == 1
+
+
+# -- what the command line says ----------------------------------------------------------------------------------
+
+
+@pytest.mark.slow  # the installed binary, as a user runs it
+def test_a_polish_run_of_echoes_says_nothing_was_done_and_exits_1(tmp_path: Path, model_server: ModelServer) -> None:
+    from tests.engine.test_cli_run import run_cli
+
+    path = translated(tmp_path)
+    model_server.responder = echo
+    args = ("--base-url", model_server.base_url, "--model", "m", "--chunk-chars", "4000")
+    done = run_cli("run", path.name, "--task", "polish", *args, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "ch01.json: incomplete · 0/6 paragraphs reviewed: 0 submitted, 0 changed · 0/1 chunks complete" in (
+        done.stderr
+    )
+    assert f"chunk 1: incomplete NO_SUBMISSION (missing: {', '.join(WORK)})" in done.stderr
+    model_server.responder = None
+    model_server.add(tool_reply([(BATCH, batch((A1, "better A1")))]), text_reply("No changes."))
+    done = run_cli("run", path.name, "--task", "polish", *args, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "ch01.json: complete · 6/6 paragraphs reviewed: 1 submitted, 1 changed · 1/1 chunks complete" in done.stderr
