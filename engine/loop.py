@@ -4,10 +4,10 @@ Fresh history ``[system, user(chunk)]``; each turn streams one response, then ru
 order (only after the whole response arrived, so a failed or retried request has no side effects),
 appends one ``tool`` message per call, and goes on. A translate chunk is complete the moment every
 paragraph has an accepted submission — no extra turn, unless the batch that completed it carries
-error-severity warnings (``engine.fix_turn``: one more turn to fix them). A polish/proofread chunk is
-complete the same way, or when the model answers ``no changes``. Any other answer without a call while
-paragraphs are missing gets a reminder naming them (at most two; an echo of the chunk, ``engine.echoes``,
-is reminded once), then the chunk ends incomplete (``NO_SUBMISSION``); so does reaching ``max_turns``.
+error-severity warnings (one more turn to fix them). A polish/proofread chunk is complete the same way, or
+when the model answers ``no changes``. Any other answer without a call while paragraphs are missing gets a
+reminder naming them (at most two; an echo of the chunk is reminded once), then the chunk ends incomplete
+(``NO_SUBMISSION``); so does reaching ``max_turns``. ``engine.nudges`` decides and words these.
 
 Turns that cannot move the chunk forward are bounded: two responses cut off by the token limit (finish
 reason ``length``: the request's output limit, or the model's context filling up) end the chunk
@@ -31,7 +31,6 @@ from engine.client.events import Completed, ReasoningDelta, RetryScheduled, Stre
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.client.text_calls import lift_text_calls
-from engine.echoes import chunk_entries, classify
 from engine.events import (
     BatchCommitted,
     EngineEvent,
@@ -44,28 +43,25 @@ from engine.events import (
     ToolCalled,
     ToolResult,
 )
-from engine.fix_turn import error_warnings, fix_turn_text
 from engine.loop_config import ToolCallLoopConfig
 from engine.loop_texts import (
     CUT_CALL_TEXT,
     OUTPUT_LIMIT_TEXT,
     REPAIRED_WARNING,
-    REPEATED_NOTE,
     STALLED_WHY,
     TOO_MANY_CALLS_TEXT,
-    UNCHANGED_NOTE,
+    judged_submission,
     oversized_call,
-    reminder_text,
     tool_message,
     unusable_call,
 )
+from engine.nudges import COMPLETE, ChunkNudges
 from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
 from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 from engine.tools.registry import ToolRegistry
 from engine.tools.results import Committed, ToolReply
 
-MAX_REMINDERS = 2
 MAX_CALLS_PER_RESPONSE = 64  # a model batching sensibly makes a few; thousands are a runaway model or a hostile server
 MAX_STALLED_TURNS = 2  # of turns cut off by the token limit; of turns that only repeated or resent saved texts
 TOOL_PROGRESS_STEP = 256
@@ -122,10 +118,9 @@ class ToolCallLoop:
         self._calls_made: set[str] = set()
         self._cancel_pending = False
         self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
-        self._reminders = self._echoes = self._cut_turns = self._idle_turns = self._traced = 0
-        self._entries = chunk_entries(config.paragraph_ids, config.chunk.entries)
+        self._cut_turns = self._idle_turns = self._traced = 0
+        self.nudges = ChunkNudges(config)  # reminders and the fix turn
         self._submission: dict[str, Any] | None = None  # the result of the chunk's last successful submission
-        self._fix_turn: int | None = None  # the turn that was answered with its errors (engine.fix_turn)
 
     def _event(self, cls: type[EngineEvent], **fields: Any) -> None:
         self.emit(cls(run_id=self.run_id, chunk=self.chunk, **fields))
@@ -188,7 +183,7 @@ class ToolCallLoop:
     async def _answer(self, response: AssembledResponse) -> bool:
         """Act on one whole response; whether the conversation goes on (not after the fix turn)."""
         goes_on = await self._act(response)
-        if goes_on and self._fix_turn is not None and self.outcome.turns > self._fix_turn:
+        if goes_on and self.nudges.fix_turn_over(self.outcome.turns):
             return self._complete()
         return goes_on
 
@@ -236,33 +231,25 @@ class ToolCallLoop:
         return True
 
     def _completed(self) -> bool:
-        """Every paragraph has a submission: complete, unless the batch that did it carries errors the model
-        has not seen (one more turn with them, once, when the turn limit leaves one)."""
-        errors = error_warnings(self._submission)
-        if self._fix_turn is not None or not errors or self.outcome.turns >= self.config.max_turns:
-            return self._complete()
-        self._fix_turn = self.outcome.turns
-        self.history.append({"role": "user", "content": fix_turn_text(errors)})
-        return True
+        """Every paragraph has a submission: complete, unless the completing batch earns a fix turn."""
+        return self._nudge(self.nudges.after_completion(self._submission, self.outcome.turns)) or self._complete()
 
     def _text_turn(self, content: str | None) -> bool:
-        """An answer without tool calls: the end of the chunk when nothing is missing or a reviser said
-        ``no changes``; else a reminder of what is missing (an echo is reminded once)."""
+        """An answer without tool calls: complete, a reminder of what is missing, or the end (``NO_SUBMISSION``)."""
         missing = self._missing()
-        answer = classify(content, self._entries, self.revises, self.config.user_message)
-        if not missing or answer == "no_changes":
+        nudge = self.nudges.after_text(content, missing)
+        if nudge == COMPLETE:
             return self._complete()
-        if self._reminded_enough(answer == "echo"):
-            return self._end("NO_SUBMISSION")
-        self._reminders += 1
-        self._echoes += answer == "echo"
-        self._event(Reminder, turn=self.outcome.turns, missing=tuple(missing), number=self._reminders)
-        self.history.append({"role": "user", "content": reminder_text(missing, answer, self.revises)})
-        return True
+        if nudge is not None:
+            self._event(Reminder, turn=self.outcome.turns, missing=tuple(missing), number=self.nudges.reminders)
+        return self._nudge(nudge) or self._end("NO_SUBMISSION")
 
-    def _reminded_enough(self, echo: bool) -> bool:
-        """Whether the model had its reminders: two in a chunk, of them one about an echo."""
-        return self._reminders >= MAX_REMINDERS or (echo and self._echoes > 0)
+    def _nudge(self, text: str | None) -> bool:
+        """Tell the model ``text`` and go on; False when there is nothing to tell."""
+        if text is None:
+            return False
+        self.history.append({"role": "user", "content": text})
+        return True
 
     def _finish(self) -> None:
         outcome = self.outcome
@@ -415,7 +402,7 @@ class ToolCallLoop:
         accepted = committed.accepted if committed is not None else ()
         progress = None
         if call.executable and self.registry.submits(call.name):
-            result, progress = _judged_submission(result, ok, accepted, repeated)
+            result, progress = judged_submission(result, ok, accepted, repeated)
             self._submission = result if ok else self._submission
         code = self._count_result(ok, result, outcome)
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
@@ -477,17 +464,6 @@ class ToolCallLoop:
             outcome.tool_errors[code] += 1
         self._file_failures = self._file_failures + 1 if code in FILE_FAILURES else 0
         return code
-
-
-def _judged_submission(
-    result: dict[str, Any], ok: bool, accepted: tuple[str, ...], repeated: bool
-) -> tuple[dict[str, Any], bool]:
-    """A submission's result with a note when it changed nothing, and whether it moved the chunk on."""
-    if repeated:
-        return {**result, "note": REPEATED_NOTE}, False
-    if ok and not accepted:
-        return {**result, "note": UNCHANGED_NOTE}, False
-    return result, True  # accepted something, or a new attempt the tools refused: not a stall
 
 
 def _call_record(call: ToolCall) -> dict[str, Any]:
