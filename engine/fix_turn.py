@@ -18,8 +18,8 @@ SHOWN = 5  # errors named in the message; the tool result above it lists them al
 
 def error_warnings(result: Mapping[str, Any] | None) -> list[dict[str, Any]]:
     """The warnings of severity error in a submission's result."""
-    warnings = (result or {}).get("warnings") or ()
-    return [w for w in warnings if isinstance(w, dict) and SEVERITIES.get(str(w.get("code"))) == "error"]
+    warnings: list[dict[str, Any]] = [] if result is None else result.get("warnings", [])
+    return [w for w in warnings if SEVERITIES.get(w["code"]) == "error"]
 
 
 def fix_turn_text(errors: list[dict[str, Any]]) -> str:
