@@ -20,7 +20,7 @@ NO_CHANGES = re.compile(r"\bno\s+(?:further\s+|more\s+|other\s+)?changes?\b", re
 _MARKER = re.compile(r"\[\s*ID:\s*([^\]\s]+)\s*\]")
 _SPACE = re.compile(r"\s+")
 _TRAILING_INDEX = re.compile(r"(?:\[\d+\])+$")  # the next entry's "[n] " before its marker
-_LEADING_MARKUP = re.compile(r"^[*_:\-]+|[*_]+$")  # "**[ID: …]**", "- [ID: …]:"
+_MARKUP = re.compile(r"^[*_:\-]+|[*_`]+$")  # "**[ID: …]**", "- [ID: …]:", a closing code fence
 
 
 def _squeezed(text: str) -> str:
@@ -34,7 +34,7 @@ def _blocks(content: str) -> list[tuple[str, str]]:
     for i, marker in enumerate(markers):
         end = markers[i + 1].start() if i + 1 < len(markers) else len(content)
         text = content[marker.end() : end].split("\n\n", 1)[0]
-        found.append((marker.group(1), _LEADING_MARKUP.sub("", _TRAILING_INDEX.sub("", _squeezed(text)))))
+        found.append((marker.group(1), _MARKUP.sub("", _TRAILING_INDEX.sub("", _squeezed(text)))))
     return found
 
 

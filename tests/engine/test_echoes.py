@@ -27,6 +27,7 @@ MESSAGE = (
         ("[ID: a1] It was raining.\n[ID: a3] The servant waited.", "echo"),  # the translations only
         ("- **[ID: a1]** Translation: It was raining.\n\nSure!", "echo"),
         ("[1] [ID: a1] It  was\nraining.", "echo"),  # whitespace aside
+        ("Here it is:\n```\n" + "\n\n".join(ENTRIES.values()) + "\n```", "echo"),  # in a code fence
         ("[ID: a1] It was pouring.\n[ID: a3] The servant waited.", "other"),  # a change, written as text
         ("[ID: zz] whatever", "other"),  # no paragraph of the chunk
         ("I have reviewed the chunk.", "other"),
