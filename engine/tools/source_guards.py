@@ -3,8 +3,9 @@
 Step 5: ``original_text_prefix``, where given, starts the source, compared leniently: whitespace is ignored and
 punctuation is compared by its NFKC form, so ``，`` matches ``,`` and ``！`` matches ``!`` (a model retyping the
 start of a sentence changes those, not the words). Step 6: a text that is the paragraph's source again, where the
-chapter's languages differ (``engine.checks.shape.check_same_as_source``), is refused with ``SAME_AS_SOURCE``: it
-must never replace a translation. Either refuses the whole batch, like every other step.
+chapter's languages differ (``engine.checks.shape.check_same_as_source``), or a polish/proofread chunk entry echoed
+back (``Source: <the source>`` …, as a text answer may read it), is refused with ``SAME_AS_SOURCE``: it must never
+replace a translation. Either refuses the whole batch, like every other step.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from engine.checks.languages import Languages, languages
 from engine.checks.shape import check_same_as_source
 from engine.context import ToolContext
 from engine.tools.results import ErrorCode, failure
+from store.model import Paragraph
 
 Parsed = tuple[str, str, str | None]  # paragraph_id, text, original_text_prefix
-Problem = Callable[[int, str, str, str | None], dict[str, Any] | None]  # (item, pid, source, text or prefix)
+Problem = Callable[[int, Paragraph, str | None], dict[str, Any] | None]  # (item, paragraph, its text or prefix)
 RESEND = "Nothing from this batch was saved; send the corrected batch again."
 
 
@@ -45,7 +47,8 @@ def _item_error(number: int, code: ErrorCode, reason: str, **extra: Any) -> dict
     return {"item": number, "code": str(code), "reason": reason, **extra}
 
 
-def _prefix_problem(number: int, pid: str, source: str, prefix: str | None) -> dict[str, Any] | None:
+def _prefix_problem(number: int, para: Paragraph, prefix: str | None) -> dict[str, Any] | None:
+    pid, source = para.id, para.text
     if prefix is None or prefix_matches(source, prefix):
         return None
     return _item_error(
@@ -58,12 +61,27 @@ def _prefix_problem(number: int, pid: str, source: str, prefix: str | None) -> d
     )
 
 
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def holds_source(para: Paragraph, text: str, langs: Languages) -> bool:
+    """Whether ``text`` is the paragraph's source again, or its polish/proofread chunk entry echoed back
+    (``Source: <the source>`` and whatever follows, whitespace ignored). Only a source with something to translate
+    counts (``check_same_as_source``: not a name or a title every language writes alike)."""
+    held, squeezed = _squeezed(para.text), _squeezed(text)
+    echoed = squeezed[:7].lower() == "source:" and squeezed[7:].startswith(held)
+    if squeezed != held and not echoed:
+        return False
+    return check_same_as_source(para.text, para.text, langs) is not None
+
+
 def _same_problem(langs: Languages) -> Problem:
-    def problem(number: int, pid: str, source: str, text: str | None) -> dict[str, Any] | None:
-        if text is None or check_same_as_source(source, text, langs) is None:
+    def problem(number: int, para: Paragraph, text: str | None) -> dict[str, Any] | None:
+        if text is None or not holds_source(para, text, langs):
             return None
-        reason = f"the text of '{pid}' is its source again, not a translation"
-        return _item_error(number, ErrorCode.SAME_AS_SOURCE, reason, paragraph_id=pid)
+        reason = f"the text of '{para.id}' is (or holds) its source, not a translation"
+        return _item_error(number, ErrorCode.SAME_AS_SOURCE, reason, paragraph_id=para.id)
 
     return problem
 
@@ -75,7 +93,7 @@ def _problems(
     paragraphs = ctx.chapter.paragraphs
     found = []
     for number, (item, pos) in enumerate(zip(parsed, positions, strict=True), start=1):
-        if pos >= 0 and (p := problem(number, item[0], paragraphs[pos].text, item[field])) is not None:
+        if pos >= 0 and (p := problem(number, paragraphs[pos], item[field])) is not None:
             found.append(p)
     return found
 
@@ -120,9 +138,9 @@ def same_as_source_failure(
     target = chapter.target_language
     return failure(
         ErrorCode.SAME_AS_SOURCE,
-        f"The whole batch was rejected: the text of {_quoted(ids)} is the source itself, not a translation "
-        f"into {target}.",
-        f"Send the {target} text of each paragraph in translated_text, never its source. {RESEND}",
+        f"The whole batch was rejected: the text of {_quoted(ids)} is (or holds) the source itself, not a "
+        f"translation into {target}.",
+        f"Send only the {target} text of each paragraph in translated_text, never its source. {RESEND}",
         invalid_paragraph_ids=ids,
         invalid_items=problems,
     )

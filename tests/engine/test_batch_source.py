@@ -32,7 +32,7 @@ async def test_the_source_sent_as_a_translation_is_refused_and_the_old_translati
         {
             "item": 2,
             "code": "SAME_AS_SOURCE",
-            "reason": "the text of 'p1' is its source again, not a translation",
+            "reason": "the text of 'p1' is (or holds) its source, not a translation",
             "paragraph_id": "p1",
         }
     ]
@@ -43,6 +43,22 @@ async def test_the_source_sent_as_a_translation_is_refused_and_the_old_translati
         "The servant waited.",
         None,
     ]
+
+
+async def test_a_chunk_entry_echoed_back_with_its_source_is_refused_too(tmp_path: Path) -> None:
+    """A polish chunk's entry repeated as the text (``Source: … Translation: …``, as a text answer may read it) is not
+    a translation either; a text that only keeps a name of the source is."""
+    path = translated(tmp_path)
+    echoes = (
+        f"Source: {SOURCES[1]}\nTranslation: The servant waited.",
+        f"source:  {SOURCES[1]}",
+        f"Source: {SOURCES[1]}\nTranslation: The servant waited.\n(reviewed by the editor: suggest only a real error)",
+    )
+    for echoed in echoes:
+        result = await rejected(path, [{"paragraph_id": "p2", "translated_text": echoed}], "SAME_AS_SOURCE")
+        assert result["invalid_paragraph_ids"] == ["p2"]
+    kept = await submit(path, [{"paragraph_id": "p3", "translated_text": "The gate, 羅生門 (Rashōmon)."}])
+    assert kept["success"] is True and kept["accepted"] == ["p3"]
 
 
 async def test_a_name_every_language_writes_alike_and_a_pair_of_one_language_are_not_the_source_again(
