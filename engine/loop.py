@@ -48,9 +48,10 @@ from engine.loop_texts import (
     CUT_CALL_TEXT,
     OUTPUT_LIMIT_TEXT,
     REPAIRED_WARNING,
+    REPEATED_NOTE,
     STALLED_WHY,
     TOO_MANY_CALLS_TEXT,
-    judged_submission,
+    UNCHANGED_NOTE,
     oversized_call,
     tool_message,
     unusable_call,
@@ -120,7 +121,8 @@ class ToolCallLoop:
         self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
         self._cut_turns = self._idle_turns = self._traced = 0
         self.nudges = ChunkNudges(config)  # reminders and the fix turn
-        self._submission: dict[str, Any] | None = None  # the result of the chunk's last successful submission
+        self._content: str | None = None  # the text of this turn's response
+        self._submission: dict[str, Any] | None = None  # the result of this turn's last successful submission
 
     def _event(self, cls: type[EngineEvent], **fields: Any) -> None:
         self.emit(cls(run_id=self.run_id, chunk=self.chunk, **fields))
@@ -134,6 +136,10 @@ class ToolCallLoop:
         return False
 
     def _complete(self) -> bool:
+        """End the chunk complete (returns False), unless the batch that completed it this turn carries errors
+        the model has not seen: then one more turn with them (returns True; ``engine.nudges``)."""
+        if self._nudge(self.nudges.after_completion(self._submission, self.outcome.turns)):
+            return True
         self.outcome.status = "complete"
         return False
 
@@ -148,6 +154,9 @@ class ToolCallLoop:
                 break
             response = await self._next_response()
             if response is None or not await self._answer(response):
+                break
+            if self.nudges.fix_turn_over(outcome.turns):  # whatever the model did with its errors
+                self._complete()
                 break
         self._finish()
         return outcome
@@ -174,6 +183,7 @@ class ToolCallLoop:
             return None
         response = lift_text_calls(response, self.tool_names, turn) or response
         self._record_response(response, turn, outcome)
+        self._content, self._submission = response.content, None
         if response.finish_reason == "error":
             failure = response.failure or ModelFailure("the response ended with an error", "server_error", None, False)
             self._fail(outcome, failure, "STREAM_ERROR")
@@ -181,20 +191,14 @@ class ToolCallLoop:
         return response
 
     async def _answer(self, response: AssembledResponse) -> bool:
-        """Act on one whole response; whether the conversation goes on (not after the fix turn)."""
-        goes_on = await self._act(response)
-        if goes_on and self.nudges.fix_turn_over(self.outcome.turns):
-            return self._complete()
-        return goes_on
-
-    async def _act(self, response: AssembledResponse) -> bool:
+        """Act on one whole response; whether the conversation goes on."""
         if response.finish_reason == "length":
             return self._cut_turn(response)
         response, dropped = self._bound_calls(response)
         self.history.append(response.assistant_message())
         if response.tool_calls:
             return await self._tool_turn(response, dropped)
-        return self._text_turn(response.content)
+        return self._text_turn()
 
     def _cut_turn(self, response: AssembledResponse) -> bool:
         """A response cut off by the token limit: nothing in it runs; two in a chunk end it."""
@@ -224,20 +228,16 @@ class ToolCallLoop:
         if self.outcome.end_code in FILE_FAILURES:
             return False
         if complete:
-            return self._completed()
+            return self._complete()
         if progress is False:
             self._idle_turns += 1
             return self._idle_turns < MAX_STALLED_TURNS or self._end("NO_PROGRESS")
         return True
 
-    def _completed(self) -> bool:
-        """Every paragraph has a submission: complete, unless the completing batch earns a fix turn."""
-        return self._nudge(self.nudges.after_completion(self._submission, self.outcome.turns)) or self._complete()
-
-    def _text_turn(self, content: str | None) -> bool:
+    def _text_turn(self) -> bool:
         """An answer without tool calls: complete, a reminder of what is missing, or the end (``NO_SUBMISSION``)."""
         missing = self._missing()
-        nudge = self.nudges.after_text(content, missing)
+        nudge = self.nudges.after_text(self._content, missing)
         if nudge == COMPLETE:
             return self._complete()
         if nudge is not None:
@@ -255,7 +255,10 @@ class ToolCallLoop:
         outcome = self.outcome
         if (what := STALLED_WHY.get(outcome.end_code or "")) is not None:
             self._event(ErrorEvent, message=f"chunk {self.chunk} stopped: {what}", code=outcome.end_code)
-        outcome.missing = () if outcome.status == "complete" else tuple(self._missing())
+        if not self.revises:
+            outcome.missing = tuple(self._missing())
+        elif outcome.status == "complete":
+            outcome.missing = ()
 
     def _bound_calls(self, response: AssembledResponse) -> tuple[AssembledResponse, int]:
         """The response with at most ``MAX_CALLS_PER_RESPONSE`` tool calls (the rest are dropped from what is sent
@@ -402,12 +405,13 @@ class ToolCallLoop:
         accepted = committed.accepted if committed is not None else ()
         progress = None
         if call.executable and self.registry.submits(call.name):
-            result, progress = judged_submission(result, ok, accepted, repeated)
-            self._submission = result if ok else self._submission
+            result, progress = _judged_submission(result, ok, accepted, repeated)
         code = self._count_result(ok, result, outcome)
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
         if committed is not None and accepted:  # only when something reached the disk
             self._committed(committed)
+        if committed is not None:  # a successful submission: its errors may earn a fix turn
+            self._submission = result
         history.append(tool_message(call, result))
         if self._file_failures >= MAX_FILE_FAILURES:
             self._stop_on_file(
@@ -464,6 +468,17 @@ class ToolCallLoop:
             outcome.tool_errors[code] += 1
         self._file_failures = self._file_failures + 1 if code in FILE_FAILURES else 0
         return code
+
+
+def _judged_submission(
+    result: dict[str, Any], ok: bool, accepted: tuple[str, ...], repeated: bool
+) -> tuple[dict[str, Any], bool]:
+    """A submission's result with a note when it changed nothing, and whether it moved the chunk on."""
+    if repeated:
+        return {**result, "note": REPEATED_NOTE}, False
+    if ok and not accepted:
+        return {**result, "note": UNCHANGED_NOTE}, False
+    return result, True  # accepted something, or a new attempt the tools refused: not a stall
 
 
 def _call_record(call: ToolCall) -> dict[str, Any]:

@@ -97,14 +97,3 @@ STALLED_WHY = {
 REPAIRED_WARNING = (
     "Your arguments were not valid JSON and were repaired automatically; check that they say what you meant."
 )
-
-
-def judged_submission(
-    result: dict[str, Any], ok: bool, accepted: tuple[str, ...], repeated: bool
-) -> tuple[dict[str, Any], bool]:
-    """A submission's result with a note when it changed nothing, and whether it moved the chunk on."""
-    if repeated:
-        return {**result, "note": REPEATED_NOTE}, False
-    if ok and not accepted:
-        return {**result, "note": UNCHANGED_NOTE}, False
-    return result, True  # accepted something, or a new attempt the tools refused: not a stall

@@ -49,6 +49,11 @@ class ChunkNudges:
         self.echoes += echo
         return reminder_text(missing, answer, self.revises)
 
+    def echoed(self, content: str | None) -> bool:
+        """Whether ``content`` is an echo of a polish/proofread chunk (never to be read as ``[ID: …]`` text
+        answers: it is reminded, not submitted)."""
+        return self.revises and classify(content, self.entries, True, self.config.user_message) == "echo"
+
     def after_completion(self, submission: dict[str, Any] | None, turn: int) -> str | None:
         """Every paragraph has a submission after ``turn``: the fix-turn message when the completing batch (its
         ``submission`` result) carries errors and there is a turn to give, else None (the chunk is complete)."""

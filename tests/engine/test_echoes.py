@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from engine.chapter_source import StaticChapter
+from engine.chunks import build_chunks
 from engine.echoes import TextAnswer, classify
+from engine.loop_config import ToolCallLoopConfig
+from engine.nudges import ChunkNudges
+from engine.prompts import PromptSet
+from engine.scope import ChunkScope
+from tests.engine.tool_chapters import chapter_of
 
 ENTRIES = {
     "a1": "[1] [ID: a1] Source: 雨が降っていた。\nTranslation: It was raining.",
@@ -44,3 +51,20 @@ def test_a_translate_answer_is_never_an_echo_or_no_changes() -> None:
     assert classify("No changes.", ENTRIES, False, MESSAGE) == "other"
     assert classify(MESSAGE, ENTRIES, False, MESSAGE) == "other"
     assert classify("", ENTRIES, False, MESSAGE) == "empty"
+
+
+def test_the_nudges_tell_an_echo_of_a_revising_chunk_only() -> None:
+    prompts = PromptSet.load()
+    for task, echoes in (("polish", True), ("proofread", True), ("translate", False)):
+        translations = {} if task == "translate" else {0: "Rain.", 1: "Wait."}
+        chapter = chapter_of(["雨が降っていた。", "下人は待っていた。"], ids=["a1", "a3"], translations=translations)
+        (chunk,) = build_chunks(chapter, task)
+        config = ToolCallLoopConfig(
+            scope=ChunkScope.for_chunk(chunk, StaticChapter(chapter)),
+            system_prompt="",
+            user_message=prompts.chunk_message(chunk),
+            tools=(),
+        )
+        nudges = ChunkNudges(config)
+        assert nudges.echoed(config.user_message) is echoes
+        assert not nudges.echoed("[ID: a1] Pouring rain.")
