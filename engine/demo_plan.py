@@ -185,5 +185,5 @@ def plan_turn(messages: list[dict[str, Any]], *, task: str, target_language: str
         return reading
     todo = [ln for ln in lines if ln.paragraph_id not in seen.submitted and _wants_change(task, ln)]
     if not todo:
-        return DemoTurn("All paragraphs of this part are done.")
+        return DemoTurn("All paragraphs of this part are done: no changes to the others.")
     return _submission_turn(todo[:BATCH_SIZE], part, seen, task, target_language)

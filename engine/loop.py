@@ -3,9 +3,11 @@
 Fresh history ``[system, user(chunk)]``; each turn streams one response, then runs its tool calls in
 order (only after the whole response arrived, so a failed or retried request has no side effects),
 appends one ``tool`` message per call, and goes on. A translate chunk is complete the moment every
-paragraph has an accepted submission — no extra turn. Polish/proofread chunks end on a text-only
-answer. A text-only answer while paragraphs are missing gets a reminder naming them (at most two),
-then the chunk ends incomplete; so does reaching ``max_turns``.
+paragraph has an accepted submission — no extra turn, unless the batch that completed it carries
+error-severity warnings (one more turn to fix them). A polish/proofread chunk is complete the same way, or
+when the model answers ``no changes``. Any other answer without a call while paragraphs are missing gets a
+reminder naming them (at most two; an echo of the chunk is reminded once), then the chunk ends incomplete
+(``NO_SUBMISSION``); so does reaching ``max_turns``. ``engine.nudges`` decides and words these.
 
 What small models send instead of a call (design section 19): calls written as JSON in the content are run as calls
 (``client/text_calls.py``); ``[ID: …] text`` lines are submitted as ``add_translation_batch``
@@ -60,10 +62,10 @@ from engine.loop_texts import (
     TOO_MANY_CALLS_TEXT,
     judged_submission,
     oversized_call,
-    reminder_text,
     tool_message,
     unusable_call,
 )
+from engine.nudges import COMPLETE, ChunkNudges
 from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
 from engine.text_answers import TextItem, text_items
@@ -72,7 +74,6 @@ from engine.tools.args import MAX_ARGUMENT_CHARS
 from engine.tools.registry import ToolRegistry
 from engine.tools.results import Committed, ToolReply
 
-MAX_REMINDERS = 2
 MAX_CALLS_PER_RESPONSE = 64  # a model batching sensibly makes a few; thousands are a runaway model or a hostile server
 MAX_STALLED_TURNS = 2  # of turns cut off by the token limit; of turns that only repeated or resent saved texts
 TOOL_PROGRESS_STEP = 256
@@ -114,7 +115,10 @@ class ToolCallLoop:
         self._refused: dict[str, dict[str, Any]] = {}  # call id -> the result of a text answer refused as a whole
         self._cancel_pending = False
         self._file_failures = 0  # tool calls in a row that found the chapter file unreadable or unsavable
-        self._reminders = self._cut_turns = self._idle_turns = self._traced = 0
+        self._cut_turns = self._idle_turns = self._traced = 0
+        self.nudges = ChunkNudges(config)  # reminders and the fix turn
+        self._content: str | None = None  # the text of this turn's response
+        self._submission: dict[str, Any] | None = None  # the result of this turn's last successful submission
 
     def _event(self, cls: type[EngineEvent], **fields: Any) -> None:
         self.emit(cls(run_id=self.run_id, chunk=self.chunk, **fields))
@@ -128,6 +132,10 @@ class ToolCallLoop:
         return False
 
     def _complete(self) -> bool:
+        """End the chunk complete (returns False), unless the batch that completed it this turn carries errors
+        the model has not seen: then one more turn with them (returns True; ``engine.nudges``)."""
+        if self._nudge(self.nudges.after_completion(self._submission, self.outcome.turns)):
+            return True
         self.outcome.status = "complete"
         return False
 
@@ -142,6 +150,9 @@ class ToolCallLoop:
                 break
             response = await self._next_response()
             if response is None or not await self._answer(response):
+                break
+            if self.nudges.fix_turn_over(outcome.turns):  # whatever the model did with its errors
+                self._complete()
                 break
         self._finish()
         return outcome
@@ -169,6 +180,7 @@ class ToolCallLoop:
             return None
         response = lift_text_calls(response, self.tool_names, turn) or response
         self._record_response(response, turn, outcome)
+        self._content, self._submission = response.content, None
         if response.finish_reason == "error":
             failure = response.failure or ModelFailure("the response ended with an error", "server_error", None, False)
             self._fail(outcome, failure, "STREAM_ERROR")
@@ -184,7 +196,7 @@ class ToolCallLoop:
         self.history.append(response.assistant_message())
         if response.tool_calls:
             return await self._tool_turn(response, dropped)
-        if (items := text_items(response.content)) is not None:
+        if not self.nudges.echoed(response.content) and (items := text_items(response.content)) is not None:
             return await self._text_answer(items)
         return self._text_turn()
 
@@ -263,17 +275,20 @@ class ToolCallLoop:
         return self._cut_turns < MAX_STALLED_TURNS or self._end("OUTPUT_LIMIT")
 
     def _text_turn(self) -> bool:
-        """An answer without tool calls: the end of a revising chunk, else a reminder of what is missing."""
-        if self.revises:
-            return self._complete()
+        """An answer without tool calls: complete, a reminder of what is missing, or the end (``NO_SUBMISSION``)."""
         missing = self._missing()
-        if not missing:
+        nudge = self.nudges.after_text(self._content, missing)
+        if nudge == COMPLETE:
             return self._complete()
-        if self._reminders >= MAX_REMINDERS:
-            return self._end("NO_SUBMISSION")
-        self._reminders += 1
-        self._event(Reminder, turn=self.outcome.turns, missing=tuple(missing), number=self._reminders)
-        self.history.append({"role": "user", "content": reminder_text(missing)})
+        if nudge is not None:
+            self._event(Reminder, turn=self.outcome.turns, missing=tuple(missing), number=self.nudges.reminders)
+        return self._nudge(nudge) or self._end("NO_SUBMISSION")
+
+    def _nudge(self, text: str | None) -> bool:
+        """Tell the model ``text`` and go on; False when there is nothing to tell."""
+        if text is None:
+            return False
+        self.history.append({"role": "user", "content": text})
         return True
 
     def _finish(self) -> None:
@@ -375,9 +390,7 @@ class ToolCallLoop:
         return False, (advanced if submitted else None)
 
     def _all_submitted(self, outcome: ChunkOutcome) -> bool:
-        """After a submission: whether every paragraph of a translate chunk now has one (``missing`` kept current)."""
-        if self.revises:  # a revising chunk ends on the model's word, not on a count
-            return False
+        """After a submission: whether every paragraph of the chunk now has one (``missing`` kept current)."""
         outcome.missing = tuple(self._missing())
         return not outcome.missing
 
@@ -399,6 +412,8 @@ class ToolCallLoop:
         self._event(ToolResult, turn=turn, call_id=call.id, name=call.name, success=ok, error_code=code, result=result)
         if committed is not None and accepted:  # only when something reached the disk
             self._committed(committed)
+        if committed is not None:  # a successful submission: its errors may earn a fix turn
+            self._submission = result
         history.append(tool_message(call, result))
         if self._file_failures >= MAX_FILE_FAILURES:
             self._stop_on_file(outcome, code, result)

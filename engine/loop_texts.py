@@ -11,16 +11,37 @@ from engine.counted import counted
 from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 
 
-def reminder_text(missing: list[str]) -> str:
-    """The reminder sent when the model stops while paragraphs of its chunk have no submission."""
-    ids = ", ".join(missing)
+def reminder_text(missing: list[str], answer: str = "other", revises: bool = False) -> str:
+    """The reminder sent when the model answers without a call while paragraphs of its chunk have no submission
+    (``answer``: what the answer was, see ``engine.echoes.classify``)."""
+    if answer == "echo":
+        return ECHO_TEXT
+    empty = "Your answer was empty. " if answer == "empty" else ""
+    return empty + (_unreviewed(missing) if revises else _unsubmitted(missing))
+
+
+def _unsubmitted(missing: list[str]) -> str:
     have = "has" if len(missing) == 1 else "have"
     return (
-        f"{counted(len(missing), 'paragraph')} of this chunk still {have} no accepted submission: {ids}. "
-        "Submit them with add_translation_batch, using each paragraph_id exactly as shown in [ID: …]."
+        f"{counted(len(missing), 'paragraph')} of this chunk still {have} no accepted submission: "
+        f"{', '.join(missing)}. Submit them with add_translation_batch, using each paragraph_id exactly as shown "
+        "in [ID: …]."
     )
 
 
+def _unreviewed(missing: list[str]) -> str:
+    were = "was" if len(missing) == 1 else "were"
+    return (
+        f"{counted(len(missing), 'paragraph')} of this chunk {were} neither submitted nor declared unchanged: "
+        f"{', '.join(missing)}. Submit what you change with add_translation_batch (paragraph_id as shown in "
+        "[ID: …]), or answer `no changes`."
+    )
+
+
+ECHO_TEXT = (
+    "You repeated the chunk without changing it, so nothing was submitted. Submit what you change with "
+    "add_translation_batch, or answer `no changes`."
+)
 OUTPUT_LIMIT_TEXT = (
     "Your last response was cut off (it reached the token limit) before it made any tool call, so "
     "nothing was submitted. Do not write explanations or repeat the text: call "

@@ -43,7 +43,7 @@ class _Tally:
         self.endings: Counter[str] = Counter()
         self.advised: Counter[str] = Counter()
         self.chunks: list[ChunkSummary] = []
-        self.total = self.done = 0
+        self.total = self.done = self.submitted = self.changed = 0
 
     def add(self, config: ToolCallLoopConfig, outcome: ChunkOutcome) -> None:
         """Count one chunk's outcome (of a split chunk, its tokens, errors and the paragraphs it did itself: the
@@ -59,7 +59,10 @@ class _Tally:
             self._advise(outcome)
         self.total += len(config.paragraph_ids)
         self.done += len(config.paragraph_ids) - len(outcome.missing)  # a failed chunk may have committed some
-        self.chunks.append(self._chunk(config, outcome))
+        chunk = self._chunk(config, outcome)
+        self.submitted += chunk.submitted
+        self.changed += chunk.changed
+        self.chunks.append(chunk)
 
     def _advise(self, outcome: ChunkOutcome) -> None:
         cut = outcome.cut_completion_tokens
@@ -82,6 +85,7 @@ class _Tally:
             error=outcome.error,
             end_code=outcome.end_code,
             failure=None if outcome.failure is None else outcome.failure.to_json(),
+            **_submission_counts(config),
         )
 
     def advice(self) -> list[str]:
@@ -92,6 +96,14 @@ class _Tally:
             "max_tokens": self.request.settings.max_tokens,
         }
         return [ADVICE[code].format(chunks=counted(n, "chunk"), **values) for code, n in sorted(self.advised.items())]
+
+
+def _submission_counts(config: ToolCallLoopConfig) -> dict[str, int]:
+    """``submitted`` and ``changed`` of a chunk, from its tracker."""
+    tracker = config.scope.submissions
+    if tracker is None:
+        return {}
+    return {"submitted": len(tracker.submitted), "changed": len(tracker.changed)}
 
 
 def run_summary(
@@ -119,6 +131,8 @@ def run_summary(
         chunks_complete=sum(c.status == "complete" for c in tally.chunks),
         paragraphs_total=tally.total,
         paragraphs_done=tally.done,
+        paragraphs_submitted=tally.submitted,
+        paragraphs_changed=tally.changed,
         tool_errors=dict(tally.errors),
         usage=dict(tally.usage),
         cost=cost_of(tally.usage, request.settings.prices),

@@ -23,6 +23,7 @@ class SubmissionTracker:
         self.paragraph_ids = tuple(paragraph_ids)
         self._bases = dict(bases)
         self._submitted: set[str] = set()
+        self._changed: set[str] = set()  # of them, those whose submission made a new version
         self._lock = threading.Lock()
 
     @classmethod
@@ -43,6 +44,7 @@ class SubmissionTracker:
         with self._lock:
             for pid in accepted:
                 self._submitted.add(pid)
+                self._changed.add(pid)
                 para = chapter.paragraph(pid)
                 if pid not in kept and para is not None and pid in self._bases:
                     self._bases[pid] = BaseState(para.text, para.selected_translation_id)
@@ -53,6 +55,12 @@ class SubmissionTracker:
         """IDs with an accepted (or unchanged) submission in this run."""
         with self._lock:
             return frozenset(self._submitted)
+
+    @property
+    def changed(self) -> frozenset[str]:
+        """IDs whose submission in this run made a new version (a text that differs from the current one)."""
+        with self._lock:
+            return frozenset(self._changed)
 
     @property
     def remaining(self) -> tuple[str, ...]:

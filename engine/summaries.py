@@ -48,6 +48,8 @@ class ChunkSummary(Struct, frozen=True, kw_only=True):
     error: str | None = None
     end_code: EndCode | None = None
     failure: dict[str, Any] | None = None  # the structured model failure (engine.client.failure), when it failed
+    submitted: int = 0  # paragraphs with an accepted submission (a new text, or the current one sent again)
+    changed: int = 0  # of them, those whose submission made a new version
 
 
 class RunSummary(Struct, frozen=True, kw_only=True):
@@ -61,7 +63,7 @@ class RunSummary(Struct, frozen=True, kw_only=True):
     chunks: list[ChunkSummary] = []
     chunks_complete: int = 0
     paragraphs_total: int = 0
-    paragraphs_done: int = 0
+    paragraphs_done: int = 0  # submitted, or declared unchanged (`no changes`) in a polish/proofread chunk
     tool_errors: dict[str, int] = {}
     usage: dict[str, int] = {}
     cost: Cost | None = None
@@ -70,6 +72,8 @@ class RunSummary(Struct, frozen=True, kw_only=True):
     wall_ms: float = 0.0
     trace: str | None = None
     model_unusable: bool = False
+    paragraphs_submitted: int = 0  # with an accepted submission (never a chunk merely ended)
+    paragraphs_changed: int = 0  # of them, those the run gave a new version
     reverted_on_disk: list[str] | UnsetType = UNSET  # only when the run's batches were undone on disk
 
     def to_json(self) -> dict[str, Any]:

@@ -22,9 +22,9 @@ class TaskRules:
     system_template: str  # prompt files under engine/prompts/
     chunk_template: str
     # Works on the selected translations: its work set is the translated paragraphs, its entries show the
-    # translation, and a chunk may end on a text-only answer (what needs no change is not submitted). Otherwise it
-    # works on the untranslated source, needs a target language, and a chunk is complete when every paragraph has
-    # a submission.
+    # translation, and a chunk is also complete when the model answers `no changes` (what needs none is not
+    # submitted). Otherwise it works on the untranslated source, needs a target language, and a chunk is complete
+    # when every paragraph has a submission.
     revises: bool
     # Whether its new texts are selected (for unprotected paragraphs) unless the run says otherwise; a proofread
     # suggests by default (config ``[run] proofread_apply``, flags ``--apply`` / ``--suggest``).

@@ -170,7 +170,7 @@ def _report(summary: RunSummary) -> list[str]:
     """A run that ran: how it ended, its unfinished chunks, tool errors, advice and trace."""
     s = summary
     lines = [
-        f"{Path(s.chapter).name}: {s.status} · {s.paragraphs_done}/{s.paragraphs_total} paragraphs · "
+        f"{Path(s.chapter).name}: {s.status} · {paragraphs_text(s)} · "
         f"{s.chunks_complete}/{len(s.chunks)} chunks complete · {usage_text(s.usage, s.cost)} · "
         f"{s.wall_ms / 1000:.1f} s"
     ]
@@ -183,6 +183,17 @@ def _report(summary: RunSummary) -> list[str]:
     if s.trace:
         lines.append(f"  trace: {s.trace}")
     return lines
+
+
+def paragraphs_text(s: RunSummary) -> str:
+    """``5/6 paragraphs`` for a translation; for a polish or proofread what the model really did: ``6/6 paragraphs
+    reviewed: 2 submitted, 1 changed`` (a paragraph is reviewed when submitted, or declared unchanged)."""
+    if s.task not in ("polish", "proofread"):
+        return f"{s.paragraphs_done}/{s.paragraphs_total} paragraphs"
+    return (
+        f"{s.paragraphs_done}/{s.paragraphs_total} paragraphs reviewed: {s.paragraphs_submitted} submitted, "
+        f"{s.paragraphs_changed} changed"
+    )
 
 
 def _unfinished(chunk: ChunkSummary) -> str:

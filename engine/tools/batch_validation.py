@@ -2,7 +2,8 @@
 written: (1) a non-empty list of at most ``max_batch`` items; (2) every item has a non-blank string
 ``paragraph_id`` (index-only items -> ``INDEX_NOT_ACCEPTED``) and a non-blank ``translated_text``; (3) no ID twice;
 (4) every ID is in the chunk (with boundaries) or in the chapter, and not an empty paragraph; (5)
-``original_text_prefix`` guards. ``validate_batch`` returns the valid items or the rejection.
+``original_text_prefix`` guards, leniently, and (6) no text is its source again (both in ``source_guards``).
+``validate_batch`` returns the valid items or the rejection.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from engine.tools.batch_notes import ItemNotes, item_notes
 from engine.tools.boundaries import focus_hint, range_text
 from engine.tools.lookup import chapter_index
 from engine.tools.results import ErrorCode, failure, looks_like_index
+from engine.tools.source_guards import Parsed, prefix_failure, same_as_source_failure
 
 if TYPE_CHECKING:
     from engine.scope import ChunkBoundaries
@@ -30,7 +32,7 @@ _TEXT_ALIASES = ("text", "translation", "translated", "content", "polished_text"
 
 @dataclass(frozen=True, slots=True)
 class ValidItem:
-    """One item that passed steps 1–5: what will be merged."""
+    """One item that passed steps 1–6: what will be merged."""
 
     paragraph_id: str
     text: str
@@ -147,9 +149,6 @@ def _check_shape(ctx: ToolContext, raw: dict[str, Any]) -> list[dict[str, Any]]:
             )
         )
     return items
-
-
-Parsed = tuple[str, str, str | None]  # paragraph_id, text, original_text_prefix
 
 
 def _index_problem(ctx: ToolContext, number: int, item: dict[str, Any], index_key: str) -> dict[str, Any]:
@@ -356,54 +355,18 @@ def _check_targets(ctx: ToolContext, parsed: Sequence[Parsed]) -> list[int]:
     return found
 
 
-def _stripped_source(text: str) -> str:
-    return text.replace("\ufeff", "").strip()
-
-
-def _check_prefixes(ctx: ToolContext, parsed: Sequence[Parsed], positions: Sequence[int]) -> None:
-    """Step 5: where ``original_text_prefix`` is given, the stripped source starts with it."""
-    problems: list[dict[str, Any]] = []
-    paragraphs = ctx.chapter.paragraphs
-    for number, ((pid, _, prefix), pos) in enumerate(zip(parsed, positions, strict=True), start=1):
-        if prefix is None or pos < 0:
-            continue
-        source = _stripped_source(paragraphs[pos].text)
-        if not source.startswith(prefix):
-            problems.append(
-                _item_error(
-                    number,
-                    ErrorCode.PREFIX_MISMATCH,
-                    f"the source of '{pid}' does not start with the given original_text_prefix",
-                    paragraph_id=pid,
-                    expected_prefix=prefix,
-                    source_start=source[: max(len(prefix), 20)],
-                )
-            )
-    if problems:
-        ids = [p["paragraph_id"] for p in problems]
-        raise _Rejected(
-            failure(
-                ErrorCode.PREFIX_MISMATCH,
-                f"The whole batch was rejected: original_text_prefix does not match the source of "
-                f"{quoted_ids(ids)} — the paragraph_id may point at the wrong paragraph.",
-                "Check that each paragraph_id belongs to the text you translated (compare source_start), or leave "
-                f"original_text_prefix out. {_RESEND}",
-                invalid_paragraph_ids=ids,
-                invalid_items=problems,
-            )
-        )
-
-
 def validate_batch(ctx: ToolContext, raw: dict[str, Any]) -> list[ValidItem] | dict[str, Any]:
-    """Steps 1–5: the items to commit, or the failure result of the first failing step."""
+    """Steps 1–6: the items to commit, or the failure result of the first failing step."""
     try:
         items = _check_shape(ctx, raw)
         parsed = _check_items(ctx, items)
         _check_duplicates(parsed)
         positions = _check_targets(ctx, parsed)
-        _check_prefixes(ctx, parsed, positions)
     except _Rejected as rejected:
         return rejected.result
+    refused = prefix_failure(ctx, parsed, positions) or same_as_source_failure(ctx, parsed, positions)
+    if refused is not None:
+        return refused
     return [
         ValidItem(pid, text, pos, item_notes(pid, item))
         for (pid, text, _), pos, item in zip(parsed, positions, items, strict=True)

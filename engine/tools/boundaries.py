@@ -35,10 +35,41 @@ def focus_hint(b: ChunkBoundaries) -> str:
     )
 
 
+# What to do once a model asked for the paragraphs before the chunk's first: the work itself, named per task.
+START_NEXT = {
+    "translate": "Translate the chunk now with add_translation_batch.",
+    "polish": "Polish the chunk now: submit what you change with add_translation_batch, or answer `no changes`.",
+    "proofread": "Proofread the chunk now: submit what you correct with add_translation_batch, or answer `no changes`.",
+}
+
+
+def chunk_start_error(b: ChunkBoundaries, tool: str, anchor: str, requested: int, task: str | None) -> dict[str, Any]:
+    """``CHUNK_BOUNDARY`` before the chunk's first paragraph: the chunk starts there; the hint names the work."""
+    return failure(
+        ErrorCode.CHUNK_BOUNDARY,
+        f"'{anchor}' is the first paragraph of the current chunk: the chunk starts here, the (context) lines above "
+        f"it are its context, and {tool} cannot go beyond {range_text(b)}.",
+        f"{START_NEXT.get(task or '', START_NEXT['translate'])} {focus_hint(b)}",
+        paragraph_id=anchor,
+        requested_count=requested,
+        available_count=0,
+        chunk_range=b.chunk_range(),
+    )
+
+
 def chunk_boundary_error(
-    b: ChunkBoundaries, tool: str, anchor: str, direction: Direction, requested: int, available: int
+    b: ChunkBoundaries,
+    tool: str,
+    anchor: str,
+    direction: Direction,
+    requested: int,
+    available: int,
+    task: str | None = None,
 ) -> dict[str, Any]:
-    """``CHUNK_BOUNDARY``: the chunk holds fewer than ``requested`` paragraphs in ``direction``."""
+    """``CHUNK_BOUNDARY``: the chunk holds fewer than ``requested`` paragraphs in ``direction`` (``task``: the
+    chunk's, named in what to do after a request before its first paragraph)."""
+    if direction == "previous" and available == 0:
+        return chunk_start_error(b, tool, anchor, requested, task)
     side = "before" if direction == "previous" else "after"
     edge = "first" if direction == "previous" else "last"
     if available == 0:

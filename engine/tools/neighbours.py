@@ -36,7 +36,7 @@ def neighbours(ctx: ToolContext, args: NeighbourArgs, direction: Direction, tool
             return out_of_chunk_error(b, anchor)
         found = walk_chunk(ctx, anchor, direction, args.count)
         if len(found) < args.count:
-            return chunk_boundary_error(b, tool, anchor, direction, args.count, len(found))
+            return chunk_boundary_error(b, tool, anchor, direction, args.count, len(found), ctx.task)
     else:
         found = walk_chapter(ctx, pos, direction, args.count)
     paragraphs = chapter.paragraphs

@@ -35,6 +35,8 @@ class ErrorCode(StrEnum):
     NOT_IN_CHUNK = "NOT_IN_CHUNK"
     EMPTY_PARAGRAPH = "EMPTY_PARAGRAPH"
     PREFIX_MISMATCH = "PREFIX_MISMATCH"
+    # A text that is its paragraph's source again (the languages differ): never a translation.
+    SAME_AS_SOURCE = "SAME_AS_SOURCE"
     STALE_PARAGRAPH = "STALE_PARAGRAPH"
     COMMIT_FAILED = "COMMIT_FAILED"
     # The chapter file cannot be read right now (e.g. it turned invalid on disk): not the model's mistake.

@@ -152,7 +152,10 @@ async def test_a_text_answer_in_a_revising_task_is_submitted_like_a_batch(
     assert kinds(events, "run_finished")[0].status == "complete"
 
 
-async def test_a_polish_chunk_echoed_back_changes_nothing(tmp_path: Path, model_server: ModelServer) -> None:
+async def test_a_polish_chunk_echoed_back_is_not_read_as_text_answers(
+    tmp_path: Path, model_server: ModelServer
+) -> None:
+    """An echo of the chunk is reminded (engine/nudges.py), never submitted as [ID: …] lines."""
     from engine.chunks import build_chunks
     from store.loader import load_chapter
     from tests.engine.test_suggestions_run import translated
@@ -162,7 +165,7 @@ async def test_a_polish_chunk_echoed_back_changes_nothing(tmp_path: Path, model_
     (chunk,) = build_chunks(load_chapter(path), "polish")
     model_server.add(text_reply(chunk.text), text_reply("No changes."))
     events = await collect(RunRequest.configured(path, "polish", settings_for(model_server.base_url), RunDefaults()))
-    assert kinds(events, "text_submission")[0].paragraph_ids == tuple(WORK)
-    assert selected_texts(path) == before  # each item read as its translation part: every text already there
-    assert all(not e.paragraph_ids for e in kinds(events, "batch_committed"))
-    assert "Nothing was written" in model_server.requests[1].json["messages"][-1]["content"]
+    assert not kinds(events, "text_submission") and not kinds(events, "batch_committed")
+    assert selected_texts(path) == before
+    assert "no changes" in model_server.requests[1].json["messages"][-1]["content"]
+    assert kinds(events, "run_finished")[0].status == "complete"

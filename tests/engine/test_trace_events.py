@@ -125,6 +125,8 @@ def test_the_summary_keeps_its_json_keys() -> None:
         "wall_ms",
         "trace",
         "model_unusable",
+        "paragraphs_submitted",
+        "paragraphs_changed",
     ]
     assert list(data["chunks"][0]) == [
         "index",
@@ -139,6 +141,8 @@ def test_the_summary_keeps_its_json_keys() -> None:
         "error",
         "end_code",
         "failure",
+        "submitted",
+        "changed",
     ]
     reverted = RunSummary(status="incomplete", reverted_on_disk=["a"]).to_json()
     assert list(reverted)[-1] == "reverted_on_disk" and reverted["reverted_on_disk"] == ["a"]

@@ -35,7 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="translate, polish or proofread chapters headless",
         description="Run a task over one or more chapters: each chapter is cut into chunks and every chunk goes "
         "through the tool-call loop; accepted batches are committed to the chapter file as they arrive. Exit 0 "
-        "when every chunk completed, 1 when something is incomplete or failed, 2 for bad input, 130 cancelled.",
+        "when every chunk completed, 1 when something is incomplete or failed, 2 for bad input, 130 cancelled. "
+        "A polish or proofread chunk completes only when every paragraph was submitted or the model answered "
+        "`no changes`: a model that only repeats the chunk back leaves it incomplete (exit 1), and the summary "
+        "counts the paragraphs submitted and changed.",
     )
     p.add_argument("chapters", metavar="CHAPTER", nargs="+", type=Path, help="chapter files")
     p.add_argument("--task", required=True, choices=TASKS)

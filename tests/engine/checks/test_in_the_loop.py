@@ -133,9 +133,9 @@ async def test_the_model_reads_the_warning_and_fixes_the_paragraph(tmp_path: Pat
     assert "If an accepted batch carries warnings, resubmit those paragraphs corrected." in system
 
 
-async def test_a_one_paragraph_chunk_still_reports_the_warning(tmp_path: Path, model_server: ModelServer) -> None:
-    """A translate chunk ends the moment every paragraph is accepted: the warning is in the trace and the events
-    for the editor, though the model gets no turn to act on it."""
+async def test_a_one_paragraph_chunk_gets_one_turn_to_fix_an_error(tmp_path: Path, model_server: ModelServer) -> None:
+    """A translate chunk ends once every paragraph is accepted, but when that batch carries an error-severity
+    warning the model gets one more turn with it (design section 19); whatever it answers, the chunk then ends."""
     path = write(tmp_path)
     model_server.add(
         tool_reply([("add_translation_batch", {"paragraphs": [{"paragraph_id": OPENING, "translated_text": KANA}]})])
@@ -144,4 +144,6 @@ async def test_a_one_paragraph_chunk_still_reports_the_warning(tmp_path: Path, m
     events = await collect(RunRequest(path, "translate", settings_for(model_server.base_url), only_paragraph=OPENING))
     (result,) = kinds(events, "tool_result")
     assert result.result["warnings"][0]["code"] == "KANA_LEFT"
-    assert kinds(events, "run_finished")[0].status == "complete" and len(model_server.requests) == 1
+    assert kinds(events, "run_finished")[0].status == "complete" and len(model_server.requests) == 2
+    fix = json.loads(model_server.requests[1].body)["messages"][-1]
+    assert fix["role"] == "user" and f"'{OPENING}' KANA_LEFT: Japanese kana left" in fix["content"]
