@@ -110,6 +110,7 @@ class BatchItemArgs(_Args):
 
     paragraph_id: ParagraphId
     translated_text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
+    original_text_prefix: str | None = None  # design section 4's optional guard: a few words of the source
 
 
 class ReviseItemArgs(BatchItemArgs):

@@ -25,7 +25,8 @@ def test_system_prompt_key_sentences(task: str) -> None:
     text = PromptSet.load().system_prompt(task, source_language="ja", target_language="zh-Hans")
     for sentence in (SUBMIT, REJECTED, WARNINGS, REVIEWED, GLOSSARY):
         assert sentence in text
-    assert "without a tool call" in text
+    # A translate chunk ends once every paragraph is accepted; a polish/proofread one on `no changes`.
+    assert ("answer `no changes` without a tool call" in text) == (task != "translate")
     assert "Japanese (ja)" in text and "Simplified Chinese (zh-Hans)" in text
     assert "$" not in text  # every placeholder filled
     # Each rule is stated once, but for the seeds' first (submit by paragraph_id): what else the chunk message says
