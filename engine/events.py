@@ -76,8 +76,9 @@ class ModelRequest(EngineEvent, frozen=True, kw_only=True, tag="model_request"):
 
     ``messages`` holds only the messages this request adds to the chunk's history, from ``first_message`` on: the
     request sends ``message_count`` messages, and the earlier ones were in the chunk's earlier requests (a trace
-    stores each message once, not the whole history every turn). The messages before ``first_message`` are sent as
-    ``engine.history.bounded(history, first_message, ...)`` shrinks them; the trace keeps them whole.
+    stores each message once, not the whole history every turn). With ``bounded`` (every request since the history
+    was bounded; False in older traces) the messages before ``first_message`` were sent as
+    ``engine.history.sent_history`` shrinks them; the trace keeps them whole.
     """
 
     turn: int
@@ -85,6 +86,7 @@ class ModelRequest(EngineEvent, frozen=True, kw_only=True, tag="model_request"):
     tool_names: tuple[str, ...]
     messages: tuple[dict[str, Any], ...] = ()
     first_message: int = 0
+    bounded: bool = False
 
 
 class ModelDelta(EngineEvent, frozen=True, kw_only=True, tag="model_delta"):

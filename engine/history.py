@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 PREFIX = 2  # the system message and the chunk message
+BATCH_TOOL = "add_translation_batch"
 MAX_KEPT_TEXT_CHARS = 300
 MAX_KEPT_ARGUMENT_CHARS = 500
 MAX_KEPT_ERROR_CHARS = 200
@@ -42,6 +43,16 @@ def bounded(history: list[Message], answered: int, submits: Submits) -> list[Mes
     """
     settled = max(PREFIX, answered)
     return [*history[:PREFIX], *(shrunk(m, submits) for m in history[PREFIX:settled]), *history[settled:]]
+
+
+def sent_history(history: list[Message], answered: int) -> list[Message]:
+    """What a request sent, from the chunk's whole history and how many messages the previous request sent (the
+    trace inspector's view of a bounded request; ``add_translation_batch`` is the submitting tool)."""
+    return bounded(history, answered, _is_batch)
+
+
+def _is_batch(name: str) -> bool:
+    return name == BATCH_TOOL
 
 
 def shrunk(message: Message, submits: Submits) -> Message:

@@ -171,6 +171,7 @@ class ToolCallLoop:
             tool_names=self.tool_names,
             messages=tuple(history[self._traced :]),
             first_message=self._traced,
+            bounded=True,
         )
         self._traced = len(history)  # the history only grows: the next request carries what comes after
         try:

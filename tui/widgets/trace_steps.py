@@ -18,6 +18,7 @@ from msgspec.structs import replace
 
 from engine.counted import counted
 from engine.events import ChunkStarted, EngineEventT, ModelRequest, ModelResponse, ToolCalled, ToolResult
+from engine.history import sent_history
 from engine.trace import TraceProblem, TraceRecord
 from tui.event_text import MODEL_RESPONSE, TOOL_RESULT, StepKind, describer, pretty
 
@@ -47,7 +48,7 @@ class _Steps:
         self.chunk: ChunkStarted | None = None
         self.open_turn: Step | None = None
         self.open_tools: dict[str, Step] = {}
-        self.sent: tuple[dict[str, Any], ...] = ()
+        self.whole: tuple[dict[str, Any], ...] = ()  # the chunk's history so far, every message whole
 
     def add(self, record: TraceRecord) -> None:
         if isinstance(record, TraceProblem):
@@ -60,7 +61,7 @@ class _Steps:
             self._result(record)
         else:
             if isinstance(record, ChunkStarted):
-                self.chunk, self.sent = record, ()
+                self.chunk, self.whole = record, ()
             self._new(record)
 
     def _new(self, record: EngineEventT) -> Step | None:
@@ -88,9 +89,11 @@ class _Steps:
 
     def _request(self, request: ModelRequest) -> None:
         # Each request records only the messages it adds (from first_message on): the history it sent is the
-        # chunk's earlier messages plus these. An older trace recorded the whole history every time.
-        self.sent = self.sent[: max(0, request.first_message)] + request.messages
-        self.open_turn = self._new(replace(request, messages=self.sent))
+        # chunk's earlier messages plus these, the answered ones shrunk as the loop shrank them (a bounded request).
+        # An older trace recorded the whole history every time.
+        self.whole = self.whole[: max(0, request.first_message)] + request.messages
+        sent = sent_history(list(self.whole), request.first_message) if request.bounded else self.whole
+        self.open_turn = self._new(replace(request, messages=tuple(sent)))
 
     def _response(self, response: ModelResponse) -> None:
         turn, self.open_turn = self.open_turn, None
