@@ -106,11 +106,12 @@ class SearchArgs(_Args):
 
 class BatchItemArgs(_Args):
     """One submitted result, as a translation shows it (schema only: the batch tool validates items itself, in
-    design order, and also takes ``original_text_prefix``, ``reason`` and ``category``)."""
+    design order, and also takes ``original_text_prefix``, ``reason`` and ``category``). ``original_text_prefix`` is
+    accepted but not shown: Qwen2.5-Coder 1.5B filled it with its translation in every batch (refused three times,
+    PREFIX_MISMATCH, tests/bench/bench_real_model.py), and a model that names the paragraph_id needs no guard."""
 
     paragraph_id: ParagraphId
     translated_text: str = Field(min_length=1, max_length=MAX_TEXT_CHARS)
-    original_text_prefix: str | None = None  # design section 4's optional guard: a few words of the source
 
 
 class ReviseItemArgs(BatchItemArgs):
