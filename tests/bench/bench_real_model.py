@@ -64,6 +64,7 @@ class TaskRow:
     """One task's figures, read from its trace."""
 
     task: str
+    in_run: int = 0  # paragraphs the run worked on (polish and proofread: those with a translation)
     submitted: set[str] = field(default_factory=set)
     changed: set[str] = field(default_factory=set)
     unsent: int = 0
@@ -183,6 +184,8 @@ def add_event(row: TaskRow, event: dict[str, Any]) -> None:
         row.failures[event["error_code"]] += 1
     elif kind == "chunk_finished" and event.get("end_code"):
         row.failures[event["end_code"]] += 1
+    elif kind == "run_started":
+        row.in_run = event.get("paragraph_count", 0)
     elif kind == "run_finished":
         row.status = event["status"]
 
@@ -304,13 +307,13 @@ def baseline(base_url: str, model: str, body: dict[str, Any], paragraphs: list[d
 
 # -- the report -------------------------------------------------------------------------------------------------------
 
-HEADER = "| task | submitted | changed | unsent | turns | calls as text | tokens (prompt+completion) | failures | status (exit) | wall |"  # noqa: E501
+HEADER = "| task | paragraphs in run | submitted | changed | unsent | turns | calls as text | tokens (prompt+completion) | failures | status (exit) | wall |"  # noqa: E501
 
 
-def table_line(row: TaskRow, total: int) -> str:
+def table_line(row: TaskRow) -> str:
     failures = ", ".join(f"{code} x{n}" for code, n in row.failures.most_common()) or "-"
     return (
-        f"| {row.task} | {len(row.submitted)}/{total} | {len(row.changed)} | {row.unsent} | {row.turns} "
+        f"| {row.task} | {row.in_run} | {len(row.submitted)} | {len(row.changed)} | {row.unsent} | {row.turns} "
         f"| {row.as_text} | {row.prompt_tokens:,}+{row.completion_tokens:,} | {failures} "
         f"| {row.status} ({row.exit_code}) | {row.wall_s:.0f} s |"
     )
@@ -329,7 +332,7 @@ def print_table(model: str, rows: list[TaskRow], total: int) -> None:
     print(HEADER)
     print("|" + "---|" * HEADER.count(" | ") + "---|")
     for row in rows:
-        print(table_line(row, total))
+        print(table_line(row))
 
 
 def main(argv: list[str] | None = None) -> int:
