@@ -289,10 +289,11 @@ def _numbered(value: dict[str, Any], count: int) -> bool:
     return 1 <= value["n"] <= count and bool(value["text"].strip())
 
 
-def baseline(base_url: str, model: str, body: dict[str, Any], paragraphs: list[dict[str, Any]]) -> str:
-    """The baseline's line of the report."""
+def baseline(base_url: str, model: str, body: dict[str, Any], paragraphs: list[dict[str, Any]], work: Path) -> str:
+    """The baseline's line of the report (its answer is kept in ``work/baseline.txt``)."""
     print("  baseline: one plain request ...", file=sys.stderr, flush=True)
     text, usage, wall = chat(base_url, model, body, baseline_prompt(paragraphs))
+    (work / "baseline.txt").write_text(text, encoding="utf-8")
     lines = parsed_lines(text, len(paragraphs))
     ratio = expected_ratio(languages("ja", "en")) or 1.0
     shares = sorted(letters(t) / max(1.0, letters(paragraphs[n - 1]["text"]) * ratio) for n, t in lines.items())
@@ -362,7 +363,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = [run_task(task, chapter, env, work, args.task_budget) for task in args.tasks.split(",")]
     print_table(model, rows, len(paragraphs))
     if not args.no_baseline:
-        print("\n" + baseline(args.base_url, model, body, paragraphs))
+        print("\n" + baseline(args.base_url, model, body, paragraphs, work))
     return 0
 
 
