@@ -121,10 +121,9 @@ def test_reasoning_in_a_field_is_not_think_blocks(
     "reply",
     [
         error_reply(400, "the request exceeds the available context size, try increasing it"),
-        text_reply("I will", usage=(400, 5)),  # the server cut the prompt to fit
         text_reply("I will call get_paragraph_info", finish="length", usage=(1900, 120)),  # before max_tokens
     ],
-    ids=["refused", "prompt-cut", "answer-stopped-early"],
+    ids=["refused", "answer-stopped-early"],
 )
 def test_a_context_too_small_advises_less_per_request(
     capsys: pytest.CaptureFixture[str], model_server: ModelServer, reply: Scripted

@@ -17,7 +17,6 @@ from engine.client.response import AssembledResponse, ToolCall
 from engine.client.text_calls import lift_text_calls
 from engine.config import ModelSettings
 from engine.model_open import open_client
-from engine.token_estimate import estimate_tokens
 from engine.tools import default_registry
 from tui.cli_errors import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK
 from tui.commands.check_model_advice import Advice, Probe, advise, config_lines
@@ -125,7 +124,6 @@ def _with_advice(
         settings=settings,
         calls_in_content=len(written),
         think_blocks=_thinks_inline(response),
-        expected_prompt_tokens=estimate_tokens(json.dumps([MESSAGES, tools], ensure_ascii=False)),
     )
     report["advice"] = [advice.to_json() for advice in advise(probe)]
     return report

@@ -3,8 +3,8 @@ and what to set as config lines to paste (the profile's table, and ``[run]``).
 
 The problems: a tool call written as JSON in the content (a run takes it; the server did not parse it), no tool
 call at all (a run also takes ``[ID: …]`` text answers: smaller chunks), ``<think>`` blocks in the content (turn
-thinking off through the request body), a context too small for a run (the server refused the request, cut the
-prompt, or stopped the answer before ``max_tokens``), an answer cut by ``max_tokens``, and a first byte slow
+thinking off through the request body), a context too small for a run (the server refused the request, or stopped
+the answer before ``max_tokens``), an answer cut by ``max_tokens``, and a first byte slow
 against ``read_timeout``.
 """
 
@@ -23,7 +23,6 @@ from engine.urls import public_url
 SLOW_SHARE = 0.25  # a first byte after this share of read_timeout is slow: a chunk's requests are longer
 CHUNK_PROMPT_FACTOR = 4  # a chunk's first request vs the probe: its text and context on top (with a margin)
 LOCAL_READ_TIMEOUT = 600  # seconds; what a CPU server usually needs
-CUT_PROMPT_SHARE = 0.6  # fewer prompt tokens than this share of the estimate: the server cut the prompt
 SMALL_CHUNK_RUN = ("chunk_chars = 1000", "max_batch = 5")  # a small model's chunk and batch
 RUN_CONTEXT = 16384  # tokens a local server's context should hold for a run with the shipped defaults
 
@@ -49,7 +48,6 @@ class Probe:
     settings: ModelSettings
     calls_in_content: int  # calls the content wrote as JSON (a run lifts them)
     think_blocks: bool  # reasoning came in <think> spans of the content, not in a reasoning field
-    expected_prompt_tokens: int  # the probe request's size, estimated
 
     @property
     def error_type(self) -> str | None:
@@ -122,15 +120,12 @@ def _context(probe: Probe) -> Advice | None:
 
 def _context_problem(probe: Probe) -> str | None:
     """Why the server's context looks too small, or None."""
-    prompt, expected = probe.usage("prompt_tokens"), probe.expected_prompt_tokens
     if probe.error_type == "context_overflow":
         return "The server refused the request as too long for its context."
-    if 0 < prompt < expected * CUT_PROMPT_SHARE:
-        return f"The server counted {prompt} prompt tokens for a request of about {expected}: it cut the prompt."
     if _stopped_early(probe):
         return (
             f"The answer stopped at {probe.usage('completion_tokens')} tokens, before max_tokens "
-            f"({probe.settings.max_tokens}): the server's context ran out."
+            f"({probe.settings.max_tokens}): the server's context ran out (or the server caps answers itself)."
         )
     return None
 
