@@ -170,9 +170,11 @@ def _check_report_shape(report: Any) -> bool:
     assert "retries" in report
     for key in ("first_byte_ms", "latency_ms"):
         assert report[key] is None or isinstance(report[key], int | float), (key, report[key])
-    return any(
-        call["name"] and isinstance(call["arguments"], dict) and call["executable"] for call in report["tool_calls"]
-    )
+    for advice in report["advice"]:
+        assert {"code", "problem", "profile", "run"} <= advice.keys(), advice
+    # A call written as JSON in the content counts: a run takes it as a call (design section 19).
+    calls = report["tool_calls"] + report.get("calls_in_content", [])
+    return any(call["name"] and isinstance(call["arguments"], dict) and call["executable"] for call in calls)
 
 
 def test_check_model_json(tmp_path: Path, proofdesk_env: dict[str, str]) -> None:
