@@ -24,12 +24,14 @@ from typing import Any
 
 import pytest
 
+from tests.real_model.models import DEFAULT_MODEL, MODELS
+
 BASE_URL = os.environ.get("PROOFDESK_REAL_BASE_URL", "").strip()
 MODEL_ENV = os.environ.get("PROOFDESK_REAL_MODEL", "").strip()
-DEFAULT_MODEL = "gemma-3-270m"  # what tests/real_model/serve.py serves
-# The profile's extra request body. serve.py already makes both the server's defaults (greedy sampling, stop after
-# a tool call); they are sent anyway so that any llama.cpp server with a Hermes-style template behaves the same.
-PROFILE_BODY = '{ temperature = 0, stop = ["</tool_call>"] }'
+# The profile's extra request body: the served model's (tests/real_model/models.py; serve.py already makes it the
+# server's defaults: greedy sampling, and for Gemma a stop after a tool call). It is sent anyway so that any
+# llama.cpp server with the same template behaves the same; an unknown model gets greedy sampling.
+UNKNOWN_MODEL_BODY = "{ temperature = 0 }"
 # proofdesk sends max_tokens (8192 by default), which overrides the server's own limit: keep CPU turns short.
 PROFILE_MAX_TOKENS = 1024
 PROFILE_READ_TIMEOUT_S = 600  # a 2-core CPU can be silent for a while on a long prompt
@@ -76,6 +78,14 @@ def model_name() -> str:
     return MODEL_ENV or (served[0] if served else DEFAULT_MODEL)
 
 
+def profile_body(model_name: str) -> str:
+    """The served model's request body as a TOML inline table."""
+    model = MODELS.get(model_name)
+    if model is None:
+        return UNKNOWN_MODEL_BODY
+    return "{ " + ", ".join(f"{k} = {json.dumps(v)}" for k, v in model.profile_body.items()) + " }"
+
+
 @pytest.fixture
 def proofdesk_env(tmp_path: Path, model_name: str) -> dict[str, str]:
     """The environment for a proofdesk subprocess: a config with the ``real`` profile, folders under tmp_path."""
@@ -98,7 +108,7 @@ def proofdesk_env(tmp_path: Path, model_name: str) -> dict[str, str]:
         f"model = {json.dumps(model_name)}\n"
         f"max_tokens = {PROFILE_MAX_TOKENS}\n"
         f"read_timeout = {PROFILE_READ_TIMEOUT_S}\n"
-        f"body = {PROFILE_BODY}\n",
+        f"body = {profile_body(model_name)}\n",
         encoding="utf-8",
     )
     env["PROOFDESK_CONFIG"] = str(config)
@@ -160,9 +170,11 @@ def _check_report_shape(report: Any) -> bool:
     assert "retries" in report
     for key in ("first_byte_ms", "latency_ms"):
         assert report[key] is None or isinstance(report[key], int | float), (key, report[key])
-    return any(
-        call["name"] and isinstance(call["arguments"], dict) and call["executable"] for call in report["tool_calls"]
-    )
+    for advice in report["advice"]:
+        assert {"code", "problem", "profile", "run"} <= advice.keys(), advice
+    # A call written as JSON in the content counts: a run takes it as a call (design section 19).
+    calls = report["tool_calls"] + report.get("calls_in_content", [])
+    return any(call["name"] and isinstance(call["arguments"], dict) and call["executable"] for call in calls)
 
 
 def test_check_model_json(tmp_path: Path, proofdesk_env: dict[str, str]) -> None:

@@ -14,10 +14,12 @@ from engine.client.errors import ModelError, public_url
 from engine.client.events import Completed, RetryScheduled
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
+from engine.client.text_calls import lift_text_calls
 from engine.config import ModelSettings
 from engine.model_open import open_client
 from engine.tools import default_registry
 from tui.cli_errors import EXIT_CANCELLED, EXIT_FAILED, EXIT_OK
+from tui.commands.check_model_advice import Advice, Probe, advise, config_lines
 from tui.commands.model_flags import add_model_flags, model_settings
 from tui.terminal_text import json_text, visible
 
@@ -38,7 +40,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="send one streaming tool-call request to the model and show what came back",
         description="Send one streaming chat completion with proofdesk's real tool definitions and print what came "
         "back, assembled: content, reasoning, tool calls (id, name, parsed and raw arguments), finish reason, "
-        "usage, error. Exit 0 when the model answered with a well-formed tool call, 1 otherwise.",
+        "usage, error; then, for each problem it knows (a call written as text, no call, <think> blocks, a context too "
+        "small, an answer cut by max_tokens, a slow first byte), what to set, as config lines to paste. Exit 0 when "
+        "the model answered with a well-formed tool call (also one written as JSON in its text, which a run takes "
+        "as a call), 1 otherwise.",
     )
     add_model_flags(p)
     p.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -70,20 +75,29 @@ def _report(
     response: AssembledResponse | None, retries: list[dict[str, Any]], failure: ModelFailure | None, latency_ms: float
 ) -> dict[str, Any]:
     """The ``--json`` object of the contract; a request that failed before any response has ``error``."""
-    if response is None:
-        return {
-            "content": "",
-            "reasoning_content": None,
-            "tool_calls": [],
-            "finish_reason": "error",
-            "finish_reason_raw": None,
-            "usage": None,
-            "error": None if failure is None else failure.to_json(),
-            "retries": retries,
-            "first_byte_ms": None,
-            "latency_ms": round(latency_ms, 1),
-        }
-    report: dict[str, Any] = {
+    report = _response_fields(response) if response is not None else _no_response_fields(failure)
+    report["retries"] = retries
+    report["first_byte_ms"] = _rounded(None if response is None else response.first_byte_ms)
+    report["latency_ms"] = round(latency_ms, 1)
+    if response is not None and response.received_calls:
+        report["expanded_tool_calls"] = [_call_json(c) for c in response.tool_calls]
+    return report
+
+
+def _no_response_fields(failure: ModelFailure | None) -> dict[str, Any]:
+    return {
+        "content": "",
+        "reasoning_content": None,
+        "tool_calls": [],
+        "finish_reason": "error",
+        "finish_reason_raw": None,
+        "usage": None,
+        "error": None if failure is None else failure.to_json(),
+    }
+
+
+def _response_fields(response: AssembledResponse) -> dict[str, Any]:
+    return {
         "content": response.content,
         "reasoning_content": response.reasoning or None,
         "tool_calls": [_call_json(c) for c in response.calls_as_made],
@@ -91,24 +105,61 @@ def _report(
         "finish_reason_raw": response.finish_reason_raw,
         "usage": None if response.usage is None else response.usage.to_json(),
         "error": None if response.failure is None else response.failure.to_json(),
-        "retries": retries,
-        "first_byte_ms": None if response.first_byte_ms is None else round(response.first_byte_ms, 1),
-        "latency_ms": round(latency_ms, 1),
     }
-    if response.received_calls:
-        report["expanded_tool_calls"] = [_call_json(c) for c in response.tool_calls]
+
+
+def _rounded(ms: float | None) -> float | None:
+    return None if ms is None else round(ms, 1)
+
+
+def _with_advice(
+    report: dict[str, Any], response: AssembledResponse | None, settings: ModelSettings, tools: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """``report`` with the calls its content wrote as JSON (``calls_in_content``, when any) and its ``advice``."""
+    written = _written_calls(response, tools)
+    if written:
+        report["calls_in_content"] = [_call_json(c) for c in written]
+    probe = Probe(
+        report=report,
+        settings=settings,
+        calls_in_content=len(written),
+        think_blocks=_thinks_inline(response),
+    )
+    report["advice"] = [advice.to_json() for advice in advise(probe)]
     return report
 
 
+def _written_calls(response: AssembledResponse | None, tools: list[dict[str, Any]]) -> tuple[ToolCall, ...]:
+    """The calls of offered tools the content wrote as JSON, as a run lifts them (engine.client.text_calls)."""
+    names = {tool["function"]["name"] for tool in tools}
+    lifted = None if response is None else lift_text_calls(response, names, 1)
+    return () if lifted is None else lifted.tool_calls
+
+
+def _thinks_inline(response: AssembledResponse | None) -> bool:
+    """Reasoning that came in ``<think>`` spans of the content (no provider field carried it)."""
+    if response is None or not response.reasoning:
+        return False
+    return not {"reasoning_content", "reasoning"} & response.message_fields.keys()
+
+
 def well_formed(report: dict[str, Any]) -> bool:
-    """Exit 0 only for a response that ended normally with tool calls whose arguments parsed strictly."""
+    """Exit 0 only for a response that ended normally with tool calls whose arguments parsed strictly: made as
+    calls, or written as JSON in the content (a run takes those as calls)."""
+    return report["error"] is None and (_made_calls_ok(report) or _written_calls_ok(report))
+
+
+def _made_calls_ok(report: dict[str, Any]) -> bool:
     calls = report.get("expanded_tool_calls") or report["tool_calls"]
-    return (
-        report["error"] is None
-        and report["finish_reason"] == "tool_calls"
-        and bool(calls)
-        and all(c["executable"] and c["arguments"] is not None for c in calls)
-    )
+    return report["finish_reason"] == "tool_calls" and _all_parsed(calls)
+
+
+def _written_calls_ok(report: dict[str, Any]) -> bool:
+    return report["finish_reason"] == "stop" and _all_parsed(report.get("calls_in_content") or [])
+
+
+def _all_parsed(calls: list[dict[str, Any]]) -> bool:
+    return bool(calls) and all(c["executable"] and c["arguments"] is not None for c in calls)
 
 
 async def _check(settings: ModelSettings) -> dict[str, Any]:
@@ -124,34 +175,66 @@ async def _check(settings: ModelSettings) -> dict[str, Any]:
             elif isinstance(event, Completed):
                 response = event.response
     except ModelError as exc:
-        return _report(None, retries, exc.failure, (time.perf_counter() - started) * 1000.0)
+        failed = _report(None, retries, exc.failure, (time.perf_counter() - started) * 1000.0)
+        return _with_advice(failed, None, settings, tools)
     finally:
         await client.aclose()
-    return _report(response, retries, None, (time.perf_counter() - started) * 1000.0)
+    return _with_advice(
+        _report(response, retries, None, (time.perf_counter() - started) * 1000.0), response, settings, tools
+    )
 
 
 def _print_text(settings: ModelSettings, report: dict[str, Any]) -> None:
-    say = visible
-    lines = [f"model:         {say(settings.model)} at {say(public_url(settings.base_url))}"]
+    lines = [f"model:         {visible(settings.model)} at {visible(public_url(settings.base_url))}"]
     lines += _error_lines(report["error"])
-    for retry in report["retries"]:
-        lines.append(
-            f"retry:         attempt {retry['attempt']} after {retry['delay_s']:.1f} s: {say(retry['reason'])}"
-        )
-    if report["reasoning_content"]:
-        lines.append(f"reasoning:     {say(report['reasoning_content'][:500])}")
-    if report["content"]:
-        lines.append(f"content:       {say(report['content'][:500])}")
-    for title, calls in (("tool call:", report["tool_calls"]), ("expanded to:", report.get("expanded_tool_calls", []))):
-        for call in calls:
-            lines += _call_lines(title, call)
+    lines += _retry_lines(report["retries"])
+    lines += _answer_lines(report)
     lines.append(_finish_line(report))
     lines += _usage_lines(report["usage"])
     first = report["first_byte_ms"]
     took = f"first byte {first:.0f} ms, " if first is not None else ""
     lines.append(f"latency:       {took}total {report['latency_ms']:.0f} ms")
-    lines.append("result:        " + ("a well-formed tool call" if well_formed(report) else "NO well-formed tool call"))
+    lines.append(f"result:        {_verdict(report)}")
+    lines += _advice_lines(report, settings)
     sys.stdout.write("".join(line + "\n" for line in lines))
+
+
+def _retry_lines(retries: list[dict[str, Any]]) -> list[str]:
+    return [
+        f"retry:         attempt {retry['attempt']} after {retry['delay_s']:.1f} s: {visible(retry['reason'])}"
+        for retry in retries
+    ]
+
+
+def _answer_lines(report: dict[str, Any]) -> list[str]:
+    """Reasoning, content and the calls: as made, as expanded from a wrapper, as written in the content."""
+    lines = [f"reasoning:     {visible(report['reasoning_content'][:500])}"] if report["reasoning_content"] else []
+    lines += [f"content:       {visible(report['content'][:500])}"] if report["content"] else []
+    titled = (
+        ("tool call:", report["tool_calls"]),
+        ("expanded to:", report.get("expanded_tool_calls", [])),
+        ("in content:", report.get("calls_in_content", [])),
+    )
+    return lines + [line for title, calls in titled for call in calls for line in _call_lines(title, call)]
+
+
+def _verdict(report: dict[str, Any]) -> str:
+    if not well_formed(report):
+        return "NO well-formed tool call"
+    if _made_calls_ok(report):
+        return "a well-formed tool call"
+    return "a well-formed tool call, written as JSON in the content (a run takes it as a call)"
+
+
+def _advice_lines(report: dict[str, Any], settings: ModelSettings) -> list[str]:
+    """Each problem in a sentence, then the config lines to paste for all of them."""
+    found = [Advice(a["code"], a["problem"], tuple(a["profile"]), tuple(a["run"])) for a in report["advice"]]
+    lines = [f"advice:        {visible(advice.problem)}" for advice in found]
+    paste = config_lines(found, settings)
+    if paste:
+        lines.append("set in config.toml (proofdesk's config folder, or PROOFDESK_CONFIG):")
+        lines += [f"  {visible(line)}" for line in paste]
+    return lines
 
 
 def _error_lines(error: dict[str, Any] | None) -> list[str]:
@@ -210,6 +293,7 @@ def run(args: argparse.Namespace) -> int:
                         "retries": [],
                         "first_byte_ms": None,
                         "latency_ms": 0.0,
+                        "advice": [],
                     }
                 )
             )
