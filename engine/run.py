@@ -48,6 +48,7 @@ from engine.summaries import RunStatus, RunSummary
 from engine.tasks import TASK_RULES
 from engine.trace import TraceWriter, default_trace_path
 from engine.urls import public_url
+from engine.workspace_sources import WorkspaceSources
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
 from store.glossary import GlossaryLoadError
@@ -458,6 +459,7 @@ def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> RunEvents:
     ``cancel()`` stops the running chapters (each still reports ``run_finished``) and starts no more.
     """
     limit = asyncio.Semaphore(max(1, jobs))
+    sources = WorkspaceSources()  # each workspace's glossary and memory, read once per change for every chapter
     remote = [r.settings for r in requests if not r.settings.is_demo]
     active: set[RunEvents] = set()
     state = {"cancelled": False}
@@ -481,7 +483,15 @@ def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> RunEvents:
                     return
                 # With others running, a chapter's set-up (reading files, building its chunks) waits in a thread:
                 # on the loop it would hold back every other chapter's next request.
-                events = run_chapter(request, http_client=http, shares_loop=jobs > 1)
+                workspace = Workspace.for_chapter(request.chapter_path)
+                events = run_chapter(
+                    request,
+                    workspace=workspace,
+                    http_client=http,
+                    shares_loop=jobs > 1,
+                    glossary=sources.glossary(workspace),
+                    memory=sources.memory(workspace, request),
+                )
                 active.add(events)
                 try:
                     async for event in events:
