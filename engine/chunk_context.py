@@ -16,13 +16,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.checks.clean import clean_translation
 from engine.checks.languages import languages
 from engine.chunks import Chunk
-from engine.tools.lookup import chapter_index
 from store.model import Chapter
+
+if TYPE_CHECKING:
+    from engine.tools.lookup import ChapterIndex
 
 BEFORE_HEADING = "Context before (for reading only; not part of this chunk, do not submit):"
 AFTER_HEADING = "Context after (for reading only):"
@@ -92,6 +94,13 @@ NO_CONTEXT = ChunkContext()
 DEFAULT_CONTEXT = ContextSettings()
 
 
+def _index(chapter: Chapter) -> ChapterIndex:
+    """The chapter's lookup tables (imported here: the workstation starts without the tools' package)."""
+    from engine.tools.lookup import chapter_index
+
+    return chapter_index(chapter)
+
+
 def _previous_line(title: str | None) -> str:
     return f"(from the previous chapter: {title or 'untitled'})\n"
 
@@ -107,13 +116,13 @@ def chunk_context(
     if missing > 0 and previous is not None and previous is not chapter:
         tail = _from_end(previous, missing, len(before))
         before = tail + before
-    after = _lines(chapter, chapter_index(chapter).next_positions(chunk.paragraph_indexes[-1] - 1, settings.after))
+    after = _lines(chapter, _index(chapter).next_positions(chunk.paragraph_indexes[-1] - 1, settings.after))
     return _capped(tuple(before), tuple(after), settings.chars, previous.title if previous is not None else None)
 
 
 def _positions_before(chapter: Chapter, chunk: Chunk, count: int) -> list[int]:
     """Up to ``count`` non-empty positions before the chunk's first paragraph, nearest first."""
-    return chapter_index(chapter).previous_positions(chunk.paragraph_indexes[0] - 1, count) if count > 0 else []
+    return _index(chapter).previous_positions(chunk.paragraph_indexes[0] - 1, count) if count > 0 else []
 
 
 def _lines(chapter: Chapter, positions: Sequence[int], *, first_distance: int = 1) -> list[ContextLine]:
@@ -128,7 +137,7 @@ def _lines(chapter: Chapter, positions: Sequence[int], *, first_distance: int = 
 
 def _from_end(previous: Chapter, count: int, taken: int) -> list[ContextLine]:
     """The last ``count`` non-empty paragraphs of the previous chapter, farther than the ``taken`` lines before."""
-    index = chapter_index(previous)
+    index = _index(previous)
     positions = index.previous_positions(len(previous.paragraphs), count)
     lines = _lines(previous, positions, first_distance=taken + 1)
     return [

@@ -50,6 +50,7 @@ from engine.summaries import RunStatus, RunSummary
 from engine.tasks import TASK_RULES
 from engine.trace import TraceWriter, default_trace_path
 from engine.urls import public_url
+from engine.workspace_sources import WorkspaceSources
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
 from store.glossary import GlossaryLoadError
@@ -426,7 +427,8 @@ def run_chapter(
     the chapter's store to commit through when the caller holds one (the workstation does: after a commit it
     shows the store's chapter instead of reading back its own write). ``glossary`` is the workspace glossary
     the caller already reads (the workstation's): a change is then parsed once for the run and the views.
-    ``shares_loop``: the caller's event loop also draws a UI, so the run reads its files in a thread. ``memory``
+    ``shares_loop``: the caller's event loop also draws a UI (or runs other chapters), so the run reads its files
+    in a thread. ``memory``
     is the workspace's translation memory the caller already reads, like ``glossary``.
     """
     run = _Run(request, workspace, http_client, store, glossary, shares_loop, memory)
@@ -452,6 +454,7 @@ def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> RunEvents:
     ``cancel()`` stops the running chapters (each still reports ``run_finished``) and starts no more.
     """
     limit = asyncio.Semaphore(max(1, jobs))
+    sources = WorkspaceSources()  # each workspace's glossary and memory, read once per change for every chapter
     remote = [r.settings for r in requests if not r.settings.is_demo]
     active: set[RunEvents] = set()
     state = {"cancelled": False}
@@ -465,13 +468,25 @@ def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> RunEvents:
                 tls=needs_tls(remote),
                 connect_timeout=first.connect_timeout,
                 read_timeout=max(s.read_timeout for s in remote),
+                max_connections=max(64, jobs),
+                keep_alive=max(16, jobs),
             )
 
         async def one(request: RunRequest) -> None:
             async with limit:
                 if state["cancelled"]:
                     return
-                events = run_chapter(request, http_client=http)
+                # With others running, a chapter's set-up (reading files, building its chunks) waits in a thread:
+                # on the loop it would hold back every other chapter's next request.
+                workspace = Workspace.for_chapter(request.chapter_path)
+                events = run_chapter(
+                    request,
+                    workspace=workspace,
+                    http_client=http,
+                    shares_loop=jobs > 1,
+                    glossary=sources.glossary(workspace),
+                    memory=sources.memory(workspace, request),
+                )
                 active.add(events)
                 try:
                     async for event in events:

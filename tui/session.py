@@ -21,7 +21,6 @@ from engine.checks.incremental import ChapterChecks
 from engine.chunks import TaskType
 from engine.config import Config, ModelSettings
 from engine.run_request import RunRequest
-from engine.tools.lookup import chapter_index
 from engine.trace import default_trace_path
 from store import edits
 from store.atomic import CommitError
@@ -153,6 +152,8 @@ class ChapterSession:
         if chapter is None:
             return self._summary_of(None, None, 0, [], 0)
         # The non-empty positions come from the lookup tables every commit hands on: no text is looked at here.
+        from engine.tools.lookup import chapter_index  # here: the tools' package is not needed to start
+
         non_empty = [chapter.paragraphs[pos] for pos in chapter_index(chapter).nonempty]
         return self._summary_of(chapter.id, chapter.title, len(chapter.paragraphs), non_empty, pending_count(chapter))
 

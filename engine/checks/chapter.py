@@ -6,7 +6,7 @@ the paragraph's current texts are left out unless asked for.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any
 
 from engine.checks.consistency import check_consistency
@@ -14,8 +14,8 @@ from engine.checks.dismissal import dismissed_codes
 from engine.checks.glossary import GlossaryTerm, as_terms
 from engine.checks.languages import languages
 from engine.checks.paragraph import findings
-from engine.checks.warning import CheckWarning
-from store.model import Chapter
+from engine.checks.warning import CheckWarning, Finding
+from store.model import Chapter, Paragraph
 
 
 def check_chapter(
@@ -58,14 +58,33 @@ def check_workspace(
     ]
 
 
+# Findings of (paragraph_id, source, text) triples, made before a commit ends (``batch_findings``).
+Found = Mapping[tuple[str, str, str], list[Finding]]
+
+
+def batch_findings(
+    chapter: Chapter, submitted: Iterable[tuple[str, str, str]], glossary: Sequence[GlossaryTerm] = ()
+) -> dict[tuple[str, str, str], list[Finding]]:
+    """The findings of each submitted (paragraph_id, source, text), the languages ``chapter``'s: a run makes them
+    while its commit is written (the fsync lets go of the interpreter) and hands them to ``batch_warnings``."""
+    langs = languages(chapter.source_language, chapter.target_language)
+    terms = as_terms(glossary)
+    return {(pid, source, text): findings(source, text, langs, terms) for pid, source, text in submitted}
+
+
 def batch_warnings(
-    chapter: Chapter, submitted: Iterable[tuple[str, str]], glossary: Sequence[GlossaryTerm] = ()
+    chapter: Chapter,
+    submitted: Iterable[tuple[str, str]],
+    glossary: Sequence[GlossaryTerm] = (),
+    *,
+    found: Found | None = None,
 ) -> list[dict[str, Any]]:
     """What the model is told about the paragraphs it just submitted: ``{"paragraph_id", "code", "message"}``.
 
     ``submitted`` holds (paragraph_id, text) of the accepted paragraphs; the text is the model's, checked against
     the paragraph's source in ``chapter`` (the chapter as committed). INCONSISTENT is not among them: it is
-    about the workspace, not about this text.
+    about the workspace, not about this text. ``found``: findings made already (``batch_findings``), used where
+    their source is the committed one.
     """
     langs = languages(chapter.source_language, chapter.target_language)
     glossary = as_terms(glossary)
@@ -74,11 +93,14 @@ def batch_warnings(
         para = chapter.paragraph(pid)
         if para is None:
             continue
-        found = findings(para.text, text, langs, glossary)
-        if not found:
-            continue
-        dismissed = dismissed_codes(para, text)
-        out.extend(
-            {"paragraph_id": pid, "code": f.code, "message": f.message} for f in found if f.code not in dismissed
-        )
+        made = found.get((pid, para.text, text)) if found is not None else None
+        out.extend(_told(para, text, findings(para.text, text, langs, glossary) if made is None else made))
     return out
+
+
+def _told(para: Paragraph, text: str, found: list[Finding]) -> list[dict[str, Any]]:
+    """The findings of ``text`` as the model is told them, those a person dismissed for it left out."""
+    if not found:
+        return []
+    dismissed = dismissed_codes(para, text)
+    return [{"paragraph_id": para.id, "code": f.code, "message": f.message} for f in found if f.code not in dismissed]

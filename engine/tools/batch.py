@@ -7,11 +7,14 @@ then committed through the store. A success carries the QA warnings (``engine.ch
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from engine.chapter_source import ReadOnlyChapterError
-from engine.checks import batch_warnings
+from engine.checks import batch_findings, batch_warnings
+from engine.checks.chapter import Found
 from engine.chunks import BaseState
 from engine.context import ToolContext
 from engine.tools.results import Committed, ErrorCode, ToolReply, failure, ok
@@ -67,14 +70,17 @@ def _commit_failure(ctx: ToolContext, exc: BaseException) -> dict[str, Any]:
     )
 
 
-async def _commit(ctx: ToolContext, valid: Sequence[ValidItem]) -> CommitResult | dict[str, Any]:
-    """Step 6: the store's result, or the failure result when nothing could be written."""
+def _start_commit(ctx: ToolContext, items: list[BatchItem]) -> asyncio.Future[CommitResult]:
+    """Step 6 begun: the store's commit, in a thread from now on (as ``asyncio.to_thread`` runs it)."""
     scope = ctx.scope
-    items = _batch_items(ctx, valid)
+    call = partial(scope.source.commit_batch, items, origin=scope.origin, model=scope.model, apply=scope.apply)
+    return asyncio.get_running_loop().run_in_executor(None, contextvars.copy_context().run, call)
+
+
+async def _commit(ctx: ToolContext, pending: asyncio.Future[CommitResult]) -> CommitResult | dict[str, Any]:
+    """Step 6 ended: the store's result, or the failure result when nothing could be written."""
     try:
-        return await asyncio.to_thread(
-            scope.source.commit_batch, items, origin=scope.origin, model=scope.model, apply=scope.apply
-        )
+        return await pending
     except Exception as exc:
         return _commit_failure(ctx, exc)
 
@@ -93,18 +99,21 @@ def _committed(result: CommitResult) -> Committed:
     return Committed(result.accepted, result.unchanged, result.kept_selection, suggested, protected)
 
 
-def _warnings(ctx: ToolContext, valid: Sequence[ValidItem], result: CommitResult) -> list[dict[str, Any]]:
+def _warnings(ctx: ToolContext, valid: Sequence[ValidItem], result: CommitResult, found: Found) -> list[dict[str, Any]]:
     """What the model may want to fix: how its reasons and categories were read, then the QA checks on what was
     accepted (a warning never rejects anything)."""
     accepted = set(result.accepted)
     notes = [w for v in valid for w in v.notes.warnings]
     checks = batch_warnings(
-        result.chapter, [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted], ctx.glossary
+        result.chapter,
+        [(v.paragraph_id, v.text) for v in valid if v.paragraph_id in accepted],
+        ctx.glossary,
+        found=found,
     )
     return notes + checks
 
 
-def _success(ctx: ToolContext, valid: Sequence[ValidItem], result: CommitResult) -> ToolReply:
+def _success(ctx: ToolContext, valid: Sequence[ValidItem], result: CommitResult, found: Found) -> ToolReply:
     """What the model is told about a commit (with the QA warnings on what was accepted) and what it wrote."""
     committed = _committed(result)
     tracker = ctx.scope.submissions
@@ -117,7 +126,7 @@ def _success(ctx: ToolContext, valid: Sequence[ValidItem], result: CommitResult)
     if committed.kept_selection:
         out["kept_selection"] = list(committed.kept_selection)
         out["note"] = _kept_note(committed.kept_selection)
-    if warnings := _warnings(ctx, valid, result):
+    if warnings := _warnings(ctx, valid, result, found):
         out["warnings"] = warnings
     if tracker is not None:  # during a chunk
         out["remaining"] = list(tracker.remaining)
@@ -129,7 +138,11 @@ async def add_translation_batch(ctx: ToolContext, raw: dict[str, Any]) -> dict[s
     valid = validate_batch(ctx, raw)
     if isinstance(valid, dict):
         return valid
-    result = await _commit(ctx, valid)
+    items = _batch_items(ctx, valid)
+    pending = _start_commit(ctx, items)
+    # The checks of what will most likely be accepted, while the commit is written and synced.
+    found = batch_findings(ctx.chapter, ((i.paragraph_id, i.base_source, i.text) for i in items), ctx.glossary)
+    result = await _commit(ctx, pending)
     if isinstance(result, dict):
         return result
-    return _success(ctx, valid, result)
+    return _success(ctx, valid, result, found)

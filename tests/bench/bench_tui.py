@@ -72,6 +72,7 @@ def child(path: str, started: float, watch: bool = True, settle: float = 0.0) ->
             and screen.table.size.height > 1
         ):
             painted["at"] = time.time()
+            painted["cpu"] = time.process_time()
 
     app._display = timed_display  # type: ignore[method-assign]
 
@@ -79,7 +80,12 @@ def child(path: str, started: float, watch: bool = True, settle: float = 0.0) ->
         async with app.run_test(size=(80, 24)) as pilot:
             while "at" not in painted:
                 await pilot.pause(0.005)
-            result = {"first_paint_s": painted["at"] - started, "rss_kb": _rss_kb(), "peak_kb": _rss_kb("VmHWM")}
+            result = {
+                "first_paint_s": painted["at"] - started,
+                "cpu_s": painted["cpu"],
+                "rss_kb": _rss_kb(),
+                "peak_kb": _rss_kb("VmHWM"),
+            }
             if settle:
                 await asyncio.sleep(settle)
                 result["settled_rss_kb"] = _rss_kb()
@@ -97,12 +103,13 @@ CHILD_ENV = {
 }
 
 
-def start_once(path: Path, *, watch: bool = True, settle: float = 0.0) -> dict[str, float]:
+def start_once(path: Path, *, watch: bool = True, settle: float = 0.0, tree: Path = ROOT) -> dict[str, float]:
+    """One fresh start of the app of ``tree`` (this checkout, or ``--baseline``'s) on ``path``."""
     started = time.time()
     out = subprocess.run(
         [
             sys.executable,
-            __file__,
+            str(tree / "tests" / "bench" / "bench_tui.py"),
             "--child",
             str(path),
             "--started",
@@ -115,8 +122,10 @@ def start_once(path: Path, *, watch: bool = True, settle: float = 0.0) -> dict[s
         capture_output=True,
         text=True,
         check=True,
-        cwd=ROOT,
-        env=CHILD_ENV,
+        cwd=tree,
+        env=CHILD_ENV
+        if tree == ROOT
+        else {**CHILD_ENV, "PYTHONPYCACHEPREFIX": CHILD_ENV["PYTHONPYCACHEPREFIX"] + "-base"},
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
@@ -296,6 +305,25 @@ async def keypress_during_run(path: Path, latency: float, presses: int) -> tuple
     return timer.latencies, committed
 
 
+def first_paint(path: Path, paragraphs: int, starts: int, baseline: Path | None) -> None:
+    """The first-paint row: this tree's starts (and the baseline's, in turns), medians."""
+    trees = {"this tree": ROOT} if baseline is None else {"this tree": ROOT, "baseline": baseline.resolve()}
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in trees}
+    for n in range(starts):
+        for name in trees if n % 2 == 0 else reversed(trees):
+            runs[name].append(start_once(path, tree=trees[name]))
+    size_mb = path.stat().st_size / 1e6
+    for name, results in runs.items():
+        times = [r["first_paint_s"] for r in results]
+        cpu = statistics.median(r.get("cpu_s", 0.0) for r in results)
+        print(
+            f"first paint, {paragraphs:,} paragraphs ({size_mb:.1f} MB), {name}: median "
+            f"{statistics.median(times) * 1000:.0f} ms over {starts} starts (min {min(times) * 1000:.0f}, "
+            f"max {max(times) * 1000:.0f}; goal <= 800 ms); CPU time of every thread until then "
+            f"{cpu * 1000:.0f} ms"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--paragraphs", type=int, default=10_000, help="chapter size for first paint and keys")
@@ -313,6 +341,8 @@ def main() -> None:
         default=30.0,
         help="seconds after the first paint at which memory is taken, watcher on vs off",
     )
+    parser.add_argument("--baseline", type=Path, help="another checkout: its first paint, started in turns with ours")
+    parser.add_argument("--paint-only", action="store_true", help="first paint only")
     args = parser.parse_args()
     if args.child:
         child(args.child, args.started, args.watch == "on", args.settle)
@@ -324,14 +354,9 @@ def main() -> None:
         folder = Path(tmp)
         path = folder / "bench.json"
         write_chapter(path, args.paragraphs)
-        size_mb = path.stat().st_size / 1e6
-        runs = [start_once(path) for _ in range(args.starts)]
-        paint = statistics.median(r["first_paint_s"] for r in runs)
-        print(
-            f"first paint, {args.paragraphs:,} paragraphs ({size_mb:.1f} MB): median {paint * 1000:.0f} ms "
-            f"over {args.starts} starts (min {min(r['first_paint_s'] for r in runs) * 1000:.0f}, "
-            f"max {max(r['first_paint_s'] for r in runs) * 1000:.0f})"
-        )
+        first_paint(path, args.paragraphs, args.starts, args.baseline)
+        if args.paint_only:
+            return
 
         for rate in (0, args.rate):
             lat = asyncio.run(keypress_latency(path, rate, args.presses))

@@ -103,35 +103,40 @@ async def stream_turn(client: httpx.AsyncClient, url: str, body: bytes) -> tuple
     return parser.result()
 
 
-async def reference_run(base_url: str, chapter_path: Path, bodies: list[bytes]) -> tuple[int, int]:
-    """Send ``bodies`` in order, commit every batch the answers carry; returns (requests, commits)."""
+async def reference_run(
+    base_url: str, chapter_path: Path, bodies: list[bytes], client: httpx.AsyncClient | None = None
+) -> tuple[int, int]:
+    """Send ``bodies`` in order, commit every batch the answers carry; returns (requests, commits). ``client``: a
+    connection pool to share with other chapters (``reference_jobs.py``); by default one of its own."""
+    if client is None:
+        async with httpx.AsyncClient(timeout=30) as own:
+            return await reference_run(base_url, chapter_path, bodies, own)
     chapter = json.loads(chapter_path.read_bytes())
     by_id = {paragraph["id"]: paragraph for paragraph in chapter["paragraphs"]}
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     commits = 0
     url = base_url + "/chat/completions"
-    async with httpx.AsyncClient(timeout=30) as client:
-        for body in bodies:
-            _text, calls, finish = await stream_turn(client, url, body)
-            if finish not in ("tool_calls", "stop"):
-                raise RuntimeError(f"the answer ended with {finish!r}")
-            for call in calls:
-                if call["name"] != "add_translation_batch":
-                    continue
-                arguments = json.loads(call["arguments"])
-                for item in arguments["paragraphs"]:
-                    paragraph = by_id[item["paragraph_id"]]
-                    version = {
-                        "id": secrets.token_hex(4),
-                        "text": item["translated_text"],
-                        "origin": "translation",
-                        "model": "bench",
-                        "created_at": stamp,
-                    }
-                    paragraph["translations"] = [*paragraph.get("translations", ()), version]
-                    paragraph["selected_translation_id"] = version["id"]
-                commit(chapter_path, chapter)
-                commits += 1
+    for body in bodies:
+        _text, calls, finish = await stream_turn(client, url, body)
+        if finish not in ("tool_calls", "stop"):
+            raise RuntimeError(f"the answer ended with {finish!r}")
+        for call in calls:
+            if call["name"] != "add_translation_batch":
+                continue
+            arguments = json.loads(call["arguments"])
+            for item in arguments["paragraphs"]:
+                paragraph = by_id[item["paragraph_id"]]
+                version = {
+                    "id": secrets.token_hex(4),
+                    "text": item["translated_text"],
+                    "origin": "translation",
+                    "model": "bench",
+                    "created_at": stamp,
+                }
+                paragraph["translations"] = [*paragraph.get("translations", ()), version]
+                paragraph["selected_translation_id"] = version["id"]
+            commit(chapter_path, chapter)
+            commits += 1
     return len(bodies), commits
 
 

@@ -55,6 +55,21 @@ async def test_chapter_file_opens_straight_to_its_view(workspace_dir: Path) -> N
         assert app.screen.query_one(LogPane).display
 
 
+async def test_the_list_under_a_chapter_view_counts_once_it_is_shown(workspace_dir: Path) -> None:
+    """Started on a chapter, the list under its view checks no chapter (a thread holding the interpreter while
+    the view paints): it counts when it is shown."""
+    app = make_app(workspace_dir / "rashomon.json")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: "0/39 done" in screen_text(app), what="the chapter view")
+        await wait_for(pilot, lambda: not app.seeding, what="the first scan")
+        await pilot.pause()
+        listing = next(s for s in app.screen_stack if isinstance(s, ChapterListScreen))
+        assert listing.rows == []
+        await pilot.press("b")
+        assert app.screen is listing
+        await wait_for(pilot, lambda: "0/39" in screen_text(app), what="the rows, counted once shown")
+
+
 @pytest.mark.slow  # some forty key presses
 async def test_moving_through_a_chapter(workspace_dir: Path) -> None:
     chapter = load_chapter(workspace_dir / "rashomon.json")

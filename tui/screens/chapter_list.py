@@ -15,7 +15,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import get_current_worker
 
@@ -97,10 +97,21 @@ class ChapterListScreen(Screen[None], ReportsWorkerFailures):
     # -- rows --------------------------------------------------------------------------------------------------
 
     def refresh_rows(self) -> None:
-        """Count every chapter again (in a thread) and show the counts; the rows keep the cursor's chapter."""
+        """Count every chapter again (in a thread) and show the counts; the rows keep the cursor's chapter.
+
+        Only while the list is shown: under a chapter view (``proofdesk CHAPTER`` starts so) counting would check
+        every chapter in a thread, holding the interpreter while the view paints; showing the list counts again.
+        """
+        if not self._shown():
+            return
         sessions = [self.workspace.session(p) for p in self.workspace.chapter_paths()]
         running = self.proofdesk.running_paths()
         self._count(sessions, self.workspace.glossary.snapshot.approved_terms, running)
+
+    def _shown(self) -> bool:
+        """Whether the list is on screen: the top screen, or under modal screens only."""
+        stack = self.app.screen_stack
+        return self in stack and all(isinstance(above, ModalScreen) for above in stack[stack.index(self) + 1 :])
 
     @work(thread=True, exclusive=True, group="list-rows", description="count the chapters", exit_on_error=False)
     def _count(

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from engine.checks import batch_warnings, dismiss
+from engine.checks import Finding, batch_findings, batch_warnings, dismiss
 from engine.run_request import RunRequest
 from engine.trace import read_trace
 from store.commit import ChapterStore
@@ -89,6 +89,21 @@ def test_batch_warnings_leave_out_a_dismissed_text() -> None:
     assert batch_warnings(chapter, [(OPENING, KANA)]) == []
     assert [w["code"] for w in batch_warnings(chapter, [(OPENING, KANA + " やむ")])] == ["KANA_LEFT"]
     assert batch_warnings(chapter, [("gone", KANA)]) == []
+
+
+def test_batch_warnings_take_findings_made_before_the_commit_only_for_the_committed_source() -> None:
+    chapter = two_paragraphs()
+    made = batch_findings(chapter, [(OPENING, rashomon(4), KANA), (LAST, "another source", LAST_EN)])
+    assert [f.code for f in made[OPENING, rashomon(4), KANA]] == ["KANA_LEFT"]
+    # What was made is what the model is told (a stand-in finding shows it is not made again) ...
+    made[OPENING, rashomon(4), KANA] = [Finding("REPETITION", "made before")]
+    told = batch_warnings(chapter, [(OPENING, KANA), (LAST, LAST_EN)], found=made)
+    assert [(w["paragraph_id"], w["message"]) for w in told if w["paragraph_id"] == OPENING] == [
+        (OPENING, "made before")
+    ]
+    # ... but findings of another source (the paragraph changed before the commit) are made again.
+    made[LAST, "another source", LAST_EN] = [Finding("REPETITION", "stale")]
+    assert all(w["message"] != "stale" for w in batch_warnings(chapter, [(LAST, LAST_EN)], found=made))
 
 
 async def test_the_model_reads_the_warning_and_fixes_the_paragraph(tmp_path: Path, model_server: ModelServer) -> None:
