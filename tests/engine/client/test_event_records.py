@@ -27,7 +27,7 @@ SHAPES = {
         "apply",
     ],
     "chunk_started": ["paragraph_ids", "first_paragraph_id", "last_paragraph_id", "chunk_count", "part"],
-    "model_request": ["turn", "message_count", "tool_names", "messages", "first_message"],
+    "model_request": ["turn", "message_count", "tool_names", "messages", "first_message", "bounded"],
     "model_delta": ["turn", "channel", "text", "tool_name", "chars"],
     "model_response": [
         "turn",
