@@ -107,22 +107,20 @@ class Plan:
 
     @classmethod
     def of(cls, groups: list[tuple[int, int, int]], features: int) -> Plan:
-        """From ``(start, end, allowance)`` runs of positions and how many features the query holds."""
-        most = max((allowance for _, _, allowance in groups if allowance < features), default=0)
-        plan = cls(max(1, most.bit_length()))
-        for start, end, allowance in groups:
-            plan.add(start, end, allowance, features)
-        return plan
+        """From ``(start, end, allowance)`` runs of positions and how many features the query holds. The allowance
+        never grows with the length, so the free, the counted and the hopeless positions are one run each."""
+        counted = [(start, end, allowance) for start, end, allowance in groups if 0 <= allowance < features]
+        width = max(1, max((allowance for _, _, allowance in counted), default=0).bit_length())
+        steps = [
+            (start, (1 << width) - allowance - 1 if 0 <= allowance < features else 0) for start, _, allowance in groups
+        ]
+        free = [(start, end, allowance) for start, end, allowance in groups if allowance >= features]
+        return cls(width, steps, _covering(counted), _covering(free))
 
-    def add(self, start: int, end: int, allowance: int, features: int) -> None:
-        """Positions ``start``..``end`` may miss ``allowance`` features (less than none: they cannot pass)."""
-        value = 0
-        if allowance >= features:
-            self.free |= _span(start, end)
-        elif allowance >= 0:
-            self.alive |= _span(start, end)
-            value = (1 << self.width) - allowance - 1
-        self.steps.append((start, value))
+
+def _covering(runs: list[tuple[int, int, int]]) -> int:
+    """The bitset of consecutive runs of positions, from the first's start to the last's end."""
+    return _span(runs[0][0], runs[-1][1]) if runs else 0
 
 
 def _bitsets(keys: Sequence[str]) -> dict[int, int]:

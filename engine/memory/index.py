@@ -102,15 +102,16 @@ class MemoryIndex:
     def matches(self, paragraphs: Sequence[Query], threshold: float, limit: int) -> list[tuple[int, MemoryMatch]]:
         """For ``(index, chapter ID, paragraph ID, text)`` of a chunk's paragraphs: the ``limit`` best matches as
         ``(index, match)``, highest similarity first (then in chunk order). Once ``limit`` matches are found, a
-        later paragraph must beat the weakest of them, so the search narrows as it goes."""
+        later paragraph must reach the weakest of them, so the search narrows as it goes: the shortest paragraphs
+        are searched first (the cheapest), so the long ones, whose search costs the most, get the highest floor."""
         if limit <= 0 or not self.keys:
             return []
         found, similar = self._exact_first(paragraphs)
         found = _ranked(found)[:limit]
-        for index, chapter_id, paragraph_id, key in similar:
+        for index, chapter_id, paragraph_id, key in sorted(similar, key=lambda query: len(query[3])):
             floor = threshold if len(found) < limit else max(threshold, found[-1][1].score / 100)
             match = self._similar(key, floor, chapter_id, paragraph_id)
-            if match is not None and (len(found) < limit or match.score > found[-1][1].score):
+            if match is not None:
                 found = _ranked([*found, (index, match)])[:limit]
         return found
 
