@@ -35,7 +35,6 @@ from engine.call_records import call_key, response_fields, shown_arguments
 from engine.chat_model import ChatModel
 from engine.chunk_outcome import FILE_FAILURES, MAX_FILE_FAILURES, ChunkOutcome
 from engine.client.errors import ModelError
-from engine.client.events import Completed, ReasoningDelta, RetryScheduled, TextDelta, ToolCallProgress
 from engine.client.failure import ModelFailure
 from engine.client.response import AssembledResponse, ToolCall
 from engine.client.text_calls import lift_text_calls
@@ -44,11 +43,9 @@ from engine.events import (
     BatchCommitted,
     EngineEvent,
     ErrorEvent,
-    ModelDelta,
     ModelRequest,
     ModelResponse,
     Reminder,
-    Retry,
     TextSubmission,
     ToolCalled,
     ToolResult,
@@ -65,6 +62,7 @@ from engine.loop_texts import (
     tool_message,
     unusable_call,
 )
+from engine.model_stream import streamed
 from engine.nudges import COMPLETE, ChunkNudges
 from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
@@ -76,7 +74,6 @@ from engine.tools.results import Committed, ToolReply
 
 MAX_CALLS_PER_RESPONSE = 64  # a model batching sensibly makes a few; thousands are a runaway model or a hostile server
 MAX_STALLED_TURNS = 2  # of turns cut off by the token limit; of turns that only repeated or resent saved texts
-TOOL_PROGRESS_STEP = 256
 
 Emit = Callable[[EngineEvent], None]
 
@@ -175,7 +172,9 @@ class ToolCallLoop:
         )
         self._traced = len(history)  # the history only grows: the next request carries what comes after
         try:
-            response = await self._stream(bounded(history, answered, self.registry.submits), turn)
+            response = await streamed(
+                self.model, bounded(history, answered, self.registry.submits), self.tools, turn, self._event
+            )
         except ModelError as exc:
             self._fail(outcome, exc.failure, "MODEL_ERROR")
             return None
@@ -338,29 +337,6 @@ class ToolCallLoop:
             fatal=failure.stops_run,
             error=failure.to_json(),
         )
-
-    async def _stream(self, history: list[dict[str, Any]], turn: int) -> AssembledResponse:
-        response: AssembledResponse | None = None
-        reported: dict[int, int] = {}  # tool call index -> characters last reported
-        async for item in self.model.stream(history, self.tools):
-            if isinstance(item, TextDelta):
-                self._event(ModelDelta, turn=turn, channel="text", text=item.text)
-            elif isinstance(item, ReasoningDelta):
-                self._event(ModelDelta, turn=turn, channel="reasoning", text=item.text)
-            elif isinstance(item, ToolCallProgress):
-                # Argument fragments arrive a few characters at a time; progress every 256 is plenty to show.
-                last = reported.get(item.index)
-                if last is None or item.chars - last >= TOOL_PROGRESS_STEP:
-                    reported[item.index] = item.chars
-                    self._event(ModelDelta, turn=turn, channel="tool_arguments", tool_name=item.name, chars=item.chars)
-            elif isinstance(item, RetryScheduled):
-                reported.clear()
-                self._event(Retry, attempt=item.attempt, reason=item.reason, delay=item.delay_s)
-            elif isinstance(item, Completed):
-                response = item.response
-        if response is None:  # a model implementation that forgot its final event
-            raise RuntimeError("the model stream ended without a final response")
-        return response
 
     def _record_response(self, response: AssembledResponse, turn: int, outcome: ChunkOutcome) -> None:
         usage = None if response.usage is None else response.usage.to_json()

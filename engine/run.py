@@ -13,7 +13,7 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import httpx
@@ -21,7 +21,6 @@ import httpx
 from engine.chat_model import ChatModel
 from engine.chunk_outcome import FILE_FAILURES, ChunkOutcome
 from engine.chunk_split import SplitPlan, split_plan
-from engine.client.client import new_http_client
 from engine.client.failure import ModelFailure
 from engine.config import DEMO_BASE_URL
 from engine.cost import cost_of
@@ -40,7 +39,7 @@ from engine.loop import execute_tool_call_loop
 from engine.loop_config import ToolCallLoopConfig
 from engine.memory.run_memory import RunMemory
 from engine.memory.source import MemorySource
-from engine.model_open import needs_tls, open_model
+from engine.model_open import open_model
 from engine.run_events import RunEvents
 from engine.run_request import RunRequest
 from engine.run_summary import run_summary
@@ -50,7 +49,6 @@ from engine.summaries import RunStatus, RunSummary
 from engine.tasks import TASK_RULES
 from engine.trace import TraceWriter, default_trace_path
 from engine.urls import public_url
-from engine.workspace_sources import WorkspaceSources
 from store.commit import ChapterStore
 from store.errors import ChapterLoadError, StoreError
 from store.glossary import GlossaryLoadError
@@ -446,65 +444,3 @@ def run_chapter(
             run.close()
 
     return RunEvents(produce, f"proofdesk-run-{run.run_id}")
-
-
-def run_chapters(requests: Sequence[RunRequest], *, jobs: int = 1) -> RunEvents:
-    """Run several chapters, at most ``jobs`` at once, yielding all their events as they happen.
-
-    ``cancel()`` stops the running chapters (each still reports ``run_finished``) and starts no more.
-    """
-    limit = asyncio.Semaphore(max(1, jobs))
-    sources = WorkspaceSources()  # each workspace's glossary and memory, read once per change for every chapter
-    remote = [r.settings for r in requests if not r.settings.is_demo]
-    active: set[RunEvents] = set()
-    state = {"cancelled": False}
-
-    async def produce(emit: Callable[[Any], None]) -> None:
-        # One pool for every chapter: connections are reused and the TLS set-up is paid once, not per chapter.
-        http = None
-        if remote:
-            first = remote[0]
-            http = new_http_client(
-                tls=needs_tls(remote),
-                connect_timeout=first.connect_timeout,
-                read_timeout=max(s.read_timeout for s in remote),
-                max_connections=max(64, jobs),
-                keep_alive=max(16, jobs),
-            )
-
-        async def one(request: RunRequest) -> None:
-            async with limit:
-                if state["cancelled"]:
-                    return
-                # With others running, a chapter's set-up (reading files, building its chunks) waits in a thread:
-                # on the loop it would hold back every other chapter's next request.
-                workspace = Workspace.for_chapter(request.chapter_path)
-                events = run_chapter(
-                    request,
-                    workspace=workspace,
-                    http_client=http,
-                    shares_loop=jobs > 1,
-                    glossary=sources.glossary(workspace),
-                    memory=sources.memory(workspace, request),
-                )
-                active.add(events)
-                try:
-                    async for event in events:
-                        emit(event)
-                finally:
-                    active.discard(events)
-
-        try:
-            async with asyncio.TaskGroup() as group:
-                for request in requests:
-                    group.create_task(one(request))
-        finally:
-            if http is not None:
-                await http.aclose()
-
-    def cancel() -> None:
-        state["cancelled"] = True
-        for events in list(active):
-            events.cancel()
-
-    return RunEvents(produce, "proofdesk-runs", on_cancel=cancel)

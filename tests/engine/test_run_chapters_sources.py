@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-import engine.run
+import engine.run_chapters
 from engine.config import ModelSettings
-from engine.run import run_chapters
+from engine.run_chapters import run_chapters
 from engine.run_events import RunEvents
 from engine.run_request import RunRequest
 
@@ -33,7 +33,7 @@ async def test_chapters_of_a_workspace_share_its_sources(tmp_path: Path, monkeyp
 
         return RunEvents(produce, "recorded")
 
-    monkeypatch.setattr(engine.run, "run_chapter", recorded)
+    monkeypatch.setattr(engine.run_chapters, "run_chapter", recorded)
     (tmp_path / "book").mkdir()
     (tmp_path / "other").mkdir()
     paths = [tmp_path / "book" / "a.json", tmp_path / "book" / "b.json", tmp_path / "other" / "c.json"]

@@ -15,7 +15,7 @@ import pytest
 
 from engine.config import ApiKey, ModelSettings
 from engine.model_open import needs_tls
-from engine.run import run_chapters
+from engine.run_chapters import run_chapters
 from engine.run_request import RunRequest
 from tests.engine.loop_support import write_chapter
 

@@ -17,7 +17,7 @@ from engine import settings
 from engine.chunks import TASKS
 from engine.config import ModelSettings
 from engine.events import EngineEvent, ModelDelta, RunFinished
-from engine.run import run_chapters
+from engine.run_chapters import run_chapters
 from engine.run_request import RunRequest
 from engine.summaries import RunSummary
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, EXIT_OK, UsageError
