@@ -31,8 +31,6 @@ ENOUGH = 24  # once this few positions are left, scoring them costs less than co
 LENGTH_STEP = 1.06  # sources within 6% of the same length share one allowance (that of the shortest)
 
 _NONZERO = re.compile(rb"[^\x00]")
-
-
 _UP_TO = [range(1, n + 1) for n in range(MAX_OCCURRENCE + 1)]
 
 
@@ -43,12 +41,12 @@ def occurrences(key: str) -> list[int]:
 
 @dataclass(frozen=True, slots=True)
 class Query:
-    """A query: the bitsets of its features that some source holds, rarest first; how many features it has (held
-    or not: one no source holds is the rarest of all); how many of its characters are not features; the ratio."""
+    """A query: the bitsets of its features that some source holds, rarest first (a feature no source holds is
+    missed by every one: it only leaves the others less allowance); how many of its characters are not features
+    (past ``MAX_OCCURRENCE``, counted as shared); the ratio asked."""
 
     length: int
     held: list[int]
-    features: int
     unindexed: int
     threshold: float
 
@@ -69,7 +67,7 @@ class CharacterFilter:
         features = occurrences(key)
         held = [known for feature in features if (known := self.table.get(feature))]
         held.sort(key=itemgetter(0))
-        return Query(len(key), [bits for _, bits in held], len(features), len(key) - len(features), threshold)
+        return Query(len(key), [bits for _, bits in held], len(key) - len(features), threshold)
 
     def reaching(self, query: Query, lo: int, hi: int) -> int:
         """The positions ``lo``..``hi`` (a bitset of absolute positions) that could share enough with the query.
