@@ -92,6 +92,7 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
         self._wanted: Chapter | None = None  # the chapter state the last computation was started for
         self._wanted_terms: GlossaryTerms = NO_TERMS  # and the glossary terms it was started with
         self._shown_terms: GlossaryTerms = NO_TERMS  # the glossary terms of the warnings shown
+        self._first_frame_pending = False  # the first computation waits for the first frame
 
     @property
     def _table(self) -> ParagraphTable:
@@ -112,9 +113,18 @@ class ChecksControl(Vertical, ReportsWorkerFailures):
         self._wanted, self._wanted_terms = chapter, terms
         if first:
             # The first check of a big chapter holds the interpreter for a second or more: after the first frame.
-            self.call_after_refresh(self._compute, chapter, self._checks, terms)
-        else:
+            self._first_frame_pending = True
+            self.call_after_refresh(self._start_first)
+        elif not self._first_frame_pending:  # else the first computation, still to start, takes this state
             self._compute(chapter, self._checks, terms)
+
+    def _start_first(self) -> None:
+        """Start the first computation with the state wanted *now*: a glossary loaded (or a chapter reloaded)
+        before the first frame changed it, and a computation of the older state would replace (``exclusive``) the
+        newer one and be dropped as stale, leaving the warnings "checking" for good."""
+        self._first_frame_pending = False
+        if self._wanted is not None:
+            self._compute(self._wanted, self._checks, self._wanted_terms)
 
     @work(thread=True, exclusive=True, group="checks", description="QA checks", exit_on_error=False)
     def _compute(self, chapter: Chapter, previous: ChapterChecks, terms: GlossaryTerms) -> None:
