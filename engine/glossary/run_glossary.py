@@ -4,7 +4,7 @@ are in the next chunk's message), searched and extended by the model's tools, co
 from __future__ import annotations
 
 from engine.checks.glossary import GlossaryTerm
-from engine.glossary.index import GlossaryIndex, fold, glossary_section
+from engine.glossary.index import GlossaryIndex, glossary_section
 from engine.glossary.source import GlossarySource, terms_of
 from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, new_entry_id
 from store.glossary_commit import GlossaryStore, add_entry
@@ -55,10 +55,9 @@ class RunGlossary:
 
     def search(self, query: str, max_results: int) -> list[GlossaryEntry]:
         """Entries whose source, target or an alias contains ``query`` (Latin letters case-insensitively)."""
-        needle = fold(query.strip())
-        return [e for e in self.glossary.entries if any(needle in fold(t) for t in (e.source, e.target, *e.aliases))][
-            :max_results
-        ]
+        if self.source is None:
+            return []
+        return self.source.snapshot.search_text.find(query, max_results)
 
     def propose(
         self,

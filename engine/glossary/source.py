@@ -19,6 +19,7 @@ from functools import cached_property
 
 from engine.checks.glossary import GlossaryTerm, GlossaryTerms
 from engine.glossary.index import GlossaryIndex
+from engine.glossary.search_text import SearchText
 from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError
 from store.glossary_commit import GlossaryStore
 
@@ -36,6 +37,11 @@ class GlossarySnapshot:
     def index(self) -> GlossaryIndex:
         """The automaton of the entries with a target (a candidate from ``extract`` is not shown)."""
         return GlossaryIndex([e for e in self.glossary.entries if e.target.strip()])
+
+    @cached_property
+    def search_text(self) -> SearchText:
+        """The entries' fields folded into one text, for ``search_glossary`` (built on its first call)."""
+        return SearchText(self.glossary.entries)
 
     @cached_property
     def approved_terms(self) -> GlossaryTerms:
