@@ -124,19 +124,20 @@ async def test_terms_that_change_before_the_first_frame_are_the_ones_checked(
     """The first computation waits for the first frame; a glossary read before it must not leave the view
     "checking" for good. (It did when a computation with the newer terms was still running at that frame: the
     first one, of the older terms, replaced it and was then dropped as stale.)"""
-    import time
+    import threading
 
     from engine.checks.incremental import NO_TERMS, NO_WARNINGS, ChapterChecks
 
     update = ChapterChecks.update
+    released = threading.Event()  # set once the first frame's callbacks ran (the deferred computation is started)
 
-    def slow_with_terms(self: ChapterChecks, chapter: Chapter, glossary: object = None, **kw: Any) -> object:
+    def held_with_terms(self: ChapterChecks, chapter: Chapter, glossary: object = None, **kw: Any) -> object:
         if glossary is not NO_TERMS:  # the newer computation: still running when the first frame comes
-            deadline = time.monotonic() + 1.0
-            while time.monotonic() < deadline:
-                if kw["stop"]():  # replaced by a newer computation: gives up, as a big chapter's does
+            while not released.wait(0.01):  # an event, looked at with the worker's cancel flag
+                if kw["stop"]():
                     return None
-                time.sleep(0.01)
+            if kw["stop"]():  # replaced by the deferred computation: gives up, as a big chapter's does
+                return None
         return update(self, chapter, glossary, **kw)  # type: ignore[arg-type]
 
     app = make_app(servant_path, watch=False)
@@ -145,11 +146,12 @@ async def test_terms_that_change_before_the_first_frame_are_the_ones_checked(
         await _settled(pilot, app, before, "the first checks")
         view = next(s for s in app.screen_stack if isinstance(s, ChapterScreen))
         control, real, chapter = view.checks, view.checks.glossary_terms, view.session.chapter
-        monkeypatch.setattr(ChapterChecks, "update", slow_with_terms)
+        monkeypatch.setattr(ChapterChecks, "update", held_with_terms)
         # As at mount: nothing shown yet, and the next computation is the first, started after a frame.
         control._wanted, control.warnings, control._shown_terms = None, NO_WARNINGS, NO_TERMS
         control.glossary_terms = lambda: NO_TERMS  # the glossary not read yet
         control.want(chapter)
         control.glossary_terms = real  # read before the first frame: the same chapter wanted with its terms
         control.want(chapter)
+        control.call_after_refresh(released.set)  # runs after the deferred start, registered before it
         await _settled(pilot, app, before, "the checks with the glossary read")
