@@ -32,7 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.bench_run import ENV, IdealModel, proofdesk, tree_env
+from tests.bench.bench_run import ENV, IdealModel, jobs_command, tree_env
 from tests.bench.chapters import write_chapter
 from tests.support.model_server import ModelServer
 
@@ -82,28 +82,12 @@ def chapters_in(folder: Path, count: int, paragraphs: int) -> list[str]:
     return names
 
 
-def run_command(server: ModelServer, names: list[str], jobs: int) -> list[str]:
-    return [
-        *proofdesk(),
-        "run",
-        *names,
-        "--task",
-        "translate",
-        "--base-url",
-        server.base_url,
-        "--model",
-        "bench",
-        "--jobs",
-        str(jobs),
-    ]
-
-
 def record_bodies(server: ModelServer, folder: Path, paragraphs: int) -> Path:
     """The request bodies of one chapter's proofdesk run (the minimal loop sends them for every chapter)."""
     work = folder / "record"
     names = chapters_in(work, 1, paragraphs)
     before = len(server.requests)
-    measured(run_command(server, names, 1), work, ENV, model(server))
+    measured(jobs_command(server, names, 1), work, ENV, model(server))
     bodies = folder / "bodies.json"
     bodies.write_text(json.dumps([r.body.decode() for r in server.requests[before:]]), encoding="utf-8")
     return bodies
@@ -135,9 +119,9 @@ def bench_row(server: ModelServer, args: argparse.Namespace, jobs: int, bodies: 
     row = Row()
     for n in range(repeat):
         work = Path(tempfile.mkdtemp(prefix=f"jobs{jobs}-", dir=args.folder))
-        sides = {"proofdesk": (run_command, ENV), "reference": (None, ENV)}
+        sides = {"proofdesk": (jobs_command, ENV), "reference": (None, ENV)}
         if args.baseline is not None:
-            sides["baseline"] = (run_command, tree_env(args.baseline))
+            sides["baseline"] = (jobs_command, tree_env(args.baseline))
         order = list(sides) if n % 2 == 0 else list(reversed(sides))
         for side in order:
             names = chapters_in(work / side, count, args.paragraphs)

@@ -137,6 +137,15 @@ def fresh_chapter(folder: Path, label: str, paragraphs: int) -> Path:
     return work
 
 
+def jobs_command(server: ModelServer, names: list[str], jobs: int) -> list[str]:
+    """``proofdesk run`` of the chapters ``names`` with ``--jobs``, against the scripted server."""
+    return [
+        *proofdesk(),
+        *("run", *names, "--task", "translate", "--base-url", server.base_url, "--model", "bench"),
+        *("--jobs", str(jobs)),
+    ]
+
+
 def proofdesk_run(server: ModelServer, work: Path, *extra: str) -> tuple[float, float, list[RecordedRequest]]:
     before = len(server.requests)
     wall, shutdown, _ = timed(
@@ -325,24 +334,7 @@ def bench_jobs(folder: Path, chapters: int, paragraphs: int, latency: float, rep
                 for i in range(chapters):
                     write_chapter(work / f"ch{i}.json", paragraphs, translated=False)
                     names.append(f"ch{i}.json")
-                times.append(
-                    timed(
-                        [
-                            *proofdesk(),
-                            "run",
-                            *names,
-                            "--task",
-                            "translate",
-                            "--base-url",
-                            server.base_url,
-                            "--model",
-                            "bench",
-                            "--jobs",
-                            str(jobs),
-                        ],
-                        work,
-                    )[0]
-                )
+                times.append(timed(jobs_command(server, names, jobs), work)[0])
             results[jobs] = statistics.median(times)
         print(f"5. {chapters} chapters x {paragraphs} paragraphs, {latency * 1000:.0f} ms per response")
         print(
