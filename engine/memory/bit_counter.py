@@ -1,8 +1,9 @@
 """Counting, for every position at once, how many features each position misses: a carry-save (Harley–Seal)
 counter on big-int bitsets.
 
-A bitset is a Python int (bit ``p`` set: position ``p`` holds the feature). The counter keeps each position's
-count in bit slices (``slices[k]`` holds bit ``k`` of every position's count), so adding a bitset costs a few
+A bitset is a Python int; the counter is given, for each feature, the positions that miss it (bit ``p`` set:
+position ``p`` does not hold the feature), so a miss among the living is one operation. The counter keeps each
+position's count in bit slices (``slices[k]`` holds bit ``k`` of every position's count), so adding a bitset costs a few
 big-int operations, C speed, however many positions there are. Inputs are added two at a time by a carry-save
 adder (five operations for two); a carry waits at its level for a partner and the two go up together, so an input
 costs about five operations whatever the counter's width (a ripple-carry add costs two per level).
@@ -16,19 +17,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import chain
 
-FLUSH = 4  # every this many pairs the waiting carries are added, so a position dies within eight misses of it
-ALL = -1  # a bitset every position holds: a feature that pads an odd count and is missed by nobody
+FLUSH = 8  # every this many pairs the waiting carries are added, so a position dies within 16 misses of it
+NOBODY = 0  # a feature missed by no position: pads an odd count
 
 
-def surviving(held: Iterable[int], alive: int, slices: list[int], enough: int) -> int:
-    """The positions of ``alive`` that miss no more than their allowance of the features (``held``: for each, the
-    bitset of the positions holding it; best rarest first, so misses come early). Stops once ``enough`` or fewer
+def surviving(missing: Iterable[int], alive: int, slices: list[int], enough: int) -> int:
+    """The positions of ``alive`` that miss no more than their allowance of the features (``missing``: for each,
+    the bitset of the positions missing it; best rarest first, so misses come early). Stops once ``enough`` or fewer
     positions are left and returns them (a superset of the answer, for the caller to check). Uses up ``slices``."""
     waiting = [0] * len(slices)  # a carry waiting at its level for a partner (0: none; a zero carry adds nothing)
-    features = chain(held, (ALL,))  # pairs: an odd last one is paired with ALL, an even count drops the ALL
+    features = chain(missing, (NOBODY,))  # pairs: an odd last one is paired with NOBODY, an even count drops it
     for pair, (first, second) in enumerate(zip(features, features, strict=False), 1):
-        missed_first = alive ^ (alive & first)
-        missed_second = alive ^ (alive & second)
+        missed_first = alive & first
+        missed_second = alive & second
         low = slices[0]
         both = low ^ missed_first
         carry = (low & missed_first) | (both & missed_second)

@@ -6,8 +6,8 @@ indexed as occurrences — the k-th ``の`` is the feature ``(の, k)`` — so t
 of features both hold (only the first ``MAX_OCCURRENCE`` of a character are indexed; the query's others are
 counted as shared). On real text this bound alone rejects nearly every source below a 0.75 ratio.
 
-Each feature's positions (sources sorted by length) are one big-int bitset. A source of length ``lb`` needs at
-least ``t·(la + lb)/2`` shared, so it may miss only so many of the query's features (its allowance, 0 for the
+The positions missing each feature (sources sorted by length) are one big-int bitset. A source of length ``lb``
+needs at least ``t·(la + lb)/2`` shared, so it may miss only so many of the query's features (its allowance, 0 for the
 longest sources of the band). The misses are counted for all positions at once (``bit_counter``), the rarest
 features first, and a position dies on its first miss too many, so the count usually ends long before the
 query's last feature: when no more than ``ENOUGH`` positions are left, they are handed to the scorer as they are.
@@ -28,6 +28,8 @@ from engine.memory.bit_counter import start_slices, surviving
 
 MAX_OCCURRENCE = 15  # a feature is (character, occurrence ≤ 15): four bits of the int that names it
 ENOUGH = 24  # once this few positions are left, scoring them costs less than counting on
+SHARD = 32768  # positions per bitset (a multiple of 8): a band's shards are counted one by one
+SHARD_ENOUGH = 8  # a shard stops at its share of ENOUGH, but never below this many positions left
 LENGTH_STEP = 1.06  # sources within 6% of the same length share one allowance (that of the shortest)
 
 _NONZERO = re.compile(rb"[^\x00]")
@@ -39,14 +41,17 @@ def occurrences(key: str) -> list[int]:
     return [ord(c) << 4 | k for c, n in Counter(key).items() for k in _UP_TO[min(n, MAX_OCCURRENCE)]]
 
 
+Shards = tuple[int, ...]  # one bitset per shard of positions
+
+
 @dataclass(frozen=True, slots=True)
 class Query:
-    """A query: the bitsets of its features that some source holds, rarest first (a feature no source holds is
-    missed by every one: it only leaves the others less allowance); how many of its characters are not features
-    (past ``MAX_OCCURRENCE``, counted as shared); the ratio asked."""
+    """A query: for each of its features that some source holds, the bitset of the positions missing it, rarest
+    feature first (a feature no source holds is missed by every one: it only leaves the others less allowance); how
+    many of its characters are not features (past ``MAX_OCCURRENCE``, counted as shared); the ratio asked."""
 
     length: int
-    held: list[int]
+    missing: list[Shards]
     unindexed: int
     threshold: float
 
@@ -56,32 +61,54 @@ class Query:
 
 
 class CharacterFilter:
-    """For each occurrence feature, the bitset of the positions of ``keys`` (sorted by length) holding it."""
+    """For each occurrence feature, the positions of ``keys`` (sorted by length) missing it: one bitset per shard of
+    ``SHARD`` positions, so a query counts only the shards its length band covers, each from bit 0 (no feature is
+    ever shifted), and a feature no position of a shard holds shares that shard's one all-missing bitset."""
 
     def __init__(self, keys: Sequence[str]) -> None:
         self.lengths = [len(key) for key in keys]
-        bitsets = _bitsets(keys)
-        self.table = {feature: (bits.bit_count(), bits) for feature, bits in bitsets.items()}
+        self.shard = SHARD
+        self.table = _by_character(keys, self.shard)
 
     def query(self, key: str, threshold: float) -> Query:
-        features = occurrences(key)
-        held = [known for feature in features if (known := self.table.get(feature))]
+        """The query's features some source holds, rarest first. Per character: a source holding its k-th
+        occurrence holds the ones before, so the held features of ``c`` seen ``n`` times are the first ``n`` of
+        the character's list (one look-up per character, not per occurrence)."""
+        held: list[tuple[int, Shards]] = []
+        indexed = 0
+        for character, count in Counter(key).items():
+            count = min(count, MAX_OCCURRENCE)
+            indexed += count
+            if known := self.table.get(character):
+                held += known[:count]
         held.sort(key=itemgetter(0))
-        return Query(len(key), [bits for _, bits in held], len(key) - len(features), threshold)
+        return Query(len(key), [shards for _, shards in held], len(key) - indexed, threshold)
 
-    def reaching(self, query: Query, lo: int, hi: int) -> int:
-        """The positions ``lo``..``hi`` (a bitset of absolute positions) that could share enough with the query.
-        Counted in positions from ``lo``: the band's bitsets are a fraction of the whole's for a long query."""
+    def reaching(self, query: Query, lo: int, hi: int) -> list[int]:
+        """The positions ``lo``..``hi`` that could share enough with the query, counted shard by shard. Each shard
+        stops at its share of ``ENOUGH`` (at least ``SHARD_ENOUGH``), so few positions are left unsettled in all."""
+        shards = range(lo // self.shard, (hi - 1) // self.shard + 1)
+        enough = max(SHARD_ENOUGH, ENOUGH // len(shards))
+        found: list[int] = []
+        for shard in shards:
+            start = shard * self.shard
+            within = self._reaching_in(query, shard, max(lo, start), min(hi, start + self.shard), enough)
+            found += [start + position for position in within]
+        return found
+
+    def _reaching_in(self, query: Query, shard: int, lo: int, hi: int, enough: int) -> list[int]:
+        """The positions ``lo``..``hi`` of one shard (counted from the shard's start) that could share enough."""
+        start = shard * self.shard
         groups = [
-            (start - lo, end - lo, len(query.held) - query.needed(self.lengths[start]))
-            for start, end in self._length_groups(lo, hi)
+            (first - start, end - start, len(query.missing) - query.needed(self.lengths[first]))
+            for first, end in self._length_groups(lo, hi)
         ]
-        plan = Plan.of(groups, len(query.held))
+        plan = Plan.of(groups, len(query.missing))
         found = plan.free
         if plan.alive:  # the counter masks each feature with the living positions, all within the band
-            held = (bits >> lo for bits in query.held)  # shifted only when counted: most never are
-            found |= surviving(held, plan.alive, start_slices(plan.steps, hi - lo, plan.width), ENOUGH)
-        return found << lo
+            missing = (shards[shard] for shards in query.missing)
+            found |= surviving(missing, plan.alive, start_slices(plan.steps, hi - start, plan.width), enough)
+        return set_bits(found)
 
     def _length_groups(self, lo: int, hi: int) -> Iterator[tuple[int, int]]:
         """Runs of positions whose lengths are within ``LENGTH_STEP`` of the run's shortest."""
@@ -121,8 +148,8 @@ def _covering(runs: list[tuple[int, int, int]]) -> int:
     return _span(runs[0][0], runs[-1][1]) if runs else 0
 
 
-def _bitsets(keys: Sequence[str]) -> dict[int, int]:
-    """For each feature, the bitset of the positions of ``keys`` holding it (built a byte array each: one pass)."""
+def _holders(keys: Sequence[str]) -> dict[int, bytearray]:
+    """For each feature, the positions of ``keys`` holding it as a little-endian bit array (one pass)."""
     size = (len(keys) + 7) // 8
     raws: dict[int, bytearray] = {}
     for position, key in enumerate(keys):
@@ -131,7 +158,22 @@ def _bitsets(keys: Sequence[str]) -> dict[int, int]:
             if (raw := raws.get(feature)) is None:
                 raw = raws[feature] = bytearray(size)
             raw[byte] |= bit
-    return {feature: int.from_bytes(raw, "little") for feature, raw in raws.items()}
+    return raws
+
+
+def _by_character(keys: Sequence[str], shard: int) -> dict[str, list[tuple[int, Shards]]]:
+    """Each character's held occurrences in order, as ``(how many positions hold it, its shards' bitsets of the
+    positions missing it)``; each bit array is dropped as soon as its bitsets are made."""
+    size = shard // 8
+    everyone = (1 << shard) - 1
+    raws = _holders(keys)
+    table: dict[str, list[tuple[int, Shards]]] = {}
+    for feature in sorted(raws):
+        raw = raws.pop(feature)
+        holding = [int.from_bytes(raw[at : at + size], "little") for at in range(0, len(raw), size)]
+        shards = tuple(everyone ^ bits if bits else everyone for bits in holding)
+        table.setdefault(chr(feature >> 4), []).append((sum(bits.bit_count() for bits in holding), shards))
+    return table
 
 
 def _span(lo: int, hi: int) -> int:

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from engine.memory.char_filter import CharacterFilter, set_bits
+from engine.memory.char_filter import CharacterFilter
 from engine.memory.entries import MemoryEntry, squeeze
 
 MEMORY_HEADING = "Memory (earlier translations of similar text):"
@@ -156,8 +156,7 @@ class MemoryIndex:
         hi = bisect.bisect_right(self.lengths, math.ceil(la * (2 - threshold) / threshold))
         if lo >= hi:
             return []
-        found = self.filter.reaching(self.filter.query(key, threshold), lo, hi)
-        for left_out in (self.position.get(key), own):
-            if left_out is not None and lo <= left_out < hi:
-                found &= ~(1 << left_out)
-        return [self.keys[i] for i in set_bits(found)]
+        left_out = (self.position.get(key), own)
+        return [
+            self.keys[i] for i in self.filter.reaching(self.filter.query(key, threshold), lo, hi) if i not in left_out
+        ]

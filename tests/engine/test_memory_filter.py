@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
+from engine.memory import char_filter
 from engine.memory.bit_counter import start_slices, surviving
 from engine.memory.char_filter import MAX_OCCURRENCE, CharacterFilter, occurrences
 from engine.memory.entries import MemoryEntry
@@ -26,15 +27,15 @@ pytestmark = pytest.mark.slow
     st.integers(0, 30),
 )
 def test_the_counter_keeps_exactly_the_positions_within_their_allowance(
-    held: list[int], allowances: list[int], enough: int
+    missing: list[int], allowances: list[int], enough: int
 ) -> None:
     width = max(1, max(allowances).bit_length())
     alive = sum(1 << p for p, a in enumerate(allowances) if a >= 0)
     steps = [(p, (1 << width) - a - 1 if a >= 0 else 0) for p, a in enumerate(allowances)]
-    missed = [sum(1 - (bits >> p & 1) for bits in held) for p in range(len(allowances))]
+    missed = [sum(bits >> p & 1 for bits in missing) for p in range(len(allowances))]
     exact = sum(1 << p for p, a in enumerate(allowances) if a >= 0 and missed[p] <= a)
-    assert surviving(iter(held), alive, start_slices(steps, len(allowances), width), 0) == exact
-    early = surviving(iter(held), alive, start_slices(steps, len(allowances), width), enough)
+    assert surviving(iter(missing), alive, start_slices(steps, len(allowances), width), 0) == exact
+    early = surviving(iter(missing), alive, start_slices(steps, len(allowances), width), enough)
     assert early & exact == exact and early & alive == early  # a superset of the answer, within the living
     assert early == exact or early.bit_count() <= enough
 
@@ -65,6 +66,19 @@ def test_the_lookup_finds_the_best_score_a_full_scan_finds(sources: list[str], q
     assert (match.score if match else None) == best
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(TEXT, min_size=1, max_size=60, unique=True), TEXT, st.sampled_from([0.5, 0.75, 0.9]))
+def test_a_band_over_many_shards_finds_what_a_full_scan_finds(sources: list[str], query: str, threshold: float) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(char_filter, "SHARD", 8)  # a shard of 8 positions: most bands cross several
+        index = MemoryIndex([MemoryEntry(s, str(i), "old", str(i)) for i, s in enumerate(sources)])
+    assert index.filter.shard == 8
+    match = index.best(query, threshold, "c", "p")
+    others = [s for s in sources if s != query]
+    best = max((score for s in others if (score := fuzz.ratio(query, s)) >= threshold * 100), default=None)
+    assert query in sources or (match.score if match else None) == best
+
+
 def test_a_character_repeated_past_the_cap_is_still_matched() -> None:
     base = "の" * 40 + "下人" * 5
     near = "の" * 38 + "下人" * 5 + "雨"
@@ -77,4 +91,4 @@ def test_the_filter_rejects_sources_that_share_too_few_characters() -> None:
     keys = sorted(["あいうえおかきくけこ", "あいうえおさしすせそ", "たちつてとなにぬねの"], key=len)
     filtered = CharacterFilter(keys)
     found = filtered.reaching(filtered.query("あいうえおかきくけこ", 0.75), 0, len(keys))
-    assert [keys[p] for p in range(len(keys)) if found >> p & 1] == ["あいうえおかきくけこ"]
+    assert [keys[p] for p in found] == ["あいうえおかきくけこ"]
