@@ -1,0 +1,79 @@
+"""The MCP SDK's side of ``proofdesk mcp``: a thin adapter from the official ``mcp`` SDK's low-level server over
+stdio to :class:`engine.mcp.session.McpSession`, which holds every decision.
+
+Only ``proofdesk mcp`` imports this module (the SDK costs ~0.4 s at import). Each tool's section-4 object goes
+back as ``structuredContent`` and as one JSON text block, with ``isError`` exactly when ``success`` is false; the
+session never raises, so a bad call is a tool result and the server goes on.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+from engine.mcp.session import McpSession
+from tui.cli import package_version
+
+INSTRUCTIONS = (
+    "proofdesk: translate, polish or proofread a book's chapters through validated tools. list_chapters, then "
+    "get_chunk (it opens the chunk: the paragraph tools keep to it) and submit with add_translation_batch by "
+    "paragraph_id; close_chunk lifts the bounds. A paragraph the editor reviewed only receives suggestions."
+)
+
+
+def _client(ctx: ServerRequestContext[Any, Any]) -> tuple[str | None, str | None]:
+    """The client's ``clientInfo`` name and version, when it gave them."""
+    params = ctx.session.client_params
+    if params is None:
+        return None, None
+    return params.client_info.name, params.client_info.version
+
+
+def tool_result(result: dict[str, Any]) -> types.CallToolResult:
+    """A session result as MCP's ``CallToolResult``."""
+    text = json.dumps(result, ensure_ascii=False)
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=text)],
+        structured_content=result,
+        is_error=result.get("success") is not True,
+    )
+
+
+def build_server(session: McpSession) -> Server[Any]:
+    """The SDK's server answering ``tools/list`` and ``tools/call`` from ``session``."""
+    listed = [types.Tool(name=t.name, description=t.description, input_schema=t.input_schema) for t in session.tools]
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        session.meet(*_client(ctx))
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        session.meet(*_client(ctx))
+        return tool_result(await session.call(params.name, params.arguments))
+
+    return Server(
+        "proofdesk",
+        version=package_version(),
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+    )
+
+
+async def serve(session: McpSession) -> None:
+    """Serve ``session`` over stdin/stdout until the client closes the connection; the trace is finished then."""
+    server = build_server(session)
+    try:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+    finally:
+        session.finish()
