@@ -142,3 +142,35 @@ def test_only_the_mcp_command_imports_the_sdk() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, env=env)
     assert done.returncode == 0, done.stderr
     assert not set(json.loads(done.stdout)) & {"mcp", "mcp_types", "uvicorn", "starlette"}
+
+
+def test_arguments_that_are_no_object_are_a_tool_error_not_a_protocol_error(tmp_path: Path) -> None:
+    book = write_book(tmp_path / "book")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": _initialize()},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "check", "arguments": ["two"]}},
+    ]
+    with subprocess.Popen(
+        [sys.executable, "-m", "tui.cli", "mcp", str(book)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env=env,
+    ) as server:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join(json.dumps(line) + "\n" for line in lines))
+        server.stdin.flush()
+        answers = [json.loads(server.stdout.readline()) for _ in range(2)]
+        server.stdin.close()  # the client goes away: the server ends
+        assert server.wait(timeout=60) == 0
+    answer = answers[1]
+    assert answer["id"] == 2 and "error" not in answer
+    assert answer["result"]["isError"] is True
+    assert answer["result"]["structuredContent"]["error_code"] == "INVALID_ARGUMENTS"
+
+
+def _initialize() -> dict[str, Any]:
+    return {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}

@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 import mcp_types as types
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
@@ -44,6 +44,25 @@ def tool_result(result: dict[str, Any]) -> types.CallToolResult:
     )
 
 
+class ArgumentsNotAnObject:
+    """Middleware: a ``tools/call`` whose ``arguments`` is there but no JSON object (a list, a string) is answered
+    by the session as the tool's ``INVALID_ARGUMENTS`` result, where the SDK's validation of the request would make
+    it a protocol error (-32602)."""
+
+    def __init__(self, session: McpSession) -> None:
+        self.session = session
+
+    async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        params = ctx.params
+        if ctx.method != "tools/call" or not isinstance(params, dict) or not isinstance(params.get("name"), str):
+            return await call_next(ctx)
+        arguments = params.get("arguments")
+        if arguments is None or isinstance(arguments, dict):
+            return await call_next(ctx)
+        self.session.meet(*_client(ctx))
+        return tool_result(await self.session.call(params["name"], arguments))
+
+
 def build_server(session: McpSession) -> Server[Any]:
     """The SDK's server answering ``tools/list`` and ``tools/call`` from ``session``."""
     listed = [types.Tool(name=t.name, description=t.description, input_schema=t.input_schema) for t in session.tools]
@@ -60,13 +79,15 @@ def build_server(session: McpSession) -> Server[Any]:
         session.meet(*_client(ctx))
         return tool_result(await session.call(params.name, params.arguments))
 
-    return Server(
+    server: Server[Any] = Server(
         "proofdesk",
         version=package_version(),
         instructions=INSTRUCTIONS,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+    server.middleware.append(ArgumentsNotAnObject(session))
+    return server
 
 
 async def serve(session: McpSession) -> None:
