@@ -174,3 +174,33 @@ def test_arguments_that_are_no_object_are_a_tool_error_not_a_protocol_error(tmp_
 
 def _initialize() -> dict[str, Any]:
     return {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}
+
+
+def test_a_batch_sent_just_before_the_client_goes_away_is_committed_and_traced(tmp_path: Path) -> None:
+    book = write_book(tmp_path / "book")
+    batch = {"chapter": "two", "paragraphs": [{"paragraph_id": "b1", "translated_text": "One."}]}
+    lines = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": _initialize()},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {
+            "jsonrpc": "2.0",
+            "id": 2,
+            "method": "tools/call",
+            "params": {"name": "add_translation_batch", "arguments": batch},
+        },
+    ]
+    done = subprocess.run(  # stdin ends right after the call: the SDK cancels what is in flight
+        [sys.executable, "-m", "tui.cli", "mcp", str(book)],
+        input="".join(json.dumps(line) + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    assert done.returncode == 0
+    b1 = load_chapter(book / "ch02.json").paragraph("b1")
+    assert b1 is not None and b1.selected_text == "One."
+    (trace,) = (book / ".proofdesk" / "traces" / "mcp").glob("*-mcp.jsonl")
+    kinds = [e.kind for e in read_events(trace)]
+    assert kinds == ["session_started", "tool_called", "tool_result", "batch_committed", "session_finished"]

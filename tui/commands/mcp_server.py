@@ -9,8 +9,10 @@ session never raises, so a bad call is a tool result and the server goes on.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable
 from typing import Any
 
+import anyio
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
@@ -32,6 +34,14 @@ def _client(ctx: ServerRequestContext[Any, Any]) -> tuple[str | None, str | None
     if params is None:
         return None, None
     return params.client_info.name, params.client_info.version
+
+
+async def finished(call: Awaitable[dict[str, Any]]) -> dict[str, Any]:
+    """The call's result; a call that started is finished and traced even when the client cancels it or goes away
+    (a batch's commit, once begun, is in the trace as in a run); the cancellation goes on after it."""
+    with anyio.CancelScope(shield=True):
+        result = await call
+    return result
 
 
 def tool_result(result: dict[str, Any]) -> types.CallToolResult:
@@ -60,7 +70,7 @@ class ArgumentsNotAnObject:
         if arguments is None or isinstance(arguments, dict):
             return await call_next(ctx)
         self.session.meet(*_client(ctx))
-        return tool_result(await self.session.call(params["name"], arguments))
+        return tool_result(await finished(self.session.call(params["name"], arguments)))
 
 
 def build_server(session: McpSession) -> Server[Any]:
@@ -77,7 +87,7 @@ def build_server(session: McpSession) -> Server[Any]:
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         session.meet(*_client(ctx))
-        return tool_result(await session.call(params.name, params.arguments))
+        return tool_result(await finished(session.call(params.name, params.arguments)))
 
     server: Server[Any] = Server(
         "proofdesk",
