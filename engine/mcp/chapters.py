@@ -55,13 +55,15 @@ class WorkspaceChapters:
 
     def find(self, name: str) -> ChapterStore:
         """The store of the chapter whose file name, else whose ``id``, is ``name``; refused when none or several."""
-        for path in self.workspace.chapter_paths():
-            if path.name == name:
-                return self.store(path)
-        found = [path for path, chapter in self.loaded() if isinstance(chapter, Chapter) and chapter.id == name]
+        found = [path for path in self.workspace.chapter_paths() if path.name == name]
+        if not found:
+            found = [path for path, chapter in self.loaded() if isinstance(chapter, Chapter) and chapter.id == name]
         if len(found) != 1:
             raise Refusal(_not_found(name, [p.name for p in found]))
-        return self.store(found[0])
+        try:
+            return self.store(found[0])
+        except StoreError as exc:  # a symbolic link in place of the chapter file, refused by the store
+            raise Refusal(_unavailable(exc)) from None
 
     def before(self, store: ChapterStore) -> Chapter | None:
         """The chapter before ``store``'s in file-name order, as a workspace run reads it for the context of a
@@ -82,13 +84,15 @@ def readable(store: ChapterStore) -> Chapter:
     try:
         return store.load()
     except (StoreError, OSError) as exc:
-        raise Refusal(
-            failure(
-                ErrorCode.CHAPTER_UNAVAILABLE,
-                f"The chapter file cannot be read right now: {exc}",
-                "Wait a moment and try again; the editor may be saving the file.",
-            )
-        ) from None
+        raise Refusal(_unavailable(exc)) from None
+
+
+def _unavailable(exc: Exception) -> dict[str, Any]:
+    return failure(
+        ErrorCode.CHAPTER_UNAVAILABLE,
+        f"The chapter file cannot be read right now: {exc}",
+        "Wait a moment and try again; the editor may be saving the file.",
+    )
 
 
 def _not_found(name: str, files: list[str]) -> dict[str, Any]:

@@ -108,6 +108,18 @@ async def test_a_bad_call_is_a_failure_result_and_the_session_goes_on(
     assert (await session.call("list_chapters", {}))["count"] == 2
 
 
+async def test_a_chapter_file_that_cannot_be_read_is_named_not_a_crash(book: Path, session: McpSession) -> None:
+    (book / "ch03.json").symlink_to(book / "ch01.json")
+    (book / "ch04.json").write_text('{"format": "proofdesk.chapter/1", "id": "four", "paragraphs": [', encoding="utf-8")
+    listed = await session.call("list_chapters", {})
+    assert [p["file"] for p in listed["problems"]] == ["ch03.json", "ch04.json"]
+    for name in ("ch03.json", "ch04.json"):
+        refused = await session.call("get_paragraph_info", {"chapter": name, "paragraph_id": "a1"})
+        assert refused["error_code"] == "CHAPTER_UNAVAILABLE", refused
+    refused = await session.call("check", {"chapter": "ch04.json"})
+    assert refused["error_code"] == "CHAPTER_UNAVAILABLE"
+
+
 async def test_a_failed_get_chunk_leaves_the_open_chunk_open(session: McpSession) -> None:
     await session.call("get_chunk", {"chapter": "two", "task": "translate", "index": 1, "chunk_chars": SMALL})
     await session.call("get_chunk", {"chapter": "two", "task": "translate", "index": 7})
