@@ -55,15 +55,20 @@ class WorkspaceChapters:
 
     def find(self, name: str) -> ChapterStore:
         """The store of the chapter whose file name, else whose ``id``, is ``name``; refused when none or several."""
-        found = [path for path in self.workspace.chapter_paths() if path.name == name]
-        if not found:
-            found = [path for path, chapter in self.loaded() if isinstance(chapter, Chapter) and chapter.id == name]
+        found = self._named(name)
         if len(found) != 1:
             raise Refusal(_not_found(name, [p.name for p in found]))
         try:
             return self.store(found[0])
         except StoreError as exc:  # a symbolic link in place of the chapter file, refused by the store
             raise Refusal(_unavailable(exc)) from None
+
+    def _named(self, name: str) -> list[Path]:
+        """The file called ``name``, else the chapter files whose ``id`` is ``name``."""
+        by_file = [path for path in self.workspace.chapter_paths() if path.name == name]
+        return by_file or [
+            path for path, chapter in self.loaded() if isinstance(chapter, Chapter) and chapter.id == name
+        ]
 
     def before(self, store: ChapterStore) -> Chapter | None:
         """The chapter before ``store``'s in file-name order, as a workspace run reads it for the context of a

@@ -63,14 +63,20 @@ class ArgumentsNotAnObject:
         self.session = session
 
     async def __call__(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-        params = ctx.params
-        if ctx.method != "tools/call" or not isinstance(params, dict) or not isinstance(params.get("name"), str):
-            return await call_next(ctx)
-        arguments = params.get("arguments")
-        if arguments is None or isinstance(arguments, dict):
+        call = _malformed_call(ctx)
+        if call is None:
             return await call_next(ctx)
         self.session.meet(*_client(ctx))
-        return tool_result(await finished(self.session.call(params["name"], arguments)))
+        return tool_result(await finished(self.session.call(*call)))
+
+
+def _malformed_call(ctx: ServerRequestContext[Any, Any]) -> tuple[str, object] | None:
+    """``(name, arguments)`` of a ``tools/call`` whose arguments are there but no object, else None."""
+    params = ctx.params
+    if ctx.method != "tools/call" or not isinstance(params, dict) or not isinstance(params.get("name"), str):
+        return None
+    arguments = params.get("arguments")
+    return None if arguments is None or isinstance(arguments, dict) else (params["name"], arguments)
 
 
 def build_server(session: McpSession) -> Server[Any]:
