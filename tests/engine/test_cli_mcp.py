@@ -100,6 +100,21 @@ async def _work(client: ClientSession, book: Path) -> None:
     assert (await call("list_chapters", {}))["count"] == 2  # the session goes on
 
 
+async def test_a_client_of_the_2026_protocol_without_a_handshake_is_served_too(tmp_path: Path) -> None:
+    book = write_book(tmp_path / "book")
+    items = [{"paragraph_id": "b1", "translated_text": "One."}]
+    with open(tmp_path / "server.log", "w", encoding="utf-8") as errlog:
+        async with (
+            stdio_client(_server(book), errlog=errlog) as (read, write),
+            ClientSession(read, write, client_info=types.Implementation(name="modern", version="9")) as client,
+        ):
+            await client.discover()  # clientInfo travels in each request's envelope
+            answer = _result(await client.call_tool("add_translation_batch", {"chapter": "two", "paragraphs": items}))
+    assert answer["accepted"] == ["b1"]
+    b1 = load_chapter(book / "ch02.json").paragraph("b1")
+    assert b1 is not None and b1.translations[-1].model == "modern"
+
+
 def _check_trace(path: Path) -> None:
     events = list(read_events(path))
     assert isinstance(events[0], SessionStarted) and events[0].client == "claude-test"
