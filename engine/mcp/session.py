@@ -101,10 +101,17 @@ class McpSession:
             chunk = self._chunk_number()
             call_id = self.trace.called(name, arguments, chunk)
             answer = await self._answer(name, arguments)
-            self.trace.answered(call_id, name, answer.result, chunk)
-            if answer.committed is not None and answer.committed.accepted:
-                self.trace.committed(answer.committed, answer.file, chunk)
+            self._traced(call_id, name, answer, chunk)
             return answer.result
+
+    def _traced(self, call_id: str, name: str, answer: _Answer, chunk: int | None) -> None:
+        """The call's ``tool_result``, and what it did: ``batch_committed``, or ``chunk_started`` for a chunk
+        ``get_chunk`` opened."""
+        self.trace.answered(call_id, name, answer.result, chunk)
+        if answer.committed is not None and answer.committed.accepted:
+            self.trace.committed(answer.committed, answer.file, chunk)
+        if name == "get_chunk" and answer.result.get("success") is True and self.open is not None:
+            self.trace.opened(self.open.scope, self.open.index, self.open.count)
 
     async def _answer(self, name: str, arguments: object) -> _Answer:
         try:

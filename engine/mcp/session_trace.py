@@ -13,7 +13,16 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from engine.events import BatchCommitted, EngineEvent, SessionFinished, SessionStarted, ToolCalled, ToolResult
+from engine.events import (
+    BatchCommitted,
+    ChunkStarted,
+    EngineEvent,
+    SessionFinished,
+    SessionStarted,
+    ToolCalled,
+    ToolResult,
+)
+from engine.scope import ChunkScope
 from engine.tools.results import Committed
 from engine.trace import TraceWriter, default_trace_path
 from store.errors import StoreError
@@ -76,6 +85,23 @@ class SessionTrace:
                 success=success,
                 error_code=code,
                 result=result,
+            )
+        )
+
+    def opened(self, scope: ChunkScope, index: int, count: int) -> None:
+        """Write ``chunk_started`` for the chunk ``get_chunk`` opened (the inspector shows its boundaries beside
+        the calls that follow)."""
+        if scope.boundaries is None:
+            return
+        bounds = scope.boundaries
+        self._write(
+            ChunkStarted(
+                run_id=self.session_id,
+                chunk=index,
+                paragraph_ids=bounds.order,
+                first_paragraph_id=bounds.first_paragraph_id,
+                last_paragraph_id=bounds.last_paragraph_id,
+                chunk_count=count,
             )
         )
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from engine.events import BatchCommitted, SessionFinished, SessionStarted, ToolCalled, ToolResult
+from engine.events import BatchCommitted, ChunkStarted, SessionFinished, SessionStarted, ToolCalled, ToolResult
 from engine.mcp.session import McpSession
 from engine.trace import read_events
 from store.loader import load_chapter
@@ -157,6 +157,7 @@ async def test_the_trace_holds_the_session_its_calls_and_commits(session: McpSes
         SessionStarted,
         ToolCalled,
         ToolResult,
+        ChunkStarted,
         ToolCalled,
         ToolResult,
         BatchCommitted,
@@ -167,7 +168,9 @@ async def test_the_trace_holds_the_session_its_calls_and_commits(session: McpSes
     started, finished = events[0], events[-1]
     assert isinstance(started, SessionStarted) and (started.client, started.client_version) == ("tester", "1.0")
     assert isinstance(finished, SessionFinished) and finished.tool_errors == {"PARAGRAPH_NOT_FOUND": 1}
-    assert [e.chunk for e in events[1:-1]] == [None, None, 1, 1, 1, 1, 1]  # the chunk open when the call came
+    assert [e.chunk for e in events[1:-1]] == [None, None, 1, 1, 1, 1, 1, 1]  # the chunk open when the call came
+    opened = events[3]
+    assert isinstance(opened, ChunkStarted) and opened.paragraph_ids == ("b1", "b3", "b4", "b5")
 
 
 def _first_messages(server: ModelServer) -> list[str]:

@@ -11,6 +11,7 @@ from tests.engine.mcp_book import SMALL, write_book
 from tests.tui.conftest import wait_for
 from tui.app import ProofdeskApp
 from tui.screens.trace import TraceScreen
+from tui.widgets.trace_steps import boundaries_text
 
 
 async def _session_trace(folder: Path) -> Path:
@@ -20,6 +21,8 @@ async def _session_trace(folder: Path) -> Path:
     await session.call("get_next_paragraphs", {"chapter": "two", "paragraph_id": "b3"})
     batch = [{"paragraph_id": "b1", "translated_text": "One."}, {"paragraph_id": "b3", "translated_text": "Three."}]
     await session.call("add_translation_batch", {"chapter": "two", "paragraphs": batch})
+    await session.call("close_chunk", {})
+    await session.call("get_next_paragraphs", {"chapter": "two", "paragraph_id": "b3"})
     session.finish()
     return session.trace.path
 
@@ -35,13 +38,19 @@ async def test_the_inspector_replays_an_mcp_session(tmp_path: Path) -> None:
         assert [step.title for step in screen.steps] == [
             "MCP session · claude-test",
             "✓ get_chunk(chapter=two, task=translate, index=1, chunk_chars=200)",
+            "chunk 1/2 · 2 paragraphs",
             "✗ CHUNK_BOUNDARY · get_next_paragraphs(chapter=two, paragraph_id=b3)",
             "✓ add_translation_batch(2 paragraphs: b1, b3)",
             "committed 2 paragraphs",
-            "MCP session ended · 3 tool calls",
+            "✓ close_chunk()",
+            "✓ get_next_paragraphs(chapter=two, paragraph_id=b3)",
+            "MCP session ended · 5 tool calls",
         ]
+        shown = [boundaries_text(step.chunk_event) for step in screen.steps]
+        assert shown[3].startswith("chunk 1/2 · 2 paragraphs · first b1 · last b3")  # the refused call's chunk
+        assert shown[1].startswith("no chunk") and shown[7].startswith("no chunk")  # before get_chunk, after close
         texts = [screen.describe(step).plain for step in screen.steps]
-        assert "[ID: b1]" in texts[1] and "CHUNK_BOUNDARY" in texts[2]  # the chunk message; the refusal
+        assert "[ID: b1]" in texts[1] and "CHUNK_BOUNDARY" in texts[3]  # the chunk message; the refusal
         await pilot.press("n")  # to the first error
         await pilot.press("y")
         copied = json.loads(app.clipboard)
