@@ -1,7 +1,8 @@
 """One MCP session's trace: ``<workspace>/.proofdesk/traces/mcp/<UTC time>-mcp.jsonl``.
 
 ``session_started`` (the client), then per call ``tool_called`` and ``tool_result`` (``turn`` numbers the calls,
-``chunk`` is the open chunk's index) with ``batch_committed`` after a commit, and ``session_finished``; the
+``chunk`` is the open chunk's index) with ``batch_committed`` after a commit and ``chunk_started`` after a
+``get_chunk`` that opened one, and ``session_finished``; the
 inspector (``proofdesk trace``) replays it like a run's. A trace that cannot be written stops tracing, never the
 session (``failed`` says why).
 """
