@@ -120,6 +120,14 @@ async def test_a_chapter_file_that_cannot_be_read_is_named_not_a_crash(book: Pat
     assert refused["error_code"] == "CHAPTER_UNAVAILABLE"
 
 
+async def test_get_chunk_takes_all_and_the_revising_tasks_work_sets(session: McpSession) -> None:
+    every = await session.call("get_chunk", {"chapter": "two", "task": "translate", "index": 1, "all": True})
+    assert every["paragraph_ids"] == ["b1", "b2", "b3", "b4", "b5"]
+    polish = await session.call("get_chunk", {"chapter": "two", "task": "polish", "index": 1})
+    assert polish["paragraph_ids"] == ["b2"]
+    assert "(reviewed by the editor: suggest only a real error)" in polish["message"]
+
+
 async def test_a_failed_get_chunk_leaves_the_open_chunk_open(session: McpSession) -> None:
     await session.call("get_chunk", {"chapter": "two", "task": "translate", "index": 1, "chunk_chars": SMALL})
     await session.call("get_chunk", {"chapter": "two", "task": "translate", "index": 7})
