@@ -9,6 +9,7 @@ session (``failed`` says why).
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections import Counter
 from pathlib import Path
@@ -28,6 +29,8 @@ from engine.tools.results import Committed
 from engine.trace import TraceWriter, default_trace_path
 from store.errors import StoreError
 from store.workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 TRACE_FOLDER = "mcp"
 
@@ -55,6 +58,7 @@ class SessionTrace:
             self._writer = TraceWriter(self.path)
         except (StoreError, OSError) as exc:
             self.failed = f"the trace {self.path} cannot be written ({exc}); this session is not traced"
+            log.warning("%s", self.failed)
             return
         where = str(self.workspace.root)
         self._write(SessionStarted(run_id=self.session_id, client=client, client_version=version, workspace=where))

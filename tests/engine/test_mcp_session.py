@@ -181,6 +181,17 @@ async def test_the_trace_holds_the_session_its_calls_and_commits(session: McpSes
     assert isinstance(opened, ChunkStarted) and opened.paragraph_ids == ("b1", "b3", "b4", "b5")
 
 
+async def test_a_trace_that_cannot_be_written_never_stops_the_session(book: Path) -> None:
+    (book / ".proofdesk" / "traces").write_text("a file where the traces folder goes", encoding="utf-8")
+    session = McpSession(Workspace(book))
+    session.meet("tester")
+    items = [{"paragraph_id": "b1", "translated_text": "One."}]
+    result = await session.call("add_translation_batch", {"chapter": "two", "paragraphs": items})
+    assert result["success"] is True
+    session.finish()
+    assert session.trace.failed is not None and "not traced" in session.trace.failed
+
+
 def _first_messages(server: ModelServer) -> list[str]:
     return [r.json["messages"][-1]["content"] for r in server.requests if r.json["messages"][-1]["role"] == "user"]
 

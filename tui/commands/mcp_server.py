@@ -9,6 +9,7 @@ session never raises, so a bad call is a tool result and the server goes on.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Awaitable
 from typing import Any
 
@@ -114,3 +115,5 @@ async def serve(session: McpSession) -> None:
             await server.run(read_stream, write_stream, server.create_initialization_options())
     finally:
         session.finish()
+        if session.trace.failed:  # the client's log of the server's stderr says so
+            print(f"proofdesk mcp: {session.trace.failed}", file=sys.stderr)
