@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 from pathlib import Path
 
 from engine.mcp.session import McpSession
@@ -15,6 +16,7 @@ from store.glossary import GlossaryLoadError
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError
 from tui.commands.chunks import user_config
+from tui.terminal_text import visible
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -48,6 +50,11 @@ def _session(folder: Path) -> McpSession:
 def run(args: argparse.Namespace) -> int:
     """Serve until the client closes the connection."""
     session = _session(args.workspace)
+    if sys.stdin.isatty():  # started by hand: say what it waits for (a client speaks JSON-RPC on stdin)
+        print(
+            visible(f"proofdesk mcp: serving {session.workspace.root} over stdio for an MCP client; ctrl+c stops"),
+            file=sys.stderr,
+        )
     from tui.commands.mcp_server import serve  # the SDK: only now
 
     asyncio.run(serve(session))
