@@ -4,7 +4,7 @@ The TUI log pane, the headless CLI and the JSONL trace are three consumers of th
 Each event has a ``kind`` string fixed by the design (``tool_called``, ``batch_committed``, ...).
 
 Events are frozen, keyword-only msgspec structs used like dataclasses (fields, defaults, equality, repr): defining
-the fourteen of them costs ~1 ms at import where frozen dataclasses cost ~15-20 ms (each generates and ``exec``s
+the sixteen of them costs ~1 ms at import where frozen dataclasses cost ~15-20 ms (each generates and ``exec``s
 its methods), and making one is several times cheaper.
 
 They are one union tagged on ``kind`` (:data:`EngineEventT`): a trace line or a ``--json`` line decodes back into
@@ -203,6 +203,23 @@ class ChunkFinished(EngineEvent, frozen=True, kw_only=True, tag="chunk_finished"
     cost: Cost | None = None  # engine.cost.cost_of(usage), when the profile sets prices
 
 
+class SessionStarted(EngineEvent, frozen=True, kw_only=True, tag="session_started"):
+    """An MCP client began a session (``proofdesk mcp``): who it is (``clientInfo``) and the workspace it works
+    on. Its tool calls follow as ``tool_called``/``tool_result`` (``turn`` numbers the calls, ``chunk`` is the open
+    chunk's index), then ``session_finished``; ``run_id`` names the session."""
+
+    client: str
+    client_version: str | None = None
+    workspace: str = ""
+
+
+class SessionFinished(EngineEvent, frozen=True, kw_only=True, tag="session_finished"):
+    """An MCP session ended (the client closed the connection): its calls and their error codes, counted."""
+
+    tool_calls: int
+    tool_errors: dict[str, int] = field(default_factory=dict)
+
+
 class RunFinished(EngineEvent, frozen=True, kw_only=True, tag="run_finished"):
     """A run ended; ``summary`` holds per-chunk results, totals, tokens (``usage``), ``cost`` and timings."""
 
@@ -229,6 +246,8 @@ EngineEventT = (
     | ErrorEvent
     | ChunkFinished
     | RunFinished
+    | SessionStarted
+    | SessionFinished
 )
 """Every event a run emits, one union tagged on ``kind``."""
 

@@ -111,10 +111,19 @@ class TaskService:
     def loop_configs(self) -> list[ToolCallLoopConfig]:
         """One loop config per chunk, each with the chunk's scope."""
         if self._configs is None:
-            system = self.system_prompt
-            tools = tuple(self.registry.definitions(max_batch=self.max_batch, task=self.task))
+            system, tools = self.system_prompt, self._tools()
             self._configs = [self._config(chunk, system, tools) for chunk in self.chunks]
         return self._configs
+
+    def chunk_config(self, position: int) -> ToolCallLoopConfig:
+        """The loop config of the chunk at 0-based ``position`` alone, as :meth:`loop_configs` builds it, without
+        building every other chunk's message (an MCP session opens one chunk at a time)."""
+        if self._configs is not None:
+            return self._configs[position]
+        return self._config(self.chunks[position], self.system_prompt, self._tools())
+
+    def _tools(self) -> tuple[dict[str, Any], ...]:
+        return tuple(self.registry.definitions(max_batch=self.max_batch, task=self.task))
 
     def halves(
         self, config: ToolCallLoopConfig, paragraph_ids: Collection[str] | None = None

@@ -33,11 +33,12 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "glossary": ("glossary", "list and edit the workspace glossary, import or export it, extract candidate terms"),
     "review": ("review", "list the pending suggestions of chapters, accept or reject them"),
     "stats": ("stats", "what each model is worth: its suggestions accepted or rejected, its versions kept or edited"),
+    "mcp": ("mcp_serve", "serve the workspace's tools to an MCP client over stdio (Claude Desktop, editors, agents)"),
 }
 # Commands that run no Textual app: when one returns, all that is left to do is flush, so the process ends at once
 # instead of spending 0.1-0.3 s in the interpreter's teardown of every module it imported.
 HEADLESS = frozenset(
-    {"run", "chunks", "tool", "check-model", "import", "export", "check", "glossary", "review", "stats"}
+    {"run", "chunks", "tool", "check-model", "import", "export", "check", "glossary", "review", "stats", "mcp"}
 )
 
 

@@ -32,6 +32,8 @@ from engine.events import (
     Retry,
     RunFinished,
     RunStarted,
+    SessionFinished,
+    SessionStarted,
     TextSubmission,
     ToolCalled,
     ToolResult,
@@ -460,6 +462,25 @@ class _RunFinished(Describer[RunFinished]):
         return StepWords("run_end", title, is_error=event.status != "complete")
 
 
+class _SessionStarted(Describer[SessionStarted]):
+    def log(self, event: SessionStarted) -> Words:
+        line = f"▶ MCP session · client {event.client}" + _if(event.client_version, f" {event.client_version}")
+        return Words("accent", line, f"{line}\nworkspace: {event.workspace}")
+
+    def step(self, event: SessionStarted) -> StepWords:
+        return StepWords("run", f"MCP session · {event.client}")
+
+
+class _SessionFinished(Describer[SessionFinished]):
+    def log(self, event: SessionFinished) -> Words:
+        errors = ", ".join(f"{code}×{n}" for code, n in sorted(event.tool_errors.items()))
+        line = f"■ MCP session ended · {counted(event.tool_calls, 'tool call')}" + _if(errors, f" · errors {errors}")
+        return Words("ok", line, line)
+
+    def step(self, event: SessionFinished) -> StepWords:
+        return StepWords("run_end", f"MCP session ended · {counted(event.tool_calls, 'tool call')}")
+
+
 # The inspector completes a step with a later event: a turn's title with its answer, a call's with its result.
 MODEL_RESPONSE = _ModelResponse()
 TOOL_RESULT = _ToolResult()
@@ -479,6 +500,8 @@ DESCRIBERS: dict[type[EngineEvent], Describer[Any]] = {
     ErrorEvent: _Error(),
     ChunkFinished: _ChunkFinished(),
     RunFinished: _RunFinished(),
+    SessionStarted: _SessionStarted(),
+    SessionFinished: _SessionFinished(),
 }
 """The describer of every kind of event (``engine.events.EngineEventT``), by its type."""
 

@@ -43,6 +43,12 @@ class ErrorCode(StrEnum):
     CHAPTER_UNAVAILABLE = "CHAPTER_UNAVAILABLE"
     # propose_glossary_entry: the source is in the glossary with another target (the result names it).
     GLOSSARY_CONFLICT = "GLOSSARY_CONFLICT"
+    # The MCP session's own tools (engine/mcp): no chapter of the workspace has that id or file name; no chunk has
+    # that number in the task's work set now; the task cannot run on that chapter (a translation without a target
+    # language).
+    CHAPTER_NOT_FOUND = "CHAPTER_NOT_FOUND"
+    CHUNK_NOT_FOUND = "CHUNK_NOT_FOUND"
+    TASK_NOT_POSSIBLE = "TASK_NOT_POSSIBLE"
     # Last resort only: a bug in a handler, reported instead of raised into the loop.
     INTERNAL_ERROR = "INTERNAL_ERROR"
 

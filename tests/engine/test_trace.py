@@ -28,6 +28,8 @@ def test_every_design_event_kind_exists() -> None:
         "error",
         "chunk_finished",
         "run_finished",
+        "session_started",  # an MCP session (design section 18)
+        "session_finished",
     }
 
 

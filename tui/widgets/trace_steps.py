@@ -62,6 +62,8 @@ class _Steps:
         else:
             if isinstance(record, ChunkStarted):
                 self.chunk, self.whole = record, ()
+            elif isinstance(record, ToolCalled) and record.chunk is None:
+                self.chunk = None  # an MCP session's call with no chunk open (a run's calls always have one)
             self._new(record)
 
     def _new(self, record: EngineEventT) -> Step | None:
@@ -144,7 +146,7 @@ def pretty_arguments(arguments: Any) -> str:
 def boundaries_text(chunk: ChunkStarted | None) -> str:
     """The chunk's boundaries in one or two lines."""
     if chunk is None:
-        return "no chunk (before the first chunk started)"
+        return "no chunk (before the first chunk started, or none open)"
     ids = chunk.paragraph_ids
     return (
         f"chunk {chunk.chunk}/{chunk.chunk_count} · {counted(len(ids), 'paragraph')} · "
