@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from engine.checks.chatter import check_chatter
+from engine.checks.codes import check_codes
 from engine.checks.control import check_control_chars
 from engine.checks.glossary import GlossaryTerm, as_terms, check_glossary
 from engine.checks.languages import Languages, languages
@@ -60,6 +61,7 @@ def findings(source: str, translation: str, langs: Languages, glossary: Sequence
         check_repetition(source, translation),
         check_chatter(source, translation),
         check_control_chars(translation),
+        check_codes(source, translation),
         check_glossary(source, translation, glossary),
     )
     return [f for f in found if f is not None]

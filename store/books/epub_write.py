@@ -41,6 +41,8 @@ class EpubExport:
 
     chapters: int = 0
     replaced: list[str] = field(default_factory=list)  # "ch001 paragraph 4f013a4a", "ch001 title"
+    # Paragraphs whose inline codes differed from the source's: "ch001 paragraph 4f013a4a (appended ⟦2/⟧)".
+    codes_repaired: list[str] = field(default_factory=list)
 
 
 def _xml_text(text: str, what: str, report: EpubExport) -> str:
@@ -85,11 +87,24 @@ def _targets(root: etree._Element, chapter: Chapter, href: str) -> list[tuple[Pa
 def _rewrite_doc(
     root: etree._Element, chapter: Chapter, href: str, bilingual: bool, missing: Missing, report: EpubExport
 ) -> None:
-    write = add_translation_after if bilingual else set_block_text
     for para, el in _targets(root, chapter, href):
         text = _chapter_text(para, missing)
         if text is not None and local(el) not in _IMAGES:
-            write(el, _xml_text(text, f"{chapter.id} paragraph {para.id}", report))
+            _write_block(el, text, f"{chapter.id} paragraph {para.id}", _coded(para), bilingual, report)
+
+
+def _write_block(el: etree._Element, text: str, what: str, coded: bool, bilingual: bool, report: EpubExport) -> None:
+    """The translation into its block (or after it); a repair of its inline codes is named in the report."""
+    write = add_translation_after if bilingual else set_block_text
+    restored = write(el, _xml_text(text, what, report), coded=coded)
+    if restored:
+        report.codes_repaired.append(f"{what} ({restored.summary()})")
+
+
+def _coded(para: Paragraph) -> bool:
+    """Whether the paragraph's text holds inline codes: its source_ref recorded their markup on import."""
+    ref = (para.__pydantic_extra__ or {}).get("source_ref")
+    return isinstance(ref, dict) and isinstance(ref.get("codes"), dict)
 
 
 def _chapters(workspace: Path) -> list[tuple[str, Chapter]]:
