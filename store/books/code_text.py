@@ -94,3 +94,18 @@ def unescape(text: str) -> str:
     if OPEN not in text and CLOSE not in text:
         return text
     return "".join(p for p in pieces(text) if isinstance(p, str))
+
+
+def masked(text: str) -> str:
+    """``text`` with each code's number written ``#`` (same length, so offsets still hold): the other checks read
+    no number into a code (``⟦12/⟧`` is no 12 of the text)."""
+    if OPEN not in text:
+        return text
+    chars = list(text)
+    for code in codes(text):
+        chars[code.start + 1 : code.end - 1] = _hashed(text[code.start + 1 : code.end - 1])
+    return "".join(chars)
+
+
+def _hashed(inner: str) -> list[str]:
+    return ["#" if ch.isdigit() else ch for ch in inner]
