@@ -10,8 +10,7 @@ escape is a literal bracket.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 OPEN = "\u27e6"  # ⟦
 CLOSE = "\u27e7"  # ⟧
@@ -19,9 +18,9 @@ Kind = Literal["open", "close", "alone"]
 _TOKEN = re.compile(f"({OPEN}{OPEN}|{CLOSE}{CLOSE})|{OPEN}(/?)([1-9][0-9]{{0,5}})(/?){CLOSE}")
 
 
-@dataclass(frozen=True)
-class Code:
-    """One code as written in a text: its number, kind and where it stands (character offsets)."""
+class Code(NamedTuple):
+    """One code as written in a text: its number, kind and where it stands (character offsets). A tuple: a long
+    book's export reads hundreds of thousands."""
 
     number: int
     kind: Kind

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 
 from lxml import etree
 
-from store.books.code_text import unescape
 from store.books.inline_codes import encode, is_noteref, local
 from store.books.inline_restore import Restored, fill
 
@@ -58,7 +57,7 @@ def block_content(el: etree._Element) -> Block:
     each code (present when the text must be read with codes), and its path."""
     encoded = encode(el)
     path = el.getroottree().getpath(el)
-    if not unescape(encoded.text).strip():
+    if not encoded.has_words:
         return Block("", path)  # only images, marks or spaces: an empty paragraph, the block left as it is
     return Block(encoded.text, path, encoded.markup() if encoded.coded else None)
 

@@ -68,6 +68,7 @@ class Encoded:
     text: str = ""
     elements: list[InlineCode] = field(default_factory=list)
     escaped: bool = False
+    has_words: bool = False  # any text but whitespace (an image alone makes an empty paragraph)
 
     @property
     def coded(self) -> bool:
@@ -87,16 +88,16 @@ def _has_words(el: etree._Element) -> bool:
 
 
 def _child_has_words(child: etree._Element) -> bool:
-    name = local(child)
     if (child.tail or "").strip(" \t\n\r\f"):
         return True
-    if not name or name in READING or _always_standalone(child):
+    name = local(child)
+    if not name or name in READING or _always_standalone(child, name):
         return False
     return _has_words(child)
 
 
-def _always_standalone(el: etree._Element) -> bool:
-    return local(el) in STANDALONE or is_noteref(el) or _is_pagebreak(el)
+def _always_standalone(el: etree._Element, name: str) -> bool:
+    return name in STANDALONE or (name == "a" and is_noteref(el)) or _is_pagebreak(el)
 
 
 class _Encoder:
@@ -110,6 +111,7 @@ class _Encoder:
             return
         kept = escape(value)
         self.out.escaped = self.out.escaped or len(kept) != len(value)
+        self.out.has_words = self.out.has_words or not value.isspace()
         self.parts.append(kept if self.exact else _ASCII_SPACE.sub(" ", kept))
 
     def content(self, node: etree._Element) -> None:
@@ -127,10 +129,10 @@ class _Encoder:
         elif name in SEE_THROUGH:
             self.content(node)
         else:
-            self.coded(node)
+            self.coded(node, name)
 
-    def coded(self, node: etree._Element) -> None:
-        if _always_standalone(node) or not _has_words(node):
+    def coded(self, node: etree._Element, name: str) -> None:
+        if _always_standalone(node, name) or not _has_words(node):
             self.parts.append(written(self.code(node, False), "alone"))
             return
         number = self.code(node, True)

@@ -104,7 +104,8 @@ class _Builder:
     def _open(self, n: int) -> bool:
         if n not in self.good or n in self.placed:
             return False
-        self.open.append(self._place(self.open[-1], _shallow(self.known[n - 1].element), n))
+        self.open.append(_shallow_into(self.open[-1], self.known[n - 1].element))
+        self.placed[n] = self.open[-1]
         return True
 
     def _close(self, n: int) -> bool:
@@ -134,17 +135,12 @@ class _Builder:
                 continue
             self._dropped(written(n, "open"))
             if inline.element.get("id") is not None:
-                self.block.append(_shallow(inline.element))
+                _shallow_into(self.block, inline.element)
 
 
-def _shallow(el: etree._Element) -> etree._Element:
-    """A copy of ``el`` without its content: tag, attributes and namespaces."""
-    twin = copy.copy(el)
-    for child in list(twin):
-        twin.remove(child)
-    twin.text = None
-    twin.tail = None
-    return twin
+def _shallow_into(parent: etree._Element, el: etree._Element) -> etree._Element:
+    """A copy of ``el`` without its content (tag and attributes) as ``parent``'s last child."""
+    return etree.SubElement(parent, el.tag, attrib={str(k): str(v) for k, v in el.attrib.items()})
 
 
 def fill(block: etree._Element, text: str, known: list[InlineCode]) -> Restored:
