@@ -231,3 +231,15 @@ def test_broken_codes_lose_nothing_and_the_export_names_the_paragraph(
     # proofdesk check names the same paragraph.
     assert main(["check", str(ws / "ch001.json"), "--codes", "CODES_DIFFER"]) == 1
     assert f"{pid} CODES_DIFFER" in capsys.readouterr().out
+
+
+def test_text_exports_leave_the_codes_out(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = _imported(tmp_path, KINDS["nested"][0] + "⟦括弧⟧")
+    _translate(ws, {"0": "⟦1⟧Strong ⟦2⟧a ⟦3⟧word⟦/3⟧⟦/2⟧⟦/1⟧ ⟦⟦bracket⟧⟧"})
+    capsys.readouterr()
+    for fmt in ("text", "bilingual", "markdown"):
+        assert main(["export", str(ws / "ch001.json"), "--format", fmt]) == 0
+        out = capsys.readouterr().out
+        assert "Strong a word ⟦bracket⟧" in out and "⟦1⟧" not in out and "⟦⟦" not in out
+    assert main(["export", str(ws / "ch001.json"), "--format", "bilingual"]) == 0
+    assert "強い語だ⟦括弧⟧\n" in capsys.readouterr().out
