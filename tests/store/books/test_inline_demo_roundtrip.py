@@ -11,7 +11,7 @@ from pathlib import Path
 from lxml import etree
 
 from store.loader import load_chapter
-from tests.store.books.epub_builder import build_epub
+from tests.store.books.epub_builder import build_epub, run_epubcheck, structural_problems
 from tui.cli import main
 
 MATH = '<math xmlns="http://www.w3.org/1998/Math/MathML" id="m1"><mi>x</mi></math>'
@@ -71,6 +71,9 @@ def test_a_demo_round_trip_keeps_every_id_image_link_math_and_svg(tmp_path: Path
     assert {key: kept[key] for key in original if key.startswith("id=")} == {
         key: n for key, n in original.items() if key.startswith("id=")
     }
+    for book_out in (out, bilingual):
+        assert structural_problems(book_out) == []
+        run_epubcheck(book_out)
     with zipfile.ZipFile(out) as zf:
         text = zf.read("OEBPS/ch1.xhtml").decode()
     assert "[demo en]" in text and "⟦括弧⟧" in text and "⟦⟦" not in text
