@@ -1,8 +1,9 @@
 """A translation with inline codes back into a block: the original elements around the translated words.
 
-The codes are read against the block's own (``inline_codes.encode`` of the original element): a paired code
-``⟦n⟧…⟦/n⟧`` becomes a copy of element n (tag and attributes, IDs included) holding the words between, a
-standalone ``⟦n/⟧`` a copy of the whole element, a newline a ``<br/>``. Nothing of the book is lost when the codes
+The codes are read against the block's own (``inline_codes.encode`` of the original element, emptied first): a
+paired code ``⟦n⟧…⟦/n⟧`` becomes a copy of element n (tag and attributes, IDs included) holding the words between,
+a standalone ``⟦n/⟧`` the element itself, moved into place whole (so a block found inside it, such as an SVG
+``text``, is still the one in the document), a newline a ``<br/>``. Nothing of the book is lost when the codes
 differ from the source's: a standalone element the translation lacks is appended at the block's end; a paired one
 that cannot be placed (missing, repeated, unclosed, crossing another) is dropped around its words, and an empty
 copy of it is appended when it carries an ``id`` (a link may point there); a code the block has not, or a
@@ -11,7 +12,6 @@ repeated one, is left out. Each such repair is noted in the :class:`Restored` it
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -98,7 +98,7 @@ class _Builder:
     def _alone(self, n: int) -> bool:
         if not _is(self.known, n, paired=False) or n in self.placed:
             return False
-        self._place(self.open[-1], copy.deepcopy(self.known[n - 1].element), n)
+        self._place(self.open[-1], self.known[n - 1].element, n)
         return True
 
     def _open(self, n: int) -> bool:
@@ -130,7 +130,7 @@ class _Builder:
             if n in self.placed:
                 continue
             if not inline.paired:
-                self._place(self.block, copy.deepcopy(inline.element), n)
+                self._place(self.block, inline.element, n)
                 self.report.appended.append(written(n, "alone"))
                 continue
             self._dropped(written(n, "open"))

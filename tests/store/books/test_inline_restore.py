@@ -72,3 +72,16 @@ def test_the_source_text_restores_the_block_exactly() -> None:
     block = copy.deepcopy(original)
     assert not set_block_text(block, encode(original).text, coded=True)
     assert etree.tostring(block) == etree.tostring(original)
+
+
+def test_a_standalone_element_is_moved_not_copied() -> None:
+    """An export finds every block before it changes any: a block inside a standalone element (an SVG ``text``)
+    found before its paragraph was rewritten is still the one in the document afterwards."""
+    svg = "http://www.w3.org/2000/svg"
+    block = etree.fromstring(f'<p xmlns="{XHTML}">図<svg xmlns="{svg}"><text>ラベル</text></svg>の説明</p>')
+    label = next(block.iter(f"{{{svg}}}text"))
+    set_block_text(block, "the ⟦1/⟧ figure", coded=True)
+    label.text = "label"
+    assert etree.tostring(block, encoding="unicode").endswith(
+        f'>the <svg xmlns="{svg}"><text>label</text></svg> figure</p>'
+    )
