@@ -26,6 +26,7 @@ class Restored:
 
     appended: list[str] = field(default_factory=list)  # codes the translation lacked, added at the block's end
     dropped: list[str] = field(default_factory=list)  # codes written that could not be placed
+    known: int = 0  # how many codes the original block holds
 
     def __bool__(self) -> bool:
         return bool(self.appended or self.dropped)
@@ -74,7 +75,7 @@ class _Builder:
         self.open: list[etree._Element] = [block]
         self.placed: dict[int, etree._Element] = {}
         self.ns = block.tag.rpartition("}")[0] + "}" if str(block.tag).startswith("{") else ""
-        self.report = Restored()
+        self.report = Restored(known=len(known))
 
     def text(self, value: str) -> None:
         lines = value.split("\n")

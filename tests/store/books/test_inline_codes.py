@@ -243,3 +243,24 @@ def test_text_exports_leave_the_codes_out(tmp_path: Path, capsys: pytest.Capture
         assert "Strong a word ⟦bracket⟧" in out and "⟦1⟧" not in out and "⟦⟦" not in out
     assert main(["export", str(ws / "ch001.json"), "--format", "bilingual"]) == 0
     assert "強い語だ⟦括弧⟧\n" in capsys.readouterr().out
+
+
+def test_codes_that_no_longer_match_the_source_block_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A source_ref whose codes are not the kept original's (edited, or another edition put in source.epub): the
+    export refuses in one sentence rather than put elements in the wrong places, and writes nothing."""
+    ws = _imported(tmp_path, KINDS["emphasis"][0])
+    _translate(ws)
+    path = ws / "ch001.json"
+    data = json.loads(path.read_text())
+    del data["paragraphs"][0]["source_ref"]["codes"]["4"]
+    path.write_text(json.dumps(data, ensure_ascii=False))
+    pid = data["paragraphs"][0]["id"]
+    capsys.readouterr()
+    assert main(["export", str(ws), "--epub", str(tmp_path / "x.epub")]) == 2
+    err = capsys.readouterr().err
+    assert (
+        f"ch001 paragraph {pid}: its source_ref records 3 inline codes, but its block in the source EPUB holds 4" in err
+    )
+    assert not (tmp_path / "x.epub").exists()
