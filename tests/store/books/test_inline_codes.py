@@ -39,7 +39,10 @@ KINDS: dict[str, tuple[str, str]] = {
     ),
     "empty anchor": ('<a id="anchor3"></a>本文', "⟦1/⟧本文"),
     "noteref in sup": ('本文<sup><a epub:type="noteref" href="ch2.xhtml#n1" id="ref1">1</a></sup>。', "本文⟦1/⟧。"),
-    "footnote backlink": ('<a href="ch1.xhtml#ref1" role="doc-backlink" id="back1">1</a> 注の本文', "⟦1⟧1⟦/1⟧ 注の本文"),
+    "footnote backlink": (
+        '<a href="ch1.xhtml#ref1" role="doc-backlink" id="back1">1</a> 注の本文',
+        "⟦1⟧1⟦/1⟧ 注の本文",
+    ),
     "gaiji image": ('外<img class="gaiji" src="pic.png" alt="※"/>字', "外⟦1/⟧字"),
     "math": (f"式{MATH}を解く", "式⟦1/⟧を解く"),
     "svg": (f"図{SVG}を見る", "図⟦1/⟧を見る"),
