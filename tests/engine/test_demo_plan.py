@@ -73,7 +73,8 @@ def test_parse_chunk_reads_a_paragraph_of_several_lines_whole() -> None:
     chunk = (
         "This is part 1 of 1 of the chapter.\n\n"
         "[1] [ID: aa000001] 一行目⟦1/⟧\n二行目⟦2⟧語⟦/2⟧\n\n"
-        "[2] [ID: aa000002] Source: 三\nTranslation: Three\nand ⟦1/⟧\n(reviewed by the editor: suggest only a real error)\n\n"
+        "[2] [ID: aa000002] Source: 三\nTranslation: Three\nand ⟦1/⟧\n"
+        "(reviewed by the editor: suggest only a real error)\n\n"
         "(context) [3] 四\nfive"
     )
     lines, _ = parse_chunk(chunk)
