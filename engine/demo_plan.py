@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 LINE = re.compile(r"^\[(\d+)\] \[ID: ([^\]\s]+)\] (?:Source: )?(.*)$")
@@ -69,17 +69,36 @@ class _Seen:
 
 
 def parse_chunk(message: str) -> tuple[list[ChunkLine], int]:
-    """The chunk's lines and its part number (1-based) from the chunk user message."""
+    """The chunk's lines and its part number (1-based) from the chunk user message; a paragraph of several lines
+    (its source or its translation) is read whole."""
     lines: list[ChunkLine] = []
+    open_text: str | None = None
     for raw in message.splitlines():
-        m = LINE.match(raw)
-        if m:
-            lines.append(ChunkLine(int(m.group(1)), m.group(2), m.group(3)))
-        elif raw.startswith("Translation: ") and lines:
-            last = lines[-1]
-            lines[-1] = ChunkLine(last.index, last.paragraph_id, last.source, raw.removeprefix("Translation: "))
+        open_text = _read_line(raw, lines, open_text)
     part = PART.search(message)
     return lines, int(part.group(1)) if part else 1
+
+
+def _read_line(raw: str, lines: list[ChunkLine], open_text: str | None) -> str | None:
+    """Read one line of the message into ``lines``; which text (``source``, ``translation``) the next line may
+    continue, or None."""
+    m = LINE.match(raw)
+    if m:
+        lines.append(ChunkLine(int(m.group(1)), m.group(2), m.group(3)))
+        return "source"
+    if raw.startswith("Translation: ") and lines:
+        lines[-1] = replace(lines[-1], translation=raw.removeprefix("Translation: "))
+        return "translation"
+    if open_text is None or not raw or raw.startswith("("):
+        return None  # a blank line, a context line or a mark ends the entry's text
+    lines[-1] = _continued(lines[-1], open_text, raw)
+    return open_text
+
+
+def _continued(last: ChunkLine, open_text: str, raw: str) -> ChunkLine:
+    if open_text == "source":
+        return replace(last, source=f"{last.source}\n{raw}")
+    return replace(last, translation=f"{last.translation}\n{raw}")
 
 
 def _json_object(text: str | None) -> dict[str, Any]:

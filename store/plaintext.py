@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
+from store.books.code_text import unescape
 from store.model import Chapter, Paragraph, new_id
 
 MissingPolicy = Literal["blank", "source", "mark"]
@@ -73,22 +74,30 @@ def export_lines(chapter: Chapter, missing: MissingPolicy = "blank") -> list[str
     """One line per paragraph: the selected translation; empty paragraphs as empty lines.
 
     Text that itself holds line breaks (of any kind, see the module docstring) has each replaced by a space,
-    so line *n* of the export is always paragraph *n* of the chapter.
+    so line *n* of the export is always paragraph *n* of the chapter. A book's inline codes are left out
+    (:func:`words`).
     """
-    out: list[str] = []
-    for para in chapter.paragraphs:
-        chosen = para.selected_text
-        if para.is_empty:
-            out.append("")
-        elif chosen is not None:
-            out.append(one_line(chosen))
-        elif missing == "source":
-            out.append(one_line(para.text))
-        elif missing == "mark":
-            out.append(one_line(missing_mark(para)))
-        else:
-            out.append("")
-    return out
+    return [_line(para, missing) for para in chapter.paragraphs]
+
+
+def _line(para: Paragraph, missing: MissingPolicy) -> str:
+    chosen = para.selected_text
+    if para.is_empty:
+        return ""
+    if chosen is not None:
+        return one_line(words(para, chosen))
+    if missing == "source":
+        return one_line(words(para, para.text))
+    if missing == "mark":
+        return one_line(words(para, missing_mark(para)))
+    return ""
+
+
+def words(para: Paragraph, text: str) -> str:
+    """``text`` (the paragraph's source or a translation of it) as plain words: in a paragraph imported with inline
+    codes (``source_ref.codes``, an EPUB's markup) the codes are left out and doubled brackets read as one."""
+    ref = (para.__pydantic_extra__ or {}).get("source_ref")
+    return unescape(text) if isinstance(ref, dict) and "codes" in ref else text
 
 
 def export_text(chapter: Chapter, missing: MissingPolicy = "blank") -> str:

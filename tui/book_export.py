@@ -100,7 +100,8 @@ def _export_epub(root: Path, chapters: Sequence[Path], out: Path, *, bilingual: 
     check_place(out, root, chapters)
     report = export_epub(root, check_target(out, sources=chapters), bilingual=bilingual)
     replaced = f"; control characters replaced in {', '.join(report.replaced)}" if report.replaced else ""
-    return f"wrote {out} ({report.chapters} chapters{replaced})"
+    repaired = f"; inline codes repaired in {'; '.join(report.codes_repaired)}" if report.codes_repaired else ""
+    return f"wrote {out} ({report.chapters} chapters{replaced}{repaired})"
 
 
 def _rendered(path: Path, fmt: ExportFormat) -> str:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 
 from engine.checks.chatter import check_chatter
+from engine.checks.codes import check_codes
 from engine.checks.control import check_control_chars
 from engine.checks.glossary import GlossaryTerm, as_terms, check_glossary
 from engine.checks.languages import Languages, languages
@@ -21,6 +22,7 @@ from engine.checks.repetition import check_repetition
 from engine.checks.scripts import check_chinese_script, check_han, check_hangul, check_kana
 from engine.checks.shape import check_newlines, check_numbers, check_same_as_source
 from engine.checks.warning import CheckWarning, Finding
+from store.books.code_text import masked
 
 # Any character from U+1100 on, but for general punctuation, symbols and arrows (U+2000-U+2BFF: “ ” — …): where
 # none occurs, no script is left, and one scan spares the four script checks theirs.
@@ -46,8 +48,11 @@ def _scripts(translation: str, langs: Languages, glossary: Sequence[GlossaryTerm
 
 
 def findings(source: str, translation: str, langs: Languages, glossary: Sequence[GlossaryTerm] = ()) -> list[Finding]:
-    """What the per-paragraph checks find in ``translation`` of ``source``."""
+    """What the per-paragraph checks find in ``translation`` of ``source`` (inline codes, whose numbers are no
+    text, are read by CODES_DIFFER alone)."""
     glossary = as_terms(glossary)
+    codes = check_codes(source, translation)
+    source, translation = masked(source), masked(translation)
     found = (
         check_same_as_source(source, translation, langs),
         *_scripts(translation, langs, glossary),
@@ -60,6 +65,7 @@ def findings(source: str, translation: str, langs: Languages, glossary: Sequence
         check_repetition(source, translation),
         check_chatter(source, translation),
         check_control_chars(translation),
+        codes,
         check_glossary(source, translation, glossary),
     )
     return [f for f in found if f is not None]
@@ -70,6 +76,7 @@ def glossary_findings(
 ) -> list[Finding]:
     """What the checks that read the glossary (``READS_GLOSSARY``) find, in the order of the codes."""
     glossary = as_terms(glossary)
+    source, translation = masked(source), masked(translation)
     found = (*_scripts(translation, langs, glossary), check_glossary(source, translation, glossary))
     return [f for f in found if f is not None]
 

@@ -32,6 +32,7 @@ SEVERITIES: dict[str, Severity] = {
     "REPETITION": "error",
     "AI_CHATTER": "error",
     "CONTROL_CHARS": "error",
+    "CODES_DIFFER": "error",
     "GLOSSARY_NOT_APPLIED": "warning",
     "SOURCE_CHANGED": "warning",
     "INCONSISTENT": "info",

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 
 from lxml import etree
 
+from store.books.inline_codes import encode, is_noteref, local
+from store.books.inline_restore import Restored, fill
+
 XHTML = "http://www.w3.org/1999/xhtml"
 EPUB_NS = "http://www.idpf.org/2007/ops"
 BLOCK_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "dt", "dd", "figcaption", "div"})
@@ -34,36 +37,41 @@ _STRUCTURAL = BLOCK_TAGS | {
     "hr",
     "pre",
 }
-_DROPPED = frozenset({"rt", "rp"})
+_DROPPED = frozenset({"rt", "rp", "rtc"})
 _IMAGES = frozenset({"img", "svg", "image"})
 TRANSLATION_CLASS = "proofdesk-translation"
 
 
-def local(el: etree._Element) -> str:
-    """The local name of an element (``''`` for comments and processing instructions)."""
-    tag = el.tag
-    if not isinstance(tag, str):
-        return ""
-    return tag.rpartition("}")[2]
-
-
 @dataclass(frozen=True)
 class Block:
-    """One paragraph-to-be: its text and the element path within the document."""
+    """One paragraph-to-be: its text (with inline codes), the element path within the document, and the
+    original markup of each code (``source_ref.codes``; None when the text holds no code and no escape)."""
 
     text: str
     path: str
+    codes: dict[str, str] | None = None
+
+
+def block_content(el: etree._Element) -> Block:
+    """The block ``el`` as a paragraph: its text with inline codes (``store.books.inline_codes``), the markup of
+    each code (present when the text must be read with codes), and its path."""
+    encoded = encode(el)
+    path = el.getroottree().getpath(el)
+    if not encoded.has_words:
+        return Block("", path)  # only images, marks or spaces: an empty paragraph, the block left as it is
+    return Block(encoded.text, path, encoded.markup() if encoded.coded else None)
 
 
 def block_text(el: etree._Element) -> str:
-    """The element's text: ruby readings and footnote marks dropped, ``<br/>`` as a newline, markup flattened."""
+    """The element's plain text (titles): ruby readings and footnote marks dropped, ``<br/>`` as a newline, markup
+    flattened."""
     parts: list[str] = []
 
     def walk(node: etree._Element) -> None:
         name = local(node)
         if name == "br":
             parts.append("\n")
-        elif name not in _DROPPED and name and not (node is not el and _is_noteref(node)):
+        elif name not in _DROPPED and name and not (node is not el and is_noteref(node)):
             # A footnote mark is markup, not text to translate: export puts the link back after the text.
             if node.text:
                 parts.append(node.text)
@@ -95,10 +103,10 @@ def blocks(root: etree._Element) -> list[Block]:
             if not name:
                 continue
             if name in BLOCK_TAGS and not _has_block_child(child):
-                text = block_text(child)
-                if name == "div" and not text.strip() and not any(local(d) in _IMAGES for d in child.iter()):
+                block = block_content(child)
+                if name == "div" and not block.text and not any(local(d) in _IMAGES for d in child.iter()):
                     continue  # a div without text is a wrapper, not a paragraph
-                out.append(Block(text if text.strip() else "", tree.getpath(child)))
+                out.append(block)
             elif name in _IMAGES:
                 out.append(Block("", tree.getpath(child)))
             else:
@@ -114,14 +122,18 @@ def _namespace(el: etree._Element) -> str:
     return tag.rpartition("}")[0] + "}" if isinstance(tag, str) and tag.startswith("{") else ""
 
 
-def _is_noteref(el: etree._Element) -> bool:
-    return local(el) == "a" and (el.get(f"{{{EPUB_NS}}}type", "") == "noteref" or "noteref" in el.get("role", ""))
+def set_block_text(el: etree._Element, text: str, *, coded: bool = False) -> Restored:
+    """Replace the element's content by ``text`` (newlines as ``<br/>``), keeping its attributes.
+
+    ``coded``: ``text`` holds inline codes (``source_ref.codes`` was recorded on import), and the original inline
+    elements come back around and among its words (``store.books.inline_restore``; what had to be repaired is
+    returned). Otherwise (a chapter imported before codes) the markup is flattened as then, the footnote links
+    (``<a epub:type="noteref">``) appended after the text in their original order."""
+    return _set_coded(el, text) if coded else _set_plain(el, text)
 
 
-def set_block_text(el: etree._Element, text: str) -> None:
-    """Replace the element's content by ``text`` (newlines as ``<br/>``), keeping its attributes and its
-    footnote links (``<a epub:type="noteref">``, appended after the text in their original order)."""
-    notes = [n for n in el.iterdescendants() if _is_noteref(n)]
+def _set_plain(el: etree._Element, text: str) -> Restored:
+    notes = [n for n in el.iterdescendants() if is_noteref(n)]
     kept_tail = el.tail
     for child in list(el):
         el.remove(child)
@@ -136,15 +148,28 @@ def set_block_text(el: etree._Element, text: str) -> None:
         note.tail = None
         el.append(note)
     el.tail = kept_tail
+    return Restored()
 
 
-def add_translation_after(el: etree._Element, text: str) -> None:
-    """Insert a copy of ``el`` holding ``text`` right after it, with the ``proofdesk-translation`` class.
+def _set_coded(el: etree._Element, text: str) -> Restored:
+    known = encode(el).elements
+    kept_tail = el.tail
+    for child in list(el):
+        el.remove(child)
+    el.text = None
+    restored = fill(el, text, known)
+    el.tail = kept_tail
+    return restored
+
+
+def add_translation_after(el: etree._Element, text: str, *, coded: bool = False) -> Restored:
+    """Insert a copy of ``el`` holding ``text`` right after it, with the ``proofdesk-translation`` class
+    (``coded``: as in :func:`set_block_text`; the original block, ruby readings and all, stays as it is).
 
     IDs are dropped from the copy (an ID twice is invalid) and its footnote links point at the same notes.
     """
     twin = copy.deepcopy(el)
-    set_block_text(twin, text)
+    restored = set_block_text(twin, text, coded=coded)
     for node in twin.iter():
         if isinstance(node.tag, str) and "id" in node.attrib:
             del node.attrib["id"]
@@ -154,3 +179,4 @@ def add_translation_after(el: etree._Element, text: str) -> None:
     el.tail = "\n"
     el.addnext(twin)
     twin.tail = twin.tail  # addnext keeps the tail set above
+    return restored

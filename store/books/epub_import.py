@@ -63,7 +63,10 @@ def _chapter(cid: str, doc: SpineDoc, source_language: str | None, target_langua
     for block in doc.blocks:
         pid = new_id(taken)
         taken.add(pid)
-        source_ref = {"href": doc.href, "path": block.path}  # an unknown key, kept: epub_write finds the block by it
+        # An unknown key, kept: epub_write finds the block by it (and, with "codes", restores its inline markup).
+        source_ref: dict[str, object] = {"href": doc.href, "path": block.path}
+        if block.codes is not None:
+            source_ref["codes"] = block.codes
         paragraphs.append(Paragraph.model_validate({"id": pid, "text": block.text, "source_ref": source_ref}))
     return Chapter(
         id=cid,

@@ -41,6 +41,8 @@ class EpubExport:
 
     chapters: int = 0
     replaced: list[str] = field(default_factory=list)  # "ch001 paragraph 4f013a4a", "ch001 title"
+    # Paragraphs whose inline codes differed from the source's: "ch001 paragraph 4f013a4a (appended ⟦2/⟧)".
+    codes_repaired: list[str] = field(default_factory=list)
 
 
 def _xml_text(text: str, what: str, report: EpubExport) -> str:
@@ -85,11 +87,33 @@ def _targets(root: etree._Element, chapter: Chapter, href: str) -> list[tuple[Pa
 def _rewrite_doc(
     root: etree._Element, chapter: Chapter, href: str, bilingual: bool, missing: Missing, report: EpubExport
 ) -> None:
-    write = add_translation_after if bilingual else set_block_text
     for para, el in _targets(root, chapter, href):
         text = _chapter_text(para, missing)
         if text is not None and local(el) not in _IMAGES:
-            write(el, _xml_text(text, f"{chapter.id} paragraph {para.id}", report))
+            _write_block(el, text, f"{chapter.id} paragraph {para.id}", _recorded(para), bilingual, report)
+
+
+def _write_block(
+    el: etree._Element, text: str, what: str, recorded: int | None, bilingual: bool, report: EpubExport
+) -> None:
+    """The translation into its block (or after it); a repair of its inline codes is named in the report."""
+    write = add_translation_after if bilingual else set_block_text
+    restored = write(el, _xml_text(text, what, report), coded=recorded is not None)
+    if recorded is not None and restored.known != recorded:
+        raise BookError(
+            f"{what}: its source_ref records {recorded} inline codes, but its block in the source EPUB holds "
+            f"{restored.known}; restore the paragraph's source_ref or re-import the book"
+        )
+    if restored:
+        report.codes_repaired.append(f"{what} ({restored.summary()})")
+
+
+def _recorded(para: Paragraph) -> int | None:
+    """How many inline codes the import recorded for the paragraph (``source_ref.codes``), None for a paragraph
+    without (its text holds no codes)."""
+    ref = (para.__pydantic_extra__ or {}).get("source_ref")
+    codes = ref.get("codes") if isinstance(ref, dict) else None
+    return len(codes) if isinstance(codes, dict) else None
 
 
 def _chapters(workspace: Path) -> list[tuple[str, Chapter]]:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from store.model import Chapter
-from store.plaintext import MissingPolicy, export_lines, export_text, one_line
+from store.plaintext import MissingPolicy, export_lines, export_text, one_line, words
 
 Format = Literal["text", "bilingual", "markdown"]
 SUFFIX = {"text": ".txt", "bilingual": ".txt", "markdown": ".md"}
@@ -22,7 +22,7 @@ def render(chapter: Chapter, fmt: Format, missing: MissingPolicy = "blank") -> s
 def _bilingual(chapter: Chapter, missing: MissingPolicy) -> str:
     out: list[str] = []
     for para, line in zip(chapter.paragraphs, export_lines(chapter, missing), strict=True):
-        out.extend([""] if para.is_empty else [one_line(para.text), line, ""])
+        out.extend([""] if para.is_empty else [one_line(words(para, para.text)), line, ""])
     return "\n".join(out) + "\n" if out else ""
 
 

@@ -66,3 +66,19 @@ def test_polish_plan_submits_only_changed_paragraphs_then_answers_in_text() -> N
     ]
     msgs = answer(msgs, "polish", [{"success": True, "accepted": ["p3"]}])
     assert plan_turn(msgs, task="polish").tool_calls == ()
+
+
+def test_parse_chunk_reads_a_paragraph_of_several_lines_whole() -> None:
+    """A paragraph with line breaks (an EPUB's <br/>) is read whole, so the demo keeps the codes of every line."""
+    chunk = (
+        "This is part 1 of 1 of the chapter.\n\n"
+        "[1] [ID: aa000001] 一行目⟦1/⟧\n二行目⟦2⟧語⟦/2⟧\n\n"
+        "[2] [ID: aa000002] Source: 三\nTranslation: Three\nand ⟦1/⟧\n"
+        "(reviewed by the editor: suggest only a real error)\n\n"
+        "(context) [3] 四\nfive"
+    )
+    lines, _ = parse_chunk(chunk)
+    assert [(ln.source, ln.translation) for ln in lines] == [
+        ("一行目⟦1/⟧\n二行目⟦2⟧語⟦/2⟧", None),
+        ("三", "Three\nand ⟦1/⟧"),
+    ]

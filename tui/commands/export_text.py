@@ -73,6 +73,8 @@ def _export_epub(args: argparse.Namespace) -> int:
     said_replaced(where)
     if report.replaced:
         print(visible(_replaced_controls(args.epub, report.replaced), newlines=False), file=sys.stderr)
+    if report.codes_repaired:
+        print(visible(_repaired_codes(args.epub, report.codes_repaired), newlines=False), file=sys.stderr)
     print(visible(f"{args.epub}: {report.chapters} chapters", newlines=False), file=sys.stderr)
     return EXIT_OK
 
@@ -81,6 +83,15 @@ def _replaced_controls(out: Path, where: list[str], shown: int = 20) -> str:
     """One line naming the paragraphs and titles whose control characters an EPUB cannot hold."""
     more = f" and {len(where) - shown} more" if len(where) > shown else ""
     return f"{out}: control characters an EPUB cannot hold were written as U+FFFD in {', '.join(where[:shown])}{more}"
+
+
+def _repaired_codes(out: Path, where: list[str], shown: int = 20) -> str:
+    """One line naming the paragraphs whose inline codes differed from the source's (CODES_DIFFER)."""
+    more = f" and {len(where) - shown} more" if len(where) > shown else ""
+    return (
+        f"{out}: inline codes differed from the source's; missing images, anchors and marks were appended at the "
+        f"block's end and unplaceable markup dropped around its words in {'; '.join(where[:shown])}{more}"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
