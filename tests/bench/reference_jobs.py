@@ -16,11 +16,9 @@ import json
 import sys
 from pathlib import Path
 
-import httpx
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from reference_loop import reference_run
+from reference_loop import httpx, reference_run  # httpx as reference_loop imports it: without its CLI
 
 
 async def run_all(base_url: str, jobs: int, bodies: list[bytes], chapters: list[Path]) -> tuple[int, int]:

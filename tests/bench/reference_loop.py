@@ -6,7 +6,8 @@ applies every ``add_translation_batch`` to the chapter and commits it durably: t
 to a temp file in the same folder, fsynced, renamed over the chapter, the folder fsynced. No locks, no merge, no
 trace, no validation beyond "the JSON parses": that is what proofdesk adds, and what the ratio prices.
 
-Only the standard library and httpx are imported, so its start-up is the floor of any Python loop on httpx.
+Only the standard library and httpx are imported (not httpx's CLI), so its start-up is the floor of any Python
+loop on httpx.
 
     python tests/bench/reference_loop.py BASE_URL CHAPTER.json BODIES.json [MODULES.txt]
 
@@ -26,7 +27,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+# As engine/__init__.py does: httpx's command line (click, rich, pygments) is imported whenever click is installed
+# (the MCP SDK installs it); neither side of the comparison may pay for a CLI it never uses.
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+import httpx  # noqa: E402
 
 
 def commit(path: Path, chapter: dict[str, Any]) -> None:
