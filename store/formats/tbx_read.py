@@ -43,31 +43,36 @@ def read_tbx(path: Path, source_language: str | None, target_language: str | Non
     return [term for concept in concepts if (term := _term(concept, source_language, target_language))]
 
 
+Section = tuple[str, list[str]]  # a language section: its tag (lower case) and its terms in order
+
+
 def _term(concept: etree._Element, source_language: str | None, target_language: str | None) -> TbxTerm | None:
-    sections = [(_lang(s), _terms(s)) for s in concept if _local(s) in _SECTIONS]
-    sections = [(lang, terms) for lang, terms in sections if terms]
+    sections = _sections(concept)
     source = _pick(sections, source_language)
     if source is None:
         return None
-    others = [section for section in sections if section is not source]
-    target = _pick(others, target_language) if target_language else next(iter(others), None)
-    target_terms = target[1] if target is not None else []
-    return TbxTerm(
-        source[1][0],
-        target_terms[0] if target_terms else "",
-        _note(concept),
-        tuple(source[1][1:]),
-        tuple(target_terms[1:]),
-    )
+    target = _pick([section for section in sections if section is not source], target_language)
+    targets = [] if target is None else target[1]
+    return TbxTerm(source[1][0], "".join(targets[:1]), _note(concept), tuple(source[1][1:]), tuple(targets[1:]))
 
 
-def _pick(sections: list[tuple[str, list[str]]], language: str | None) -> tuple[str, list[str]] | None:
+def _sections(concept: etree._Element) -> list[Section]:
+    """The concept's language sections that hold a term."""
+    found = [(_lang(s), _terms(s)) for s in concept if _local(s) in _SECTIONS]
+    return [section for section in found if section[1]]
+
+
+def _pick(sections: list[Section], language: str | None) -> Section | None:
     """The section of ``language``: the same tag, else the same primary subtag; the first when no language is known."""
     if not language:
         return next(iter(sections), None)
     wanted = language.strip().lower()
-    same = next((s for s in sections if s[0] == wanted), None)
-    return same or next((s for s in sections if s[0].split("-")[0] == wanted.split("-")[0]), None)
+    exact_first = sorted(sections, key=lambda section: section[0] != wanted)  # stable: the file's order otherwise
+    return next((s for s in exact_first if _primary(s[0]) == _primary(wanted)), None)
+
+
+def _primary(tag: str) -> str:
+    return tag.split("-")[0]
 
 
 def _lang(section: etree._Element) -> str:
@@ -79,10 +84,16 @@ def _terms(section: etree._Element) -> list[str]:
 
 
 def _note(concept: etree._Element) -> str:
-    notes = [text_of(child).strip() for child in concept if _local(child) == "note"]
-    if not notes:
-        notes = [text_of(d).strip() for d in concept.iter("{*}descrip") if d.get("type") == "definition"]
-    return " ".join(note for note in notes if note)
+    """The concept-level notes, else its definitions, as one line."""
+    return " ".join(" ".join(_notes(concept) or _definitions(concept)).split())
+
+
+def _notes(concept: etree._Element) -> list[str]:
+    return [text_of(child) for child in concept if _local(child) == "note"]
+
+
+def _definitions(concept: etree._Element) -> list[str]:
+    return [text_of(d) for d in concept.iter("{*}descrip") if d.get("type") == "definition"]
 
 
 def _local(element: etree._Element) -> str:

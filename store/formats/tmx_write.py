@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from lxml import etree
 
-from store.formats.xliff2_write import UNKNOWN_LANGUAGE
+from store.formats.xliff2_write import UNKNOWN_LANGUAGE, first_given
 from store.formats.xml_chars import xml_safe
 from store.model import Chapter, Paragraph
 
@@ -27,7 +27,7 @@ def tmx_bytes(chapters: Sequence[Chapter]) -> bytes:
 
 
 def _header(chapters: Sequence[Chapter]) -> dict[str, str]:
-    source = next((c.source_language for c in chapters if c.source_language), None)
+    source = first_given(c.source_language for c in chapters)
     return {
         "creationtool": "proofdesk",
         "creationtoolversion": "1",

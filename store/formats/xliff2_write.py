@@ -9,7 +9,7 @@ cannot hold is written as ``<cp hex>``, which the importer reads back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from lxml import etree
@@ -37,9 +37,13 @@ def xliff2_bytes(chapters: Sequence[tuple[str, Chapter]]) -> bytes:
 
 
 def _languages(chapters: Sequence[Chapter]) -> tuple[str, str | None]:
-    source = next((c.source_language for c in chapters if c.source_language), None)
-    target = next((c.target_language for c in chapters if c.target_language), None)
-    return source or UNKNOWN_LANGUAGE, target
+    source = first_given(c.source_language for c in chapters)
+    return source or UNKNOWN_LANGUAGE, first_given(c.target_language for c in chapters)
+
+
+def first_given(values: Iterable[str | None]) -> str | None:
+    """The first value that is set (the chapters of a workspace normally share their languages)."""
+    return next(filter(None, values), None)
 
 
 def _file(root: etree._Element, name: str, chapter: Chapter) -> None:

@@ -9,6 +9,7 @@ target joined over its segments and ignorables in order (a tool may have split a
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from lxml import etree
 
@@ -18,19 +19,19 @@ from store.formats.units import ImportSection, ImportUnit
 
 _NO_TEXT = frozenset({"ph", "sc", "ec", "sm", "em", "x", "bx", "ex", "bpt", "ept", "it"})
 _DONE_STATES = frozenset({"final", "reviewed"})
+_PARTS = ("segment", "ignorable")
 
 
 def read_xliff(path: Path) -> list[ImportSection]:
     """The sections (one per ``<file>``) of the XLIFF document at ``path``; ExchangeError in one sentence."""
     root = parse_exchange_xml(path, "the XLIFF")
-    if etree.QName(root).localname != "xliff":
-        raise ExchangeError(f"{path}: not an XLIFF file (its root element is <{etree.QName(root).localname}>)")
+    if _local(root) != "xliff":
+        raise ExchangeError(f"{path}: not an XLIFF file (its root element is <{_local(root)}>)")
     version = root.get("version") or ""
-    if version.startswith("2."):
-        return [_file2(file) for file in root.iter("{*}file")]
-    if version.startswith("1."):
-        return [_file12(file) for file in root.iter("{*}file")]
-    raise ExchangeError(f"{path}: XLIFF version {version!r} is not one proofdesk reads (2.x or 1.2)")
+    reader = _READERS.get(version.split(".")[0])
+    if reader is None:
+        raise ExchangeError(f"{path}: XLIFF version {version!r} is not one proofdesk reads (2.x or 1.2)")
+    return [reader(file) for file in root.iter("{*}file")]
 
 
 def _file2(file: etree._Element) -> ImportSection:
@@ -39,13 +40,20 @@ def _file2(file: etree._Element) -> ImportSection:
 
 
 def _unit2(unit: etree._Element) -> ImportUnit:
-    parts = [part for part in unit if _local(part) in ("segment", "ignorable")]
-    sources = [text_of(part.find("{*}source")) for part in parts]
-    targets = [_target2(part) for part in parts]
-    segments = [part for part in parts if _local(part) == "segment"]
-    done = bool(segments) and all(seg.get("state") in _DONE_STATES for seg in segments)
-    target = None if any(t is None for t in targets) else "".join(t for t in targets if t is not None)
-    return ImportUnit(decode_id(unit.get("id") or ""), "".join(sources), target, done)
+    parts = [part for part in unit if _local(part) in _PARTS]
+    sources = "".join(text_of(part.find("{*}source")) for part in parts)
+    return ImportUnit(decode_id(unit.get("id") or ""), sources, _joined([_target2(p) for p in parts]), _done(parts))
+
+
+def _joined(targets: list[str | None]) -> str | None:
+    """The unit's target: its parts' targets in order, None when a segment has none (not translated yet)."""
+    return None if None in targets else "".join(cast(list[str], targets))
+
+
+def _done(parts: list[etree._Element]) -> bool:
+    """Every segment ``final`` or ``reviewed`` (an ignorable has no state)."""
+    states = {part.get("state") for part in parts if _local(part) == "segment"}
+    return bool(states) and states <= _DONE_STATES
 
 
 def _target2(part: etree._Element) -> str | None:
@@ -68,6 +76,9 @@ def _unit12(unit: etree._Element) -> ImportUnit:
         None if target is None else text_of(target),
         unit.get("approved") == "yes",
     )
+
+
+_READERS = {"2": _file2, "1": _file12}
 
 
 def _local(element: etree._Element) -> str:
