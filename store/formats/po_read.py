@@ -21,11 +21,22 @@ def read_po(path: Path) -> list[ImportSection]:
     _, text = read_exchange_text(path)
     try:
         # polib takes a string naming an existing file as that file: a newline keeps ours the text.
-        po = polib.pofile(text if "\n" in text else text + "\n", encoding="utf-8", wrapwidth=78)
+        po = polib.pofile(_NewlineLines(text if "\n" in text else text + "\n"), encoding="utf-8", wrapwidth=78)
     except (OSError, ValueError) as exc:
         raise ExchangeError(f"{path}: not a readable PO file ({exc})") from None
     units = tuple(_unit(entry) for entry in po if _ours(entry))
     return [ImportSection(po.metadata.get(CHAPTER_HEADER), units)]
+
+
+class _NewlineLines(str):
+    """The PO text, cut into lines at LF only (polib cuts a text with ``str.splitlines``, which also breaks at U+0085,
+    U+2028, U+2029 and FS/GS/RS inside a quoted string, where a PO file holds them raw; gettext and polib's own file
+    reading cut at LF, and polib strips the CR of CRLF)."""
+
+    __slots__ = ()
+
+    def splitlines(self, keepends: bool = False) -> list[str]:
+        return self.split("\n")
 
 
 def _ours(entry: polib.POEntry) -> bool:
