@@ -15,7 +15,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``export`` subcommand."""
     p = subparsers.add_parser(
         "export",
-        help="write the selected translations as plain text, one line per paragraph, or for a CAT tool",
+        help="write the selected translations as text, EPUB, XLIFF, PO or TMX",
         description="Write the selected translations as plain text: line n is paragraph n of the chapter, empty "
         "paragraphs as empty lines. Every line break inside a paragraph (CR, LF, VT, FF, NEL, U+2028, U+2029 and "
         "the like) becomes a space, so line n stays paragraph n for any reader. Other formats: "

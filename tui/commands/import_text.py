@@ -28,12 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``import`` subcommand."""
     p = subparsers.add_parser(
         "import",
-        help="make a chapter file from plain text (one paragraph per line)",
+        help="make a chapter file from plain text, or read XLIFF/PO back with --into",
         description="Make a chapter file from plain text (encoding detected), or a workspace from an EPUB "
         "(-o DIR): one paragraph per line, verbatim; blank lines "
         "become empty paragraphs (they count in the [n] numbering); a final newline adds no paragraph. "
         f"A text is read up to {MAX_INPUT_BYTES // (1024 * 1024)} MiB; a chapter may have 50,000 paragraphs and a "
-        "book 200,000 (--max-paragraphs).",
+        "book 200,000 (--max-paragraphs). With --into, FILE.xlf, FILE.xliff or FILE.po (a CAT tool's work) goes "
+        "back into chapters by paragraph ID instead.",
     )
     p.add_argument("file", metavar="FILE.txt", type=Path, help="the text file to import")
     p.add_argument(
