@@ -1,9 +1,12 @@
 """Exporting the whole book from the workstation (pure of Textual; blocking: run it in a thread).
 
 The formats are those of ``proofdesk export``: the imported book back as an EPUB (``store.books.epub_write``),
-plain or bilingual, and the text formats of ``store.books.text_export`` (text, bilingual text, Markdown), the
+plain or bilingual, the text formats of ``store.books.text_export`` (text, bilingual text, Markdown), the
 chapters in file-name order (the book's order) in one file, or one file per chapter when the path typed ends with
-``/``. The exporters are the store's own; this module picks the chapters, the file names and the place.
+``/``; and the CAT tools' formats of ``store.formats`` (XLIFF 2.1, XLIFF 1.2 and TMX: one document for the book;
+PO: one file per chapter).
+
+The exporters are the store's own; this module picks the chapters, the file names and the place.
 
 Where an export may write: never onto a chapter file, the glossary, anything under ``.proofdesk/`` or an existing
 file (the workstation asks for a new name instead of replacing one): :func:`check_place`, then the store's guard of
@@ -24,7 +27,7 @@ from store.export_target import in_state_dir, same_file
 from store.loader import load_chapter
 from store.workspace import GLOSSARY_NAME, STATE_DIR
 
-ExportFormat = Literal["epub", "bilingual-epub", "text", "bilingual", "markdown"]
+ExportFormat = Literal["epub", "bilingual-epub", "text", "bilingual", "markdown", "xliff", "xliff12", "tmx", "po"]
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,7 @@ class ExportKind:
     label: str  # "EPUB", "bilingual text" ...
     suffix: str  # of the file written (one per chapter for the text formats in a folder)
     epub: bool = False
+    document: bool = False  # one document for the whole book, never one file per chapter
 
 
 EXPORTS: dict[ExportFormat, ExportKind] = {
@@ -42,6 +46,10 @@ EXPORTS: dict[ExportFormat, ExportKind] = {
     "text": ExportKind("text", ".txt"),
     "bilingual": ExportKind("bilingual text", ".bilingual.txt"),
     "markdown": ExportKind("Markdown", ".md"),
+    "xliff": ExportKind("XLIFF 2.1", ".xlf", document=True),
+    "xliff12": ExportKind("XLIFF 1.2", ".xliff12.xlf", document=True),
+    "tmx": ExportKind("TMX of the reviewed pairs", ".tmx", document=True),
+    "po": ExportKind("PO, one file per chapter", ".po"),
 }
 
 
@@ -49,9 +57,11 @@ class ExportRefused(StoreError):
     """An export the workstation will not write: one sentence, nothing written."""
 
 
-def default_path(root: Path, fmt: ExportFormat) -> Path:
-    """Where the prompt proposes to write: beside the workspace folder, named after it."""
-    return root.parent / f"{root.name}{EXPORTS[fmt].suffix}"
+def default_path(root: Path, fmt: ExportFormat) -> str:
+    """Where the prompt proposes to write: beside the workspace folder, named after it (PO: a folder of them)."""
+    if fmt == "po":
+        return f"{root.parent / (root.name + '-po')}{os.sep}"
+    return str(root.parent / f"{root.name}{EXPORTS[fmt].suffix}")
 
 
 def is_imported_book(root: Path) -> bool:
@@ -81,15 +91,14 @@ def export_book(root: Path, chapters: Sequence[Path], fmt: ExportFormat, typed: 
     and say what was written, in one line; raises :class:`StoreError` (nothing written) when it cannot."""
     if not chapters:
         raise ExportRefused(f"{root} has no chapter files to export")
-    kind = EXPORTS[fmt]
-    folder = typed.endswith(("/", os.sep))
     out = Path(os.path.expanduser(typed))
-    if kind.epub:
-        if folder:
-            raise ExportRefused(f"an EPUB is one file: give a file name, not the folder {typed}")
-        return _export_epub(root, chapters, out, bilingual=fmt == "bilingual-epub")
-    if folder:
+    if typed.endswith(("/", os.sep)):
         return _export_each(root, chapters, fmt, out)
+    kind = EXPORTS[fmt]
+    if kind.epub:
+        return _export_epub(root, chapters, out, bilingual=fmt == "bilingual-epub")
+    if kind.document:
+        return _export_document(root, chapters, fmt, out)
     return _export_one(root, chapters, fmt, out)
 
 
@@ -104,9 +113,26 @@ def _export_epub(root: Path, chapters: Sequence[Path], out: Path, *, bilingual: 
     return f"wrote {out} ({report.chapters} chapters{replaced}{repaired})"
 
 
+def _export_document(root: Path, chapters: Sequence[Path], fmt: ExportFormat, out: Path) -> str:
+    from store.formats.tmx_write import tmx_bytes
+    from store.formats.xliff2_write import xliff2_bytes
+    from store.formats.xliff12_write import xliff12_bytes
+
+    check_place(out, root, chapters)
+    named = [(path.name, load_chapter(path)) for path in chapters]
+    render = {"xliff": xliff2_bytes, "xliff12": xliff12_bytes}.get(fmt)
+    data = render(named) if render is not None else tmx_bytes([chapter for _, chapter in named])
+    atomic_write(out, data, expect=None)
+    return f"wrote {out} ({len(chapters)} chapters)"
+
+
 def _rendered(path: Path, fmt: ExportFormat) -> str:
     from store.books.text_export import render
 
+    if fmt == "po":
+        from store.formats.po_write import po_text
+
+        return po_text(load_chapter(path))
     text_format: Literal["text", "bilingual", "markdown"] = (
         "bilingual" if fmt == "bilingual" else "markdown" if fmt == "markdown" else "text"
     )
@@ -114,6 +140,8 @@ def _rendered(path: Path, fmt: ExportFormat) -> str:
 
 
 def _export_one(root: Path, chapters: Sequence[Path], fmt: ExportFormat, out: Path) -> str:
+    if fmt == "po" and len(chapters) > 1:
+        raise ExportRefused(f"a PO file holds one chapter: end {out} with / for one file per chapter")
     check_place(out, root, chapters)
     separator = "\n" if fmt == "markdown" else ""
     text = separator.join(_rendered(path, fmt) for path in chapters)
@@ -122,6 +150,9 @@ def _export_one(root: Path, chapters: Sequence[Path], fmt: ExportFormat, out: Pa
 
 
 def _export_each(root: Path, chapters: Sequence[Path], fmt: ExportFormat, folder: Path) -> str:
+    kind = EXPORTS[fmt]
+    if kind.epub or kind.document:
+        raise ExportRefused(f"{kind.label} is one file for the book: give a file name, not the folder {folder}/")
     if in_state_dir(folder) or same_file(folder, root):
         raise ExportRefused(f"refusing to export into {folder}: choose a folder outside the book's own")
     targets = [folder / (path.stem + EXPORTS[fmt].suffix) for path in chapters]

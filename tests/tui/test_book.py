@@ -274,3 +274,15 @@ async def test_a_book_run_commit_shows_in_an_open_view_of_that_chapter(book: Pat
         await wait_for(pilot, lambda: control.progress.stopped == "complete", timeout=30, what="the book run")
         await wait_for(pilot, lambda: "3/3 done" in str(view.query_one("#chapter-status", Static).render()))
         assert view.table.status_of(view.table.chapter.paragraphs[0]) == "run"  # type: ignore[union-attr]
+
+
+async def test_export_the_book_for_a_cat_tool_xliff_and_po(book: Path, tmp_path: Path) -> None:
+    from tests.store.formats.xliff_schemas import problems, xliff2_schema
+
+    app = make_app(book)
+    async with app.run_test(size=SIZE) as pilot:
+        await export(pilot, "Book: export as XLIFF 2.1", str(tmp_path / "book.xlf"))
+        await export(pilot, "Book: export as PO, one file per chapter", str(tmp_path / "po") + "/")
+    data = (tmp_path / "book.xlf").read_bytes()
+    assert problems(xliff2_schema(), data) == [] and data.count(b"<file ") == 3
+    assert sorted(p.name for p in (tmp_path / "po").iterdir()) == ["ch001.po", "ch002.po", "ch003.po"]

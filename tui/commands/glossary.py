@@ -7,17 +7,14 @@ atomic commit merged onto ``glossary.json`` as it is on disk (``store.glossary_c
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 
 from pydantic import ValidationError
 
 from engine.glossary.extract import Candidate, extract_candidates
 from store.errors import ChapterLoadError, StoreError
-from store.glossary import KINDS, Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes, new_entry_id
+from store.glossary import KINDS, GlossaryEntry, GlossaryLoadError, new_entry_id
 from store.glossary_commit import (
     GlossaryConflict,
     GlossaryEditError,
@@ -31,6 +28,7 @@ from store.loader import load_chapter
 from store.validation_text import first_error
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError
+from tui.commands.glossary_files import EXPORT_FORMS, export_text, read_entries
 from tui.commands.text_args import text_arg
 from tui.terminal_text import json_text, visible
 
@@ -44,9 +42,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="list and edit the workspace glossary (names and terms kept consistent across chapters)",
         description="proofdesk glossary [WORKSPACE] ACTION ...  —  actions: list [--json] [--status S]; add SOURCE "
         "TARGET [--kind K] [--note N] [--alias A]... [--target-alias T]... [--gender G]; approve ID...; remove ID...; "
-        "import FILE (TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is); export [--format "
-        "tsv|csv|json] [-o FILE [--force]] (never onto a chapter, a glossary or .proofdesk/; an existing file only "
-        "with --force); extract CHAPTER... [--min-count N] [--add] (prints the candidates; --add adds them as "
+        "import FILE (TSV or CSV: source, target, note[, kind]; a GalTransl dictionary works as is; or TBX, 2019 or "
+        "2008: the source term is the one in the workspace's source language); export [--format tsv|csv|json|tbx] "
+        "[-o FILE [--force]] (never onto a chapter, a glossary or .proofdesk/; an existing file only with --force); "
+        "extract CHAPTER... [--min-count N] [--add] (prints the candidates; --add adds them as "
         'proposed, origin "extract"). WORKSPACE is a folder or a chapter file (its folder); default: the current '
         "folder.",
     )
@@ -74,7 +73,7 @@ def _actions() -> argparse.ArgumentParser:
         sub.add_parser(name).add_argument("ids", nargs="+", metavar="ID")
     sub.add_parser("import").add_argument("file", type=Path)
     export = sub.add_parser("export")
-    export.add_argument("--format", choices=("tsv", "csv", "json"), default="tsv")
+    export.add_argument("--format", choices=EXPORT_FORMS, default="tsv")
     export.add_argument("-o", "--output", type=Path)
     export.add_argument("--force", action="store_true")
     extract = sub.add_parser("extract")
@@ -162,76 +161,8 @@ def _remove(store: GlossaryStore, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def read_table(path: Path) -> list[GlossaryEntry]:
-    """The entries of a TSV or CSV file: columns source, target, note, kind (by a header row or in that order).
-
-    A GalTransl dictionary (``source<TAB>target<TAB>note``, ``//`` comments) reads as is. Raises UsageError naming
-    the line of a bad row.
-    """
-    comma = path.suffix.lower() == ".csv"
-    rows = csv.reader(
-        io.StringIO(_utf8_text(path)),
-        delimiter="," if comma else "\t",
-        quoting=csv.QUOTE_MINIMAL if comma else csv.QUOTE_NONE,
-    )
-    try:
-        return _entries_of(rows, path)
-    except csv.Error as exc:
-        raise UsageError(f"{path}:{rows.line_num}: {_csv_problem(exc)}") from None
-
-
-def _entries_of(rows: Iterable[list[str]], path: Path) -> list[GlossaryEntry]:
-    columns = ["source", "target", "note", "kind"]
-    entries: list[GlossaryEntry] = []
-    for number, row in enumerate(rows, 1):
-        cells = [c.strip() for c in row]
-        if not any(cells) or cells[0].startswith(("//", "#")):
-            continue
-        if number == 1 and cells[0].casefold() == "source":
-            columns = [c.casefold() for c in cells]
-            continue
-        entries.append(_entry_of(dict(zip(columns, cells, strict=False)), f"{path}:{number}"))
-    return entries
-
-
-def _csv_problem(exc: csv.Error) -> str:
-    if "field larger than field limit" in str(exc):
-        return f"a cell is longer than {csv.field_size_limit():,} characters, the most a glossary table cell may hold"
-    return f"not a readable table row ({exc})"
-
-
-def _utf8_text(path: Path) -> str:
-    from store.input_limits import read_input
-
-    try:
-        return read_input(path).decode("utf-8-sig")
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
-    except UnicodeDecodeError as exc:
-        raise UsageError(f"{path}: not UTF-8 text (byte {exc.start})") from None
-
-
-def _entry_of(values: dict[str, str], where: str) -> GlossaryEntry:
-    """A new imported entry from one row's cells by column name; ``where`` (file:line) names a bad row."""
-    if not values.get("source") or not values.get("target"):
-        raise UsageError(f"{where}: a row needs a source and a target")
-    kind = values.get("kind") or "term"
-    if kind not in KINDS:
-        raise UsageError(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
-    return GlossaryEntry.model_validate(
-        {
-            "id": new_entry_id(),
-            "source": values["source"],
-            "target": values["target"],
-            "note": values.get("note", ""),
-            "kind": kind,
-            "origin": "import",
-        }
-    )
-
-
 def _import(store: GlossaryStore, args: argparse.Namespace) -> int:
-    incoming = read_table(args.file)
+    incoming = read_entries(args.file, store.workspace)
     before = len(store.load().entries)
     after = len(store.change(add_entries(incoming)).entries)
     _say(
@@ -241,27 +172,15 @@ def _import(store: GlossaryStore, args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def export_text(glossary: Glossary, form: str) -> str:
-    """The glossary as TSV, CSV (columns source, target, note, kind) or the JSON file itself."""
-    if form == "json":
-        return glossary_bytes(glossary).decode("utf-8")
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter="\t" if form == "tsv" else ",", lineterminator="\n", quoting=csv.QUOTE_MINIMAL)
-    writer.writerow(["source", "target", "note", "kind"])
-    for e in glossary.entries:
-        writer.writerow([e.source, e.target, " ".join(e.note.split()), e.kind])
-    return out.getvalue()
-
-
 def _export(store: GlossaryStore, args: argparse.Namespace) -> int:
     if args.output is None:
-        text = export_text(store.load(), args.format)
+        text = export_text(store.load(), args.format, store.workspace)
         sys.stdout.write(visible(text) if sys.stdout.isatty() else text)
         return EXIT_OK
     from tui.commands.export_output import target, write_text
 
     where = target(args.output, sources=[store.path], force=args.force)
-    write_text(where, export_text(store.load(), args.format))
+    write_text(where, export_text(store.load(), args.format, store.workspace))
     _say(f"wrote {args.output}")
     return EXIT_OK
 

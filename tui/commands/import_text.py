@@ -20,6 +20,7 @@ from tui.commands.import_book import import_epub_command, import_novel_command, 
 from tui.commands.text_args import count_arg, encoding_arg, language_arg, pattern_arg, text_arg
 from tui.terminal_text import visible
 
+EXCHANGE_SUFFIXES = (".xlf", ".xliff", ".po")  # read back by tui/commands/import_exchange.py
 _ENCODINGS = "default: detected; UTF-8/16 BOM, UTF-8, Shift_JIS, EUC-JP, GB18030, Big5"
 
 
@@ -27,12 +28,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``import`` subcommand."""
     p = subparsers.add_parser(
         "import",
-        help="make a chapter file from plain text (one paragraph per line)",
+        help="make a chapter file from plain text, or read XLIFF/PO back with --into",
         description="Make a chapter file from plain text (encoding detected), or a workspace from an EPUB "
         "(-o DIR): one paragraph per line, verbatim; blank lines "
         "become empty paragraphs (they count in the [n] numbering); a final newline adds no paragraph. "
         f"A text is read up to {MAX_INPUT_BYTES // (1024 * 1024)} MiB; a chapter may have 50,000 paragraphs and a "
-        "book 200,000 (--max-paragraphs).",
+        "book 200,000 (--max-paragraphs). With --into, FILE.xlf, FILE.xliff or FILE.po (a CAT tool's work) goes "
+        "back into chapters by paragraph ID instead.",
     )
     p.add_argument("file", metavar="FILE.txt", type=Path, help="the text file to import")
     p.add_argument(
@@ -83,6 +85,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="refuse more than N paragraphs in a chapter or in the book (default: 50,000 in a chapter or EPUB "
         "document, 200,000 in a book)",
     )
+    p.add_argument(
+        "--into",
+        metavar="CHAPTER|WORKSPACE",
+        type=Path,
+        help="FILE.xlf, FILE.xliff or FILE.po (from 'proofdesk export --format xliff|xliff12|po'): read its "
+        "targets back into these chapters by paragraph ID; a different target becomes an 'import' version "
+        "(a suggestion for a reviewed or hand-edited paragraph); units whose ID is unknown or whose source "
+        "changed are named and skipped (exit 1)",
+    )
+    p.add_argument("--suggest", action="store_true", help="with --into: store every changed target as a suggestion")
     p.set_defaults(handler=run)
 
 
@@ -170,6 +182,12 @@ def run(args: argparse.Namespace) -> int:
     """Import the text file and write the chapter atomically; never overwrite without --force."""
     src: Path = args.file
     limits = ParagraphLimits.at_most(args.max_paragraphs)
+    if src.suffix.lower() in EXCHANGE_SUFFIXES:
+        from tui.commands.import_exchange import import_exchange_command
+
+        return import_exchange_command(src, args.into, suggest=args.suggest)
+    if args.into is not None:
+        raise UsageError(f"{src}: --into takes an XLIFF or PO file ({', '.join(EXCHANGE_SUFFIXES)})")
     if src.suffix.lower() == ".epub":
         return import_epub_command(args, limits)
     if args.split_chapters:

@@ -263,11 +263,11 @@ class BookControl(Vertical, ReportsWorkerFailures):
                 self._log.add_notice(visible(f"exporting the book as {kind.label} to {typed.strip()}", newlines=False))
                 self._export(fmt, typed.strip())
 
-        each = "" if kind.epub else " · a path ending in /: one file per chapter"
+        each = "" if kind.epub or kind.document else " · a path ending in /: one file per chapter"
         self.app.push_screen(
             PromptScreen(
                 f"Export the book as {kind.label} to a new file:",
-                value=str(default_path(self.workspace.workspace.root, fmt)),
+                value=default_path(self.workspace.workspace.root, fmt),
                 hint=f"enter: export{each} · esc: cancel",
             ),
             chosen,
