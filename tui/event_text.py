@@ -12,8 +12,7 @@ are the text as it is; whoever draws them escapes control characters (``tui.term
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence, Set
+from collections.abc import Set
 from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from msgspec import Struct
@@ -38,8 +37,7 @@ from engine.events import (
     ToolCalled,
     ToolResult,
 )
-from tui.terminal_text import json_text
-from tui.usage_text import usage_text
+from tui.event_words import already, commit_summary, first_line, ids_line, pretty, short_arguments, spent, when
 
 Level = Literal["info", "muted", "ok", "accent", "warning", "error"]
 LEVELS: tuple[Level, ...] = ("info", "muted", "ok", "accent", "warning", "error")
@@ -108,72 +106,6 @@ class Describer(Generic[E]):
         return None
 
 
-# -- words shared by several kinds ------------------------------------------------------------------------------
-
-
-def short_arguments(name: str, arguments: Any) -> str:
-    """A few words saying what a tool was called with (``paragraph_id=e58ed763, count=3``)."""
-    if not isinstance(arguments, dict):
-        return _cut(str(arguments), 60)
-    if name == "add_translation_batch" and isinstance(arguments.get("paragraphs"), list):
-        items = arguments["paragraphs"]
-        ids = [str(i.get("paragraph_id", i.get("index", "?"))) if isinstance(i, dict) else "?" for i in items]
-        shown = ", ".join(ids[:3]) + (", …" if len(ids) > 3 else "")
-        return f"{counted(len(items), 'paragraph')}: {shown}"
-    return _cut(", ".join(f"{k}={_value(v)}" for k, v in arguments.items()), 80)
-
-
-def _value(value: Any) -> str:
-    if isinstance(value, str):
-        return _cut(value, 24)
-    if isinstance(value, list | tuple):
-        return f"[{len(value)} items]"
-    if isinstance(value, dict):
-        return "{…}"
-    return json.dumps(value)
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def commit_summary(written: Sequence[str], unchanged: Sequence[str]) -> str:
-    """What a batch did to the file: ``committed 2 paragraphs``, ``… · 1 already had this text``, or, when
-    nothing was written, ``batch unchanged: 3 paragraphs already had this text``."""
-    if not written:
-        if unchanged:
-            return f"batch unchanged: {counted(len(unchanged), 'paragraph')} already had this text"
-        return "batch unchanged: nothing written"
-    return f"committed {counted(len(written), 'paragraph')}" + _already(unchanged)
-
-
-def _already(unchanged: Sequence[object]) -> str:
-    return f" · {len(unchanged)} already had this text" if unchanged else ""
-
-
-def pretty(value: Any) -> str:
-    """JSON, indented, non-ASCII kept (CJK stays readable), control characters escaped by the encoder."""
-    return json_text(value, indent=2, default=str)
-
-
-def first_line(text: str, limit: int = 200) -> str:
-    """``text`` on one line (its whitespace runs as one space), cut to ``limit`` characters."""
-    return _cut(" ".join(text.split()), limit)
-
-
-def _ids(label: str, ids: Sequence[str]) -> str:
-    return f"\n{label}: {', '.join(ids)}" if ids else ""
-
-
-def _if(condition: object, text: str) -> str:
-    return text if condition else ""
-
-
-def spent(usage: dict[str, int], cost: dict[str, str | float] | None) -> str:
-    """`` · 12.3k tok · 38% cached · $0.01`` from a record's ``usage`` and ``cost`` (nothing without tokens)."""
-    return " · " + usage_text(usage, cost, short=True) if usage else ""
-
-
 # -- one describer per kind -------------------------------------------------------------------------------------
 
 
@@ -184,7 +116,7 @@ class _RunStarted(Describer[RunStarted]):
     def log(self, event: RunStarted) -> Words:
         line = (
             f"▶ {event.task} {event.chapter_id} · model {event.model} · {counted(event.chunk_count, 'chunk')} · "
-            f"{counted(event.paragraph_count, 'paragraph')}" + _if(not event.apply, _SUGGEST_ONLY)
+            f"{counted(event.paragraph_count, 'paragraph')}" + when(not event.apply, _SUGGEST_ONLY)
         )
         return Words("accent", line, f"{line}\nfile: {event.chapter_path}\nserver: {event.base_url}")
 
@@ -192,13 +124,13 @@ class _RunStarted(Describer[RunStarted]):
         return StepWords(
             "run",
             f"run {event.task} · {event.model} · {counted(event.chunk_count, 'chunk')}"
-            + _if(not event.apply, _SUGGEST_ONLY),
+            + when(not event.apply, _SUGGEST_ONLY),
         )
 
     def progress(self, event: RunStarted, run: RunTally) -> tuple[Level, str]:
         return "accent", (
             f"{event.task} with {event.model}: {counted(event.paragraph_count, 'paragraph')} in "
-            f"{counted(event.chunk_count, 'chunk')}" + _if(not event.apply, _SUGGEST_ONLY)
+            f"{counted(event.chunk_count, 'chunk')}" + when(not event.apply, _SUGGEST_ONLY)
         )
 
 
@@ -209,7 +141,7 @@ class _ChunkStarted(Describer[ChunkStarted]):
             f"{counted(len(event.paragraph_ids), 'paragraph')} · "
             f"{event.first_paragraph_id}…{event.last_paragraph_id}"
         )
-        return Words("accent", line, line + _ids("paragraphs", event.paragraph_ids))
+        return Words("accent", line, line + ids_line("paragraphs", event.paragraph_ids))
 
     def step(self, event: ChunkStarted) -> StepWords:
         size = counted(len(event.paragraph_ids), "paragraph")
@@ -219,7 +151,7 @@ class _ChunkStarted(Describer[ChunkStarted]):
 class _ModelRequest(Describer[ModelRequest]):
     def log(self, event: ModelRequest) -> Words:
         line = f"→ turn {event.turn} · {counted(event.message_count, 'message')}"
-        return Words("muted", line, line + _ids("tools", event.tool_names))
+        return Words("muted", line, line + ids_line("tools", event.tool_names))
 
     def step(self, event: ModelRequest) -> StepWords:
         return StepWords("turn", f"turn {event.turn} · no answer")
@@ -238,14 +170,14 @@ class _ModelDelta(Describer[ModelDelta]):
 class _ModelResponse(Describer[ModelResponse]):
     def log(self, event: ModelResponse) -> Words | None:
         tokens = event.usage.get("total_tokens") if event.usage else None
-        facts = f"\nfinish: {event.finish_reason} · {event.latency_ms:.0f} ms" + _if(
+        facts = f"\nfinish: {event.finish_reason} · {event.latency_ms:.0f} ms" + when(
             tokens is not None, f" · {tokens} tokens"
         )
         if event.error:
             return Words("error", f"✗ model error: {first_line(event.error)}", f"✗ model error: {event.error}{facts}")
         if not event.content.strip():
             return None  # its calls and their results are entries of their own
-        thinking = _if(event.reasoning.strip(), f"\nthinking: {event.reasoning}")
+        thinking = when(event.reasoning.strip(), f"\nthinking: {event.reasoning}")
         return Words(
             "info", f"model: {first_line(event.content)}", f"model: {event.content}{thinking}{facts}", event.content
         )
@@ -260,8 +192,8 @@ class _ModelResponse(Describer[ModelResponse]):
             return "model error"
         if not calls:
             return "text answer"
-        names = ", ".join(str(c.get("name", "?")) for c in calls[:2]) + _if(len(calls) > 2, " …")
-        return f"{counted(len(calls), 'call')}{_if(event.lifted_from_content, ' written as text')}: {names}"
+        names = ", ".join(str(c.get("name", "?")) for c in calls[:2]) + when(len(calls) > 2, " …")
+        return f"{counted(len(calls), 'call')}{when(event.lifted_from_content, ' written as text')}: {names}"
 
 
 class _TextSubmission(Describer[TextSubmission]):
@@ -269,9 +201,9 @@ class _TextSubmission(Describer[TextSubmission]):
         ids = event.paragraph_ids
         line = (
             f"✎ text answer: {counted(len(ids), 'paragraph')} submitted as add_translation_batch: "
-            f"{', '.join(ids[:4])}{_if(len(ids) > 4, ' …')}"
+            f"{', '.join(ids[:4])}{when(len(ids) > 4, ' …')}"
         )
-        return Words("accent", line, line + _ids("paragraphs", ids))
+        return Words("accent", line, line + ids_line("paragraphs", ids))
 
     def step(self, event: TextSubmission) -> StepWords:
         return StepWords("text_answer", f"text answer: {counted(len(event.paragraph_ids), 'paragraph')} submitted")
@@ -303,8 +235,8 @@ class _ToolResult(Describer[ToolResult]):
         message = str(result.get("error", ""))
         head = f"  ✗ {event.error_code or 'ERROR'} {event.name}: "
         rest = {k: v for k, v in result.items() if k not in ("success", "error", "error_code", "hint")}
-        hint = _if(result.get("hint"), f"\nhint: {result.get('hint')}")
-        detail = head.strip() + " " + message + hint + _if(rest, f"\n{pretty(rest)}")
+        hint = when(result.get("hint"), f"\nhint: {result.get('hint')}")
+        detail = head.strip() + " " + message + hint + when(rest, f"\n{pretty(rest)}")
         return Words("error", head + first_line(message), detail)
 
     def step(self, event: ToolResult) -> StepWords:
@@ -331,7 +263,7 @@ def _batch_result(result: dict[str, Any]) -> str:
         return commit_summary((), unchanged)
     suggested = result.get("suggested")
     as_suggestions = f" · {len(suggested)} as suggestions" if isinstance(suggested, list) and suggested else ""
-    return f"{counted(len(accepted), 'paragraph')} accepted" + as_suggestions + _already(unchanged)
+    return f"{counted(len(accepted), 'paragraph')} accepted" + as_suggestions + already(unchanged)
 
 
 def _suggestions(event: BatchCommitted) -> str:
@@ -343,7 +275,7 @@ def _suggestions(event: BatchCommitted) -> str:
     return f" · {len(event.suggested)} as suggestions{mine}"
 
 
-def _suggest_mode_ids(event: BatchCommitted) -> tuple[str, ...]:
+def _suggest_modeids_line(event: BatchCommitted) -> tuple[str, ...]:
     """The suggestions made only because the run applies nothing (not a person's paragraph, no kept selection)."""
     other = set(event.protected) | set(event.kept_selection)
     return tuple(pid for pid in event.suggested if pid not in other)
@@ -354,15 +286,15 @@ class _BatchCommitted(Describer[BatchCommitted]):
         line = (
             self._line(event)
             + _suggestions(event)
-            + _if(event.kept_selection, f" · your selection kept for {len(event.kept_selection)}")
+            + when(event.kept_selection, f" · your selection kept for {len(event.kept_selection)}")
         )
         detail = (
             line
-            + _ids("committed", event.paragraph_ids)
-            + _ids("already had this text", event.unchanged)
-            + _ids("suggestions, as the paragraph is reviewed or written by hand", event.protected)
-            + _ids("suggestions, as the run applies nothing", _suggest_mode_ids(event))
-            + _ids("your selection kept (the new text is a suggestion)", event.kept_selection)
+            + ids_line("committed", event.paragraph_ids)
+            + ids_line("already had this text", event.unchanged)
+            + ids_line("suggestions, as the paragraph is reviewed or written by hand", event.protected)
+            + ids_line("suggestions, as the run applies nothing", _suggest_modeids_line(event))
+            + ids_line("your selection kept (the new text is a suggestion)", event.kept_selection)
             + f"\nfile: {event.file}"
         )
         return Words("ok" if event.paragraph_ids else "muted", line, detail)
@@ -372,7 +304,7 @@ class _BatchCommitted(Describer[BatchCommitted]):
         if not event.paragraph_ids:  # nothing reached the file (older engines reported such batches too)
             return "○ " + commit_summary((), event.unchanged)
         name = event.file.rsplit("/", 1)[-1]
-        return f"✔ committed {counted(len(event.paragraph_ids), 'paragraph')} to {name}" + _already(event.unchanged)
+        return f"✔ committed {counted(len(event.paragraph_ids), 'paragraph')} to {name}" + already(event.unchanged)
 
     def step(self, event: BatchCommitted) -> StepWords:
         return StepWords("commit", commit_summary(event.paragraph_ids, event.unchanged) + _suggestions(event))
@@ -382,9 +314,9 @@ class _Reminder(Describer[Reminder]):
     def log(self, event: Reminder) -> Words:
         line = (
             f"! reminder {event.number}: {counted(len(event.missing), 'paragraph')} missing: "
-            f"{', '.join(event.missing[:4])}{_if(len(event.missing) > 4, ' …')}"
+            f"{', '.join(event.missing[:4])}{when(len(event.missing) > 4, ' …')}"
         )
-        return Words("warning", line, line + _ids("missing", event.missing))
+        return Words("warning", line, line + ids_line("missing", event.missing))
 
     def step(self, event: Reminder) -> StepWords:
         return StepWords("reminder", f"reminder {event.number}: {len(event.missing)} missing")
@@ -411,7 +343,7 @@ class _Retry(Describer[Retry]):
 class _Error(Describer[ErrorEvent]):
     def log(self, event: ErrorEvent) -> Words:
         head = f"✗ {event.code} " if event.code else "✗ "
-        detail = head + event.message + _if(event.error, f"\n{pretty(event.error)}")
+        detail = head + event.message + when(event.error, f"\n{pretty(event.error)}")
         return Words("error", head + first_line(event.message), detail)
 
     def step(self, event: ErrorEvent) -> StepWords:
@@ -428,15 +360,15 @@ class _ChunkFinished(Describer[ChunkFinished]):
         line = (
             f"■ chunk {event.part or event.chunk} {event.status} · {counted(event.turns, 'turn')} · "
             f"{counted(event.tool_calls, 'tool call')}"
-            + _if(errors, f" · errors {errors}")
-            + _if(event.missing, f" · missing {len(event.missing)}")
+            + when(errors, f" · errors {errors}")
+            + when(event.missing, f" · missing {len(event.missing)}")
         )
         detail = (
             line
-            + _if(event.end_code, f"\nwhy: {event.end_code}")
-            + _if(event.error, f"\nerror: {event.error}")
-            + _ids("missing", event.missing)
-            + _if(event.usage, f"\ntokens: {pretty(event.usage)}")
+            + when(event.end_code, f"\nwhy: {event.end_code}")
+            + when(event.error, f"\nerror: {event.error}")
+            + ids_line("missing", event.missing)
+            + when(event.usage, f"\ntokens: {pretty(event.usage)}")
         )
         return Words(_END_LEVELS.get(event.status, "error"), line, detail)
 
@@ -445,7 +377,7 @@ class _ChunkFinished(Describer[ChunkFinished]):
         return StepWords("chunk_end", title, is_error=event.status != "complete")
 
     def progress(self, event: ChunkFinished, run: RunTally) -> tuple[Level, str]:
-        missing = _if(event.missing, f" · missing {', '.join(event.missing)}")
+        missing = when(event.missing, f" · missing {', '.join(event.missing)}")
         return "info", (
             f"chunk {event.part or event.chunk}/{run.chunks} {event.status} · "
             f"{len(run.done)}/{run.total} paragraphs · {run.spent()} · {run.errors} tool errors{missing}"
@@ -464,7 +396,7 @@ class _RunFinished(Describer[RunFinished]):
 
 class _SessionStarted(Describer[SessionStarted]):
     def log(self, event: SessionStarted) -> Words:
-        line = f"▶ MCP session · client {event.client}" + _if(event.client_version, f" {event.client_version}")
+        line = f"▶ MCP session · client {event.client}" + when(event.client_version, f" {event.client_version}")
         return Words("accent", line, f"{line}\nworkspace: {event.workspace}")
 
     def step(self, event: SessionStarted) -> StepWords:
@@ -474,7 +406,7 @@ class _SessionStarted(Describer[SessionStarted]):
 class _SessionFinished(Describer[SessionFinished]):
     def log(self, event: SessionFinished) -> Words:
         errors = ", ".join(f"{code}×{n}" for code, n in sorted(event.tool_errors.items()))
-        line = f"■ MCP session ended · {counted(event.tool_calls, 'tool call')}" + _if(errors, f" · errors {errors}")
+        line = f"■ MCP session ended · {counted(event.tool_calls, 'tool call')}" + when(errors, f" · errors {errors}")
         return Words("ok", line, line)
 
     def step(self, event: SessionFinished) -> StepWords:

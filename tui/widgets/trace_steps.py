@@ -20,7 +20,8 @@ from engine.counted import counted
 from engine.events import ChunkStarted, EngineEventT, ModelRequest, ModelResponse, ToolCalled, ToolResult
 from engine.history import sent_history
 from engine.trace import TraceProblem, TraceRecord
-from tui.event_text import MODEL_RESPONSE, TOOL_RESULT, StepKind, describer, pretty
+from tui.event_text import MODEL_RESPONSE, TOOL_RESULT, StepKind, describer
+from tui.event_words import pretty
 
 __all__ = ["Step", "boundaries_text", "build_steps", "matches", "message_text", "pretty", "pretty_arguments"]
 
