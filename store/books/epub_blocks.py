@@ -1,5 +1,5 @@
-"""The text blocks of one XHTML document (headings, paragraphs, list items, quotes, definitions, captions, text
-divs) and how a block's text is replaced."""
+"""A text block of an XHTML document (which elements are blocks: ``block_walk``) and how its text is read and
+replaced."""
 
 from __future__ import annotations
 
@@ -10,32 +10,7 @@ from lxml import etree
 
 XHTML = "http://www.w3.org/1999/xhtml"
 EPUB_NS = "http://www.idpf.org/2007/ops"
-BLOCK_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "dt", "dd", "figcaption", "div"})
-# Containers that are never a paragraph themselves but may hold blocks.
-_STRUCTURAL = BLOCK_TAGS | {
-    "ul",
-    "ol",
-    "dl",
-    "section",
-    "article",
-    "aside",
-    "figure",
-    "table",
-    "nav",
-    "header",
-    "footer",
-    "main",
-    "body",
-    "tr",
-    "td",
-    "th",
-    "tbody",
-    "thead",
-    "hr",
-    "pre",
-}
 _DROPPED = frozenset({"rt", "rp"})
-_IMAGES = frozenset({"img", "svg", "image"})
 TRANSLATION_CLASS = "proofdesk-translation"
 
 
@@ -49,10 +24,15 @@ def local(el: etree._Element) -> str:
 
 @dataclass(frozen=True)
 class Block:
-    """One paragraph-to-be: its text and the element path within the document."""
+    """One paragraph-to-be: its text and the element path within the document (see ``block_walk``).
+
+    ``kind`` names what it came from (``p``, ``h2``, ``td``, ``svg text``, ``loose text`` …, as ``import`` counts
+    it); ``preformatted``: a ``pre`` block, whose whitespace is text and stays exactly as it is."""
 
     text: str
     path: str
+    kind: str = ""
+    preformatted: bool = False
 
 
 def block_text(el: etree._Element) -> str:
@@ -75,37 +55,6 @@ def block_text(el: etree._Element) -> str:
 
     walk(el)
     return "".join(parts)
-
-
-def _has_block_child(el: etree._Element) -> bool:
-    return any(local(d) in _STRUCTURAL for d in el.iterdescendants())
-
-
-def blocks(root: etree._Element) -> list[Block]:
-    """The blocks of the document's body in document order (see the module docstring of the package)."""
-    tree = root.getroottree()
-    body = next((el for el in root.iter() if local(el) == "body"), None)
-    if body is None:
-        return []
-    out: list[Block] = []
-
-    def walk(el: etree._Element) -> None:
-        for child in el:
-            name = local(child)
-            if not name:
-                continue
-            if name in BLOCK_TAGS and not _has_block_child(child):
-                text = block_text(child)
-                if name == "div" and not text.strip() and not any(local(d) in _IMAGES for d in child.iter()):
-                    continue  # a div without text is a wrapper, not a paragraph
-                out.append(Block(text if text.strip() else "", tree.getpath(child)))
-            elif name in _IMAGES:
-                out.append(Block("", tree.getpath(child)))
-            else:
-                walk(child)
-
-    walk(body)
-    return out
 
 
 def _namespace(el: etree._Element) -> str:

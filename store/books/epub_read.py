@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +13,9 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from store.books.epub_blocks import Block, block_text, blocks, local
+from store.books.ascii_space import collapse_ascii_space
+from store.books.block_walk import document_blocks
+from store.books.epub_blocks import Block, block_text, local
 from store.books.epub_safety import BookError, check_not_encrypted, open_epub, parse_xml, read_member
 
 OPF_NS = "http://www.idpf.org/2007/opf"
@@ -43,6 +46,7 @@ class SpineDoc:
     href: str
     title: str | None
     blocks: list[Block] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)  # kind -> text-holding elements left as they are
 
 
 def resolve(base: str, href: str) -> str:
@@ -145,7 +149,7 @@ def _nav_titles(zf: zipfile.ZipFile, book: Path, nav_path: str | None) -> dict[s
     titles: dict[str, str] = {}
     if _has(nav_path, zf):
         for a, path in nav_links(parse_xml(read_member(zf, book, nav_path), book, nav_path), nav_path):
-            titles.setdefault(path, " ".join(block_text(a).split()))
+            titles.setdefault(path, collapse_ascii_space(block_text(a)))
     return titles
 
 
@@ -153,14 +157,14 @@ def _ncx_titles(zf: zipfile.ZipFile, book: Path, ncx_path: str | None) -> dict[s
     titles: dict[str, str] = {}
     if _has(ncx_path, zf):
         for label, path in ncx_labels(parse_xml(read_member(zf, book, ncx_path), book, ncx_path), ncx_path):
-            titles.setdefault(path, (label.text or "").strip())
+            titles.setdefault(path, collapse_ascii_space(label.text or ""))
     return titles
 
 
 def _heading(root: etree._Element) -> str | None:
     """The text of the document's first heading, or None."""
     heading = next((el for el in root.iter() if local(el) in _HEADINGS), None)
-    return " ".join(block_text(heading).split()) if heading is not None else None
+    return collapse_ascii_space(block_text(heading)) if heading is not None else None
 
 
 def read_book(book: Path) -> tuple[Package, list[SpineDoc]]:
@@ -178,8 +182,8 @@ def read_book(book: Path) -> tuple[Package, list[SpineDoc]]:
 def _spine_doc(zf: zipfile.ZipFile, book: Path, pkg: Package, path: str, titles: dict[str, str]) -> SpineDoc | None:
     """The spine document at ``path`` with its title and blocks; None when it holds no text."""
     root = parse_xml(read_member(zf, book, path), book, path)
-    found = blocks(root)
-    if not any(b.text.strip() for b in found):
+    found = document_blocks(root)
+    if not any(b.text.strip() for b in found.blocks):
         return None
     href = posixpath.relpath(path, posixpath.dirname(pkg.opf_path))
-    return SpineDoc(path, href, titles.get(path) or _heading(root) or None, found)
+    return SpineDoc(path, href, titles.get(path) or _heading(root) or None, found.blocks, found.skipped)

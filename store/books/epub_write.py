@@ -17,11 +17,23 @@ from typing import Literal
 
 from lxml import etree
 
+from store.books.block_targets import DocTargets, block_targets
 from store.books.book_file import book_file, read_entries
-from store.books.element_path import find_element, in_body
+from store.books.edition_lang import mark_translations, set_lang
+from store.books.edition_meta import (
+    modified_now,
+    new_identifier,
+    set_identifier,
+    set_language,
+    set_modified,
+    set_ncx_identity,
+)
+from store.books.edition_titles import DocTitles, doc_titles, plain_text, retitle_document
+from store.books.element_path import PathIndex
 from store.books.epub_blocks import add_translation_after, local, set_block_text
-from store.books.epub_read import DC_NS, Package, nav_links, ncx_labels, read_package
+from store.books.epub_read import Package, nav_links, ncx_labels, read_package
 from store.books.epub_safety import BookError, check_not_encrypted, open_epub, parse_xml, read_member
+from store.books.loose_text import Run, add_translation_run, replace_run
 from store.export_target import ExportTarget, write_target
 from store.language_tag import is_language_tag
 from store.loader import load_chapter
@@ -63,30 +75,25 @@ def _chapter_text(para: Paragraph, missing: Missing) -> str | None:
     return missing_mark(para) if missing == "mark" else None
 
 
-def _targets(root: etree._Element, chapter: Chapter, href: str) -> list[tuple[Paragraph, etree._Element]]:
-    """Each paragraph that came from this document with its element, every path resolved before anything
-    changes (an inserted translation shifts the positions after it)."""
-    targets: list[tuple[Paragraph, etree._Element]] = []
-    for para in chapter.paragraphs:
-        ref = (para.__pydantic_extra__ or {}).get("source_ref")
-        if ref is None:
-            continue  # a paragraph added after the import: it has no block in the book
-        path = ref.get("path") if isinstance(ref, dict) else None
-        found = find_element(root, path) if isinstance(path, str) else None
-        if found is None or not in_body(found):
-            raise BookError(
-                f"chapter {chapter.id}: paragraph {para.id}: its source reference {path!r} names no block of "
-                f"{href} in the source EPUB; restore the paragraph's source_ref or re-import the book"
-            )
-        targets.append((para, found))
-    return targets
-
-
-def _rewrite_doc(
-    root: etree._Element, chapter: Chapter, href: str, bilingual: bool, missing: Missing, report: EpubExport
+def _rewrite_runs(
+    runs: list[tuple[Paragraph, Run]], chapter: Chapter, edition: Edition, missing: Missing, report: EpubExport
 ) -> None:
-    write = add_translation_after if bilingual else set_block_text
-    for para, el in _targets(root, chapter, href):
+    """Loose text runs first: a block's bilingual twin takes over its tail, which may be one of them."""
+    for para, run in runs:
+        text = _chapter_text(para, missing)
+        if text is None:
+            continue
+        text = _xml_text(text, f"{chapter.id} paragraph {para.id}", report)
+        if edition.bilingual:
+            add_translation_run(run, text, edition.target)
+        else:
+            replace_run(run, text)
+
+
+def _rewrite_doc(targets: DocTargets, chapter: Chapter, edition: Edition, missing: Missing, report: EpubExport) -> None:
+    _rewrite_runs(targets.runs, chapter, edition, missing, report)
+    write = add_translation_after if edition.bilingual else set_block_text
+    for para, el in targets.elements:
         text = _chapter_text(para, missing)
         if text is not None and local(el) not in _IMAGES:
             write(el, _xml_text(text, f"{chapter.id} paragraph {para.id}", report))
@@ -122,59 +129,104 @@ def _target_language(chapters: list[tuple[str, Chapter]]) -> str | None:
     return chapter.target_language
 
 
-class _Rewrite:
-    """The members an export replaces, parsed from the source EPUB and serialised again."""
+@dataclass(frozen=True)
+class Edition:
+    """The book being written: bilingual or translated, in which language, under which new identifier."""
 
-    def __init__(self, zf: zipfile.ZipFile, source: Path, report: EpubExport) -> None:
+    bilingual: bool
+    target: str | None
+    identifier: str
+
+    @property
+    def whole_book_language(self) -> str | None:
+        """The language every document says: the target's in the translated book, None in the bilingual one."""
+        return None if self.bilingual else self.target
+
+
+def _label(titles: dict[str, DocTitles], path: str, text: str) -> str | None:
+    """The translation of a nav/NCX label pointing at ``path``, or None to leave it."""
+    found = titles.get(path)
+    return found.label(text) if found is not None else None
+
+
+class _Rewrite:
+    """The members an export replaces, parsed from the source EPUB (each once) and serialised at the end."""
+
+    def __init__(self, zf: zipfile.ZipFile, source: Path, report: EpubExport, edition: Edition) -> None:
         self.zf = zf
         self.source = source
         self.report = report
-        self.replaced: dict[str, bytes] = {}
+        self.edition = edition
+        self.roots: dict[str, etree._Element] = {}
 
     def member(self, path: str) -> etree._Element:
-        return parse_xml(read_member(self.zf, self.source, path), self.source, path)
+        if path not in self.roots:
+            self.roots[path] = parse_xml(read_member(self.zf, self.source, path), self.source, path)
+        return self.roots[path]
 
-    def keep(self, path: str, root: etree._Element) -> None:
-        self.replaced[path] = _serialize(root)
+    def replaced(self) -> dict[str, bytes]:
+        return {path: _serialize(root) for path, root in self.roots.items()}
 
-    def documents(self, by_path: dict[str, Chapter], bilingual: bool, missing: Missing) -> None:
+    def clean(self, text: str) -> str:
+        return _NOT_XML_TEXT.sub("\ufffd", text)
+
+    def documents(self, by_path: dict[str, Chapter], missing: Missing) -> dict[str, DocTitles]:
+        """Rewrite each chapter's document; return what its titles become (read before the rewrite)."""
+        titles: dict[str, DocTitles] = {}
         for path, chapter in by_path.items():
             root = self.member(path)
-            _rewrite_doc(root, chapter, path, bilingual, missing, self.report)
-            self.keep(path, root)
+            targets = block_targets(PathIndex(root), chapter, path)
+            titles[path] = doc_titles(chapter, targets.elements, self.clean)
+            if chapter.title_translation and _NOT_XML_TEXT.search(chapter.title_translation):
+                self.report.replaced.append(f"{chapter.id} title")
+            _rewrite_doc(targets, chapter, self.edition, missing, self.report)
+            self.document_language(root, titles[path])
+        return titles
 
-    def titles(self, by_path: dict[str, Chapter]) -> dict[str, str]:
-        """The translated title of each document that has one, made fit for XML."""
-        return {
-            path: _xml_text(ch.title_translation, f"{ch.id} title", self.report)
-            for path, ch in by_path.items()
-            if ch.title_translation
-        }
-
-    def language(self, pkg: Package, target: str | None) -> None:
-        if not target:
+    def document_language(self, root: etree._Element, titles: DocTitles | None) -> None:
+        """The translated book's document says the target language and has its ``<title>`` translated; the
+        bilingual book's marks its inserted translations."""
+        target = self.edition.target
+        if self.edition.bilingual:
+            if target:
+                mark_translations(root, target)
             return
-        for lang in pkg.opf.iter(f"{{{DC_NS}}}language"):
-            lang.text = target
-        self.keep(pkg.opf_path, pkg.opf)
+        if titles is not None:
+            retitle_document(root, titles)
+        if target:
+            set_lang(root, target)
 
-    def nav_titles(self, nav_path: str | None, titles: dict[str, str]) -> None:
-        if not titles or not nav_path or nav_path in self.replaced:
+    def other_documents(self, pkg: Package) -> None:
+        """The translated book's XHTML documents that are not chapters (cover, nav …) in the target language."""
+        if self.edition.bilingual or not self.edition.target:
             return
-        nav = self.member(nav_path)
-        for a, path in nav_links(nav, nav_path):
-            if titles.get(path):
-                set_block_text(a, titles[path])
-        self.keep(nav_path, nav)
+        for path, media_type, _ in pkg.manifest.values():
+            if media_type == "application/xhtml+xml" and path in self.zf.namelist():
+                self.document_language(self.member(path), None)
 
-    def ncx_titles(self, ncx_path: str | None, titles: dict[str, str]) -> None:
-        if not titles or not ncx_path:
+    def package(self, pkg: Package) -> None:
+        """The package's language, identifier and modification time (``edition_meta``)."""
+        if self.edition.target:
+            set_language(pkg.opf, self.edition.target, whole_book=not self.edition.bilingual)
+        set_identifier(pkg.opf, self.edition.identifier)
+        set_modified(pkg.opf, modified_now())
+        self.roots[pkg.opf_path] = pkg.opf
+
+    def nav_titles(self, nav_path: str | None, titles: dict[str, DocTitles]) -> None:
+        if not nav_path or nav_path not in self.zf.namelist():
+            return
+        for a, path in nav_links(self.member(nav_path), nav_path):
+            new = _label(titles, path, plain_text(a))
+            if new:
+                set_block_text(a, new)
+
+    def ncx_titles(self, ncx_path: str | None, titles: dict[str, DocTitles]) -> None:
+        if not ncx_path or ncx_path not in self.zf.namelist():
             return
         ncx = self.member(ncx_path)
         for label, path in ncx_labels(ncx, ncx_path):
-            if titles.get(path):
-                label.text = titles[path]
-        self.keep(ncx_path, ncx)
+            label.text = _label(titles, path, label.text or "") or label.text
+        set_ncx_identity(ncx, self.edition.identifier, self.edition.whole_book_language)
 
 
 def export_epub(
@@ -185,19 +237,19 @@ def export_epub(
     if not source.is_file() or not book_file(workspace).is_file():
         raise BookError(f"{workspace}: not an imported book (no .proofdesk/source.epub and book.json)")
     chapters = _chapters(workspace)
-    target = _target_language(chapters)
+    edition = Edition(bilingual, _target_language(chapters), new_identifier())
     report = EpubExport()
     with open_epub(source) as zf:
         check_not_encrypted(zf, source)
         pkg = read_package(zf, source)
         by_path = _by_path(pkg, chapters, book_file(workspace))
-        rewrite = _Rewrite(zf, source, report)
-        rewrite.documents(by_path, bilingual, missing)
-        titles = rewrite.titles(by_path)
-        rewrite.language(pkg, target)
+        rewrite = _Rewrite(zf, source, report, edition)
+        titles = rewrite.documents(by_path, missing)
         rewrite.nav_titles(pkg.nav_path, titles)
         rewrite.ncx_titles(pkg.ncx_path, titles)
-        data = _rebuild(zf, source, rewrite.replaced)
+        rewrite.other_documents(pkg)
+        rewrite.package(pkg)
+        data = _rebuild(zf, source, rewrite.replaced())
     write_target(out, data)
     report.chapters = len(by_path)
     return report
