@@ -45,7 +45,7 @@ def _place(index: PathIndex, path: str | None, targets: DocTargets, para: Paragr
     """Add the paragraph's element or run to ``targets``; False when ``path`` names neither in the body."""
     if path is None:
         return False
-    if path.endswith(")]"):
+    if "/text()[" in path:
         run = index.text_run(path)
         if run is None or not _run_in_body(run):
             return False

@@ -1,0 +1,155 @@
+"""Every element that holds text is imported, and exported back in place (issue 29, item 3; design section 21).
+
+Books built here hold each kind: table cells and captions, ``pre`` (whitespace exact), definition lists, figure
+captions, SVG ``text``, an inline element and runs of text directly in ``body``/``section``/``div``; ``import``
+prints a count per kind and a line for what it leaves as it is (scripts, MathML, an SVG's title, the nav).
+"""
+
+from __future__ import annotations
+
+import zipfile
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from store.books.block_walk import document_blocks
+from store.books.element_path import PathIndex, find_element, path_of
+from store.loader import load_chapter
+from store.model import TranslationVersion
+from store.serialize import chapter_bytes
+from tests.store.books.epub_builder import build_epub, structural_problems
+from tui.cli import main
+
+BODY = (
+    "冒頭の地の文<section>\n  節の地の文\n  <p>段落</p>段落の後の地の文"
+    "<table><caption>表題</caption><tr><th>見出し</th><td>セル</td><td><p>セル内の段落</p></td><td/></tr></table>"
+    "<pre>  一行目\n    二行目  </pre>"
+    "<dl><dt>用語</dt><dd>定義</dd></dl>"
+    '<figure><img src="pic.png" alt=""/><figcaption>図の説明</figcaption></figure>'
+    '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><title>図題</title>'
+    '<text x="0" y="5">図の文字</text></svg>'
+    "<span>インラインだけ</span>"
+    "<script>var x = 1;</script>"
+    '<math xmlns="http://www.w3.org/1998/Math/MathML"><mi>x</mi></math>'
+    "<div><p>入れ子</p>divの地の文</div>"
+    "</section>"
+)
+EXPECTED = [
+    ("loose text", "冒頭の地の文"),
+    ("loose text", "節の地の文"),
+    ("p", "段落"),
+    ("loose text", "段落の後の地の文"),
+    ("caption", "表題"),
+    ("th", "見出し"),
+    ("td", "セル"),
+    ("p", "セル内の段落"),
+    ("pre", "  一行目\n    二行目  "),
+    ("dt", "用語"),
+    ("dd", "定義"),
+    ("img", ""),
+    ("figcaption", "図の説明"),
+    ("svg text", "図の文字"),
+    ("span", "インラインだけ"),
+    ("p", "入れ子"),
+    ("loose text", "divの地の文"),
+]
+
+
+def _doc(body: str) -> etree._Element:
+    xhtml = f'<html xmlns="http://www.w3.org/1999/xhtml"><head><title>t</title></head><body>{body}</body></html>'
+    return etree.fromstring(xhtml.encode())
+
+
+def test_each_kind_is_a_paragraph_in_document_order() -> None:
+    found = document_blocks(_doc(BODY))
+    assert [(b.kind, b.text) for b in found.blocks] == EXPECTED
+    assert [b.preformatted for b in found.blocks] == [kind == "pre" for kind, _ in EXPECTED]
+    assert dict(found.skipped) == {"script": 1, "math": 1, "svg title": 1}
+
+
+def test_every_path_is_getpaths_and_finds_its_element() -> None:
+    root = _doc(BODY)
+    index = PathIndex(root)
+    tree = root.getroottree()
+    for el in root.iter():
+        if isinstance(el.tag, str):
+            assert path_of(el) == tree.getpath(el)
+            assert index.element(tree.getpath(el)) is el
+            assert find_element(root, tree.getpath(el)) is el
+    for block in document_blocks(root).blocks:
+        if block.kind == "loose text":
+            el, tail = index.text_run(block.path) or (None, False)
+            assert el is not None and block.text in ((el.tail if tail else el.text) or "")
+        else:
+            assert index.element(block.path) is not None
+
+
+def test_paths_of_prefixed_and_unnamespaced_elements_are_getpaths() -> None:
+    root = etree.fromstring(
+        b'<html xmlns="http://www.w3.org/1999/xhtml" xmlns:svg="http://www.w3.org/2000/svg"><body><p>a</p>'
+        b"<svg:svg><svg:text>t</svg:text><svg:g/><svg:text>u</svg:text></svg:svg><!-- c --><p>b</p>"
+        b'<x xmlns=""><y/><y/><z/></x></body></html>'
+    )
+    tree = root.getroottree()
+    index = PathIndex(root)
+    for el in root.iter():
+        if isinstance(el.tag, str):
+            assert path_of(el) == tree.getpath(el)
+            assert index.element(tree.getpath(el)) is el
+    assert index.element("/*/*/*[1]") is root[0][0]  # any shape find_element accepts is still found
+    assert index.element("/*/*/*[9]") is None and index.text_run("/*/*/text()[1]") is None
+
+
+def _translate(ws: Path) -> None:
+    for path in ws.glob("ch*.json"):
+        ch = load_chapter(path)
+        paras = []
+        for p in ch.paragraphs:
+            v = TranslationVersion(
+                id="t" + p.id, text="EN:" + p.text, origin="translation", created_at="2026-01-01T00:00:00Z"
+            )
+            paras.append(p if p.is_empty else p.replace(translations=(v,), selected_translation_id=v.id))
+        path.write_bytes(chapter_bytes(ch.replace(paragraphs=tuple(paras))))
+
+
+def test_import_counts_each_kind_and_says_what_it_left(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    book = build_epub(tmp_path / "b.epub", [("a.xhtml", "A", BODY)])
+    assert main(["import", str(book), "-o", str(tmp_path / "ws")]) == 0
+    err = capsys.readouterr().err
+    assert (
+        "paragraphs: loose text 4, p 3, caption 1, th 1, td 1, pre 1, dt 1, dd 1, img 1, figcaption 1, svg text 1"
+        in err
+    )
+    for skipped in ("script ×1", "math ×1", "svg title ×1"):
+        assert f"not imported, kept as it is: {skipped}" in err
+    texts = [(p.text) for p in load_chapter(tmp_path / "ws" / "ch001.json").paragraphs]
+    assert texts == [text for _, text in EXPECTED]
+
+
+@pytest.mark.parametrize("bilingual", [False, True])
+def test_export_puts_each_kind_back(tmp_path: Path, bilingual: bool) -> None:
+    book = build_epub(tmp_path / "b.epub", [("a.xhtml", "A", BODY)])
+    ws = tmp_path / "ws"
+    assert main(["import", str(book), "-o", str(ws), "--target-language", "en"]) == 0
+    _translate(ws)
+    out = tmp_path / "out.epub"
+    assert main(["export", str(ws), "--epub", str(out), *(["--bilingual"] if bilingual else [])]) == 0
+    assert structural_problems(out) == []
+    with zipfile.ZipFile(out) as zf:
+        root = etree.fromstring(zf.read("OEBPS/a.xhtml"))
+    again = document_blocks(root).blocks
+    translated = [(kind, "EN:" + text if text else "") for kind, text in EXPECTED]
+    if bilingual:
+        # Each original, then its translation; a loose run's translation is a span after it.
+        twins = [(("span" if kind == "loose text" else kind), text) for kind, text in translated]
+        originals = iter(EXPECTED)
+        got = [(b.kind, b.text) for b in again]
+        assert [pair for pair in got if not pair[1].startswith("EN:")] == list(originals)
+        assert [pair for pair in got if pair[1].startswith("EN:")] == [t for t in twins if t[1]]
+        spans = [el for el in root.iter("{*}span") if "proofdesk-translation" in el.get("class", "")]
+        assert spans and all(el.get("lang") == "en" for el in spans)
+    else:
+        assert [(b.kind, b.text) for b in again] == translated  # pre's whitespace exact (a newline as <br/>)
+        section = next(root.iter("{*}section"))
+        assert section.text == "\n  EN:節の地の文\n  "  # a loose run keeps the markup's indentation around it
