@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from lxml import etree
 
+from store.books.ascii_space import collapse_ascii_space
 from store.books.epub_blocks import local
 from store.model import Chapter, Paragraph
 
@@ -42,8 +43,8 @@ def plain_text(el: etree._Element) -> str:
 
 
 def label_text(translation: str) -> str:
-    """A translation as a one-line title: codes dropped, line breaks as spaces."""
-    return _words(_CODE.sub("", translation).replace("\n", " "))
+    """A translation as a one-line title: codes dropped, ASCII whitespace (line breaks too) collapsed."""
+    return collapse_ascii_space(_CODE.sub("", translation))
 
 
 @dataclass
