@@ -48,6 +48,15 @@ def child_steps(parent: etree._Element) -> Iterator[tuple[etree._Element, str]]:
     """Each element child of ``parent`` with its last path step, as ``getpath`` writes it, in one pass."""
     children = [child for child in parent if isinstance(child.tag, str)]
     keys = [_sibling_key(child) for child in children]
+    if not any(keys):  # all in the default namespace (XHTML): ``*``, ``*[1]``, ``*[2]`` …
+        yield from ((child, _indexed("*", n, len(children))) for n, child in enumerate(children, start=1))
+        return
+    yield from _named_steps(children, keys)
+
+
+def _named_steps(
+    children: list[etree._Element], keys: list[tuple[str, str] | None]
+) -> Iterator[tuple[etree._Element, str]]:
     totals = Counter(keys)
     totals[None] = len(children)  # ``*`` counts every element
     seen: Counter[tuple[str, str] | None] = Counter()

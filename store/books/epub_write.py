@@ -35,6 +35,7 @@ from store.books.epub_read import Package, nav_links, ncx_labels, read_package
 from store.books.epub_safety import BookError, check_not_encrypted, open_epub, parse_xml, read_member
 from store.books.loose_text import Run, add_translation_run, replace_run
 from store.export_target import ExportTarget, write_target
+from store.fast_load import gc_paused
 from store.language_tag import is_language_tag
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
@@ -232,13 +233,27 @@ class _Rewrite:
 def export_epub(
     workspace: Path, out: ExportTarget, *, bilingual: bool = False, missing: Missing = "source"
 ) -> EpubExport:
-    """Write the checked target ``out`` from ``workspace/.proofdesk/source.epub``; say what was done."""
+    """Write the checked target ``out`` from ``workspace/.proofdesk/source.epub``; say what was done.
+
+    The cycle collector waits meanwhile (``gc_paused``): the chapters and the documents' trees hold no cycles, and
+    collections walking a 125,000-paragraph chapter again and again doubled the export's time."""
     source = workspace / ".proofdesk" / "source.epub"
     if not source.is_file() or not book_file(workspace).is_file():
         raise BookError(f"{workspace}: not an imported book (no .proofdesk/source.epub and book.json)")
-    chapters = _chapters(workspace)
-    edition = Edition(bilingual, _target_language(chapters), new_identifier())
     report = EpubExport()
+    with gc_paused():
+        chapters = _chapters(workspace)
+        edition = Edition(bilingual, _target_language(chapters), new_identifier())
+        data, report.chapters = _edition_bytes(workspace, chapters, edition, missing, report)
+    write_target(out, data)
+    return report
+
+
+def _edition_bytes(
+    workspace: Path, chapters: list[tuple[str, Chapter]], edition: Edition, missing: Missing, report: EpubExport
+) -> tuple[bytes, int]:
+    """The new book's bytes and the number of chapters written into it."""
+    source = workspace / ".proofdesk" / "source.epub"
     with open_epub(source) as zf:
         check_not_encrypted(zf, source)
         pkg = read_package(zf, source)
@@ -249,10 +264,7 @@ def export_epub(
         rewrite.ncx_titles(pkg.ncx_path, titles)
         rewrite.other_documents(pkg)
         rewrite.package(pkg)
-        data = _rebuild(zf, source, rewrite.replaced())
-    write_target(out, data)
-    report.chapters = len(by_path)
-    return report
+        return _rebuild(zf, source, rewrite.replaced()), len(by_path)
 
 
 def _rebuild(zf: zipfile.ZipFile, source: Path, replaced: dict[str, bytes]) -> bytes:
