@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -34,6 +35,7 @@ from store.books.epub_blocks import add_translation_after, local, set_block_text
 from store.books.epub_read import Package, nav_links, ncx_labels, read_package
 from store.books.epub_safety import BookError, check_not_encrypted, open_epub, parse_xml, read_member
 from store.books.loose_text import Run, add_translation_run, replace_run
+from store.books.twin_inside import INSIDE_ONLY, add_translation_inside
 from store.export_target import ExportTarget, write_target
 from store.fast_load import gc_paused
 from store.language_tag import is_language_tag
@@ -93,11 +95,17 @@ def _rewrite_runs(
 
 def _rewrite_doc(targets: DocTargets, chapter: Chapter, edition: Edition, missing: Missing, report: EpubExport) -> None:
     _rewrite_runs(targets.runs, chapter, edition, missing, report)
-    write = add_translation_after if edition.bilingual else set_block_text
     for para, el in targets.elements:
         text = _chapter_text(para, missing)
         if text is not None and local(el) not in _IMAGES:
+            write = _bilingual_writer(el) if edition.bilingual else set_block_text
             write(el, _xml_text(text, f"{chapter.id} paragraph {para.id}", report))
+
+
+def _bilingual_writer(el: etree._Element) -> Callable[[etree._Element, str], None]:
+    """How the bilingual book adds a translation: after the block, or inside it for a block its parent holds once
+    or whose twin would change the table's shape (``twin_inside``)."""
+    return add_translation_inside if local(el) in INSIDE_ONLY else add_translation_after
 
 
 def _chapters(workspace: Path) -> list[tuple[str, Chapter]]:

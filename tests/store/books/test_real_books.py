@@ -10,8 +10,6 @@ is skipped, saying so.
 
 from __future__ import annotations
 
-import re
-import subprocess
 import zipfile
 from pathlib import Path
 
@@ -20,15 +18,13 @@ from lxml import etree
 
 from store.loader import load_chapter
 from store.workspace import Workspace
-from tests.store.books.epub_builder import epubcheck_command, structural_problems
+from tests.store.books.epub_builder import epubcheck_command, epubcheck_errors, structural_problems
 from tui.cli import main
 
 pytestmark = pytest.mark.slow
 
 SAMPLES = Path(__file__).resolve().parents[2] / "data" / "epub"
 BOOKS = ["wasteland", "regime-anticancer-arabic"]
-# ERROR(RSC-005): /tmp/…/out.epub/EPUB/a.xhtml(12,7): message — the code and the message, without the place.
-_MESSAGE = re.compile(r"(ERROR|FATAL)\(([A-Z0-9-]+)\): (?:.*?\(-?\d+,-?\d+\): )?(.*)")
 
 
 def zip_sample(folder: Path, out: Path) -> Path:
@@ -38,13 +34,6 @@ def zip_sample(folder: Path, out: Path) -> Path:
         for path in sorted(p for p in folder.rglob("*") if p.is_file() and p.name != "mimetype"):
             zf.write(path, path.relative_to(folder).as_posix(), compress_type=zipfile.ZIP_DEFLATED)
     return out
-
-
-def _epubcheck_errors(cmd: list[str], book: Path) -> set[str]:
-    """epubcheck's errors and fatals for ``book``, each as its code and message without its place."""
-    done = subprocess.run([*cmd, str(book)], capture_output=True, text=True, check=False, timeout=300)
-    found = (_MESSAGE.match(line) for line in (done.stdout + done.stderr).splitlines())
-    return {f"{m.group(2)}: {m.group(3).replace(str(book), 'BOOK')}" for m in found if m}
 
 
 def _texts(ws: Path) -> list[list[str]]:
@@ -89,4 +78,4 @@ def test_a_real_book_comes_back_out(translated: tuple[Path, Path], tmp_path: Pat
     cmd = epubcheck_command()
     if cmd is None:
         pytest.skip("epubcheck is not installed or not runnable here: the structural check and the re-import ran")
-    assert _epubcheck_errors(cmd, out) <= _epubcheck_errors(cmd, book)
+    assert epubcheck_errors(cmd, out) <= epubcheck_errors(cmd, book)
