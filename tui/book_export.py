@@ -2,7 +2,7 @@
 
 The formats are those of ``proofdesk export``: the imported book back as an EPUB (``store.books.epub_write``),
 plain or bilingual, and the text formats of ``store.books.text_export`` (text, bilingual text, Markdown), the
-chapters in file-name order (the book's order) in one file, or one file per chapter when the path typed ends with
+chapters in book order in one file, or one file per chapter when the path typed ends with
 ``/``. The exporters are the store's own; this module picks the chapters, the file names and the place.
 
 Where an export may write: never onto a chapter file, the glossary, anything under ``.proofdesk/`` or an existing

@@ -1,6 +1,6 @@
 """Book-level work without leaving the workstation (issue 25.15): the chapter list's counts (warnings, unreviewed,
 pending suggestions) and running marks, computed off the event loop; and the palette's book commands: translate or
-polish every chapter in file-name order (x cancels), check the book, export it (EPUB, bilingual EPUB, text formats)
+polish every chapter in book order (x cancels), check the book, export it (EPUB, bilingual EPUB, text formats)
 never onto a file of the workspace."""
 
 from __future__ import annotations
