@@ -45,12 +45,18 @@ def _place(index: PathIndex, path: str | None, targets: DocTargets, para: Paragr
     """Add the paragraph's element or run to ``targets``; False when ``path`` names neither in the body."""
     if path is None:
         return False
-    if "/text()[" in path:
-        run = index.text_run(path)
-        if run is None or not _run_in_body(run):
-            return False
-        targets.runs.append((para, run))
-        return True
+    return _place_run(index, path, targets, para) if "/text()[" in path else _place_element(index, path, targets, para)
+
+
+def _place_run(index: PathIndex, path: str, targets: DocTargets, para: Paragraph) -> bool:
+    run = index.text_run(path)
+    if run is None or not _run_in_body(run):
+        return False
+    targets.runs.append((para, run))
+    return True
+
+
+def _place_element(index: PathIndex, path: str, targets: DocTargets, para: Paragraph) -> bool:
     found = index.element(path)
     if found is None or not in_body(found):
         return False

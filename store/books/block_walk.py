@@ -59,14 +59,17 @@ class DocumentBlocks:
         kind = local(el)
         if kind in KEPT_AS_IS:
             self._skip(el, kind)
-        elif kind in IMAGES:
-            self.add("", path, kind)
-        elif kind == "svg":
-            self.svg(el, path)
-        elif not _holds_blocks(el) and self._leaf(el, path, kind):
-            return
-        else:
+        elif kind in IMAGES or kind == "svg":
+            self.image(el, path, kind)
+        elif _holds_blocks(el) or not self._leaf(el, path, kind):
             self.walk(el, path)
+
+    def image(self, el: etree._Element, path: str, kind: str) -> None:
+        """An image as an empty paragraph; an SVG's texts as paragraphs (the SVG is empty only without them)."""
+        if kind == "svg":
+            self.svg(el, path)
+        else:
+            self.add("", path, kind)
 
     def _leaf(self, el: etree._Element, path: str, kind: str) -> bool:
         """``el`` as one paragraph when it has text, or is an empty block that keeps its place; else False."""

@@ -19,8 +19,10 @@ def set_lang(el: etree._Element, lang: str) -> None:
     el.set(XML_LANG, lang)
 
 
-def mark_translations(root: etree._Element, lang: str) -> None:
-    """Every inserted translation of the document (class ``proofdesk-translation``) in ``lang``."""
-    for el in root.iter():
-        if isinstance(el.tag, str) and TRANSLATION_CLASS in el.get("class", "").split():
-            set_lang(el, lang)
+def mark_translations(root: etree._Element, lang: str | None) -> None:
+    """Every inserted translation of the document (class ``proofdesk-translation``) in ``lang`` (None: the
+    chapters name no target language, so nothing is said)."""
+    if lang:
+        for el in root.iter():
+            if isinstance(el.tag, str) and TRANSLATION_CLASS in el.get("class", "").split():
+                set_lang(el, lang)

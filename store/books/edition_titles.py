@@ -7,7 +7,7 @@ titles imported before U+3000 was kept exactly still match.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -68,14 +68,18 @@ def doc_titles(
     chapter: Chapter, targets: Iterable[tuple[Paragraph, etree._Element]], clean: Callable[[str], str]
 ) -> DocTitles:
     """The titles of the chapter's document, read before its blocks are rewritten; ``clean`` makes text fit XML."""
+    translated = chapter.title_translation
     titles = DocTitles(title=_words(chapter.title or ""))
-    if chapter.title_translation:
-        titles.title_translation = clean(label_text(chapter.title_translation))
-    for para, el in targets:
-        chosen = para.selected_text
-        if chosen and local(el) in HEADINGS:
-            titles.headings.setdefault(plain_text(el), clean(label_text(chosen)))
+    titles.title_translation = clean(label_text(translated)) if translated else None
+    for para, el in _translated_headings(targets):
+        titles.headings.setdefault(plain_text(el), clean(label_text(para.selected_text or "")))
     return titles
+
+
+def _translated_headings(
+    targets: Iterable[tuple[Paragraph, etree._Element]],
+) -> Iterator[tuple[Paragraph, etree._Element]]:
+    return ((para, el) for para, el in targets if para.selected_text and local(el) in HEADINGS)
 
 
 def retitle_document(root: etree._Element, titles: DocTitles) -> None:
@@ -88,5 +92,4 @@ def retitle_document(root: etree._Element, titles: DocTitles) -> None:
 
 
 def _head_title(root: etree._Element) -> etree._Element | None:
-    head = next((el for el in root if local(el) == "head"), None)
-    return next((el for el in head if local(el) == "title"), None) if head is not None else None
+    return root.find("{*}head/{*}title")

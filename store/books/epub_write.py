@@ -45,6 +45,7 @@ from store.plaintext import missing_mark
 
 Missing = Literal["source", "mark"]
 _IMAGES = frozenset({"img", "svg", "image"})
+_XHTML = frozenset({"application/xhtml+xml"})
 # Characters XML 1.0 cannot hold, or that design section 21 keeps out of a book: C0 and C1 controls but tab and
 # newline, DEL, the non-characters U+FFFE and U+FFFF, and lone surrogates.
 _NOT_XML_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ufffe\uffff\ud800-\udfff]")
@@ -195,23 +196,23 @@ class _Rewrite:
     def document_language(self, root: etree._Element, titles: DocTitles | None) -> None:
         """The translated book's document says the target language and has its ``<title>`` translated; the
         bilingual book's marks its inserted translations."""
-        target = self.edition.target
         if self.edition.bilingual:
-            if target:
-                mark_translations(root, target)
+            mark_translations(root, self.edition.target)
             return
         if titles is not None:
             retitle_document(root, titles)
-        if target:
-            set_lang(root, target)
+        if self.edition.target:
+            set_lang(root, self.edition.target)
 
     def other_documents(self, pkg: Package) -> None:
         """The translated book's XHTML documents that are not chapters (cover, nav …) in the target language."""
-        if self.edition.bilingual or not self.edition.target:
-            return
-        for path, media_type, _ in pkg.manifest.values():
-            if media_type == "application/xhtml+xml" and path in self.zf.namelist():
+        if self.edition.whole_book_language:
+            for path in self._xhtml_members(pkg):
                 self.document_language(self.member(path), None)
+
+    def _xhtml_members(self, pkg: Package) -> list[str]:
+        names = set(self.zf.namelist())
+        return [path for path, media_type, _ in pkg.manifest.values() if media_type in _XHTML and path in names]
 
     def package(self, pkg: Package) -> None:
         """The package's language, identifier and modification time (``edition_meta``)."""
@@ -230,9 +231,10 @@ class _Rewrite:
                 set_block_text(a, new)
 
     def ncx_titles(self, ncx_path: str | None, titles: dict[str, DocTitles]) -> None:
-        if not ncx_path or ncx_path not in self.zf.namelist():
-            return
-        ncx = self.member(ncx_path)
+        if ncx_path in self.zf.namelist():
+            self._ncx(self.member(ncx_path), ncx_path, titles)
+
+    def _ncx(self, ncx: etree._Element, ncx_path: str, titles: dict[str, DocTitles]) -> None:
         for label, path in ncx_labels(ncx, ncx_path):
             label.text = _label(titles, path, label.text or "") or label.text
         set_ncx_identity(ncx, self.edition.identifier, self.edition.whole_book_language)
