@@ -163,3 +163,14 @@ def test_export_puts_each_kind_back(tmp_path: Path, bilingual: bool) -> None:
     if cmd is None:
         pytest.skip("epubcheck is not installed or not runnable here: the structure and the re-import were checked")
     assert epubcheck_errors(cmd, out) <= epubcheck_errors(cmd, book)  # the test book's own: undeclared properties
+
+
+def test_cells_and_loose_text_count_toward_the_caps(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    body = "前文<table><tr><td>一</td><td>二</td><td>三</td></tr></table>"  # four paragraphs, none of them a <p>
+    book = build_epub(tmp_path / "b.epub", [("a.xhtml", "A", body)])
+    capsys.readouterr()
+    assert main(["import", str(book), "-o", str(tmp_path / "ws"), "--max-paragraphs", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "4 blocks" in err and "--max-paragraphs" in err
+    assert not (tmp_path / "ws").exists()
+    assert main(["import", str(book), "-o", str(tmp_path / "ws"), "--max-paragraphs", "4"]) == 0
