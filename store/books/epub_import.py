@@ -11,7 +11,6 @@ from store.books.epub_read import SpineDoc, read_book
 from store.books.epub_safety import BookError
 from store.books.new_workspace import write_workspace
 from store.chapter_order import chapter_ids
-from store.fast_load import gc_paused
 from store.input_limits import ParagraphLimits
 from store.language_tag import is_language_tag
 from store.model import Chapter, Paragraph, new_id
@@ -40,15 +39,7 @@ def import_epub(
 
     ``source_language`` defaults to the book's own ``dc:language`` when that is a well-formed tag; a document or a
     book over ``limits`` is refused before any chapter is made. Chapter files are numbered with as many digits as
-    the book needs (``ch001``…, ``ch0001``… from 1,000 chapters). The cycle collector waits while the book is read
-    (``gc_paused``: its trees and paragraphs hold no cycles)."""
-    with gc_paused():
-        return _import(book, out, source_language, target_language, limits)
-
-
-def _import(
-    book: Path, out: Path, source_language: str | None, target_language: str | None, limits: ParagraphLimits | None
-) -> EpubImport:
+    the book needs (``ch001``…, ``ch0001``… from 1,000 chapters)."""
     pkg, docs = read_book(book)
     if not docs:
         raise BookError(f"{book}: no spine document holds text")
