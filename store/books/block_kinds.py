@@ -9,7 +9,9 @@
 - In an ``svg``, each ``text`` element is a paragraph (kind ``svg text``); its ``title`` and ``desc`` are skipped.
 - Text directly in an element that holds blocks (``body``, ``section``, ``div``, an ``li`` with a nested list …) is
   a *loose text* paragraph per text run.
-- :data:`KEPT_AS_IS` (scripts, styles, MathML) is never text to translate: skipped, and counted as skipped.
+- :data:`KEPT_AS_IS` (scripts, styles, MathML) is never text to translate: skipped, and counted as skipped; an
+  element whose only text lies in one (a ``div`` holding a formula) is no paragraph.
+- A spine document with no paragraph makes no chapter; what it left as it is is still counted (``epub_read``).
 """
 
 from __future__ import annotations

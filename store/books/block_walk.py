@@ -74,7 +74,7 @@ class DocumentBlocks:
     def _leaf(self, el: etree._Element, path: str, kind: str) -> bool:
         """``el`` as one paragraph when it has text, or is an empty block that keeps its place; else False."""
         text = block_text(el)
-        if text.strip():
+        if text.strip() and _has_words(el):
             self.add(text, path, kind)
         elif kind in EMPTY_BLOCKS or (kind == "div" and _has_image(el)):
             self.add("", path, kind)
@@ -102,6 +102,19 @@ class DocumentBlocks:
     def _skip(self, el: etree._Element, kind: str) -> None:
         if block_text(el).strip():
             self.skipped[kind] += 1
+
+
+def _has_words(el: etree._Element) -> bool:
+    """Whether ``el`` holds text outside what is kept as it is (a ``div`` holding only a formula has none)."""
+    if el.text and el.text.strip():
+        return True
+    return any(_child_has_words(child) for child in el)
+
+
+def _child_has_words(child: etree._Element) -> bool:
+    if child.tail and child.tail.strip():
+        return True
+    return isinstance(child.tag, str) and local(child) not in KEPT_AS_IS and _has_words(child)
 
 
 def _holds_blocks(el: etree._Element) -> bool:

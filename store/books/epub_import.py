@@ -40,7 +40,8 @@ def import_epub(
     ``source_language`` defaults to the book's own ``dc:language`` when that is a well-formed tag; a document or a
     book over ``limits`` is refused before any chapter is made. Chapter files are numbered with as many digits as
     the book needs (``ch001``…, ``ch0001``… from 1,000 chapters)."""
-    pkg, docs = read_book(book)
+    read = read_book(book)
+    pkg, docs = read.pkg, read.docs
     if not docs:
         raise BookError(f"{book}: no spine document holds text")
     _check_size(book, docs, limits or ParagraphLimits())
@@ -52,16 +53,8 @@ def import_epub(
         chapters.append((f"{chapter.id}.json", chapter_bytes(chapter)))
         order.append({"file": f"{chapter.id}.json", "href": doc.href})
     write_workspace(out, chapters, {"format": FORMAT, "source": "source.epub", "chapters": order}, source=book)
-    return _report(out, chapters, docs, pkg.nav_path if pkg.nav_path in pkg.spine else None)
-
-
-def _report(out: Path, chapters: list[tuple[str, bytes]], docs: list[SpineDoc], nav: str | None) -> EpubImport:
-    made = EpubImport([out / name for name, _ in chapters])
-    for doc in docs:
-        made.kinds.update(block.kind for block in doc.blocks)
-        made.skipped.update(doc.skipped)
-    if nav is not None:
-        made.skipped["the table of contents (its labels follow the chapter titles)"] += 1
+    made = EpubImport([out / name for name, _ in chapters], skipped=read.skipped)
+    made.kinds.update(block.kind for doc in docs for block in doc.blocks)
     return made
 
 

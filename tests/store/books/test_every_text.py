@@ -174,3 +174,13 @@ def test_cells_and_loose_text_count_toward_the_caps(tmp_path: Path, capsys: pyte
     assert err.count("\n") == 1 and "4 blocks" in err and "--max-paragraphs" in err
     assert not (tmp_path / "ws").exists()
     assert main(["import", str(book), "-o", str(tmp_path / "ws"), "--max-paragraphs", "4"]) == 0
+
+
+def test_a_document_of_only_a_formula_is_said_to_be_left(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    formula = '<div><math xmlns="http://www.w3.org/1998/Math/MathML"><mi>E</mi><mo>=</mo><mi>m</mi></math></div>'
+    book = build_epub(tmp_path / "b.epub", [("a.xhtml", "A", "<p>本文</p>"), ("f.xhtml", "F", formula)])
+    capsys.readouterr()
+    assert main(["import", str(book), "-o", str(tmp_path / "ws")]) == 0
+    err = capsys.readouterr().err
+    assert ": 1 chapters" in err and "paragraphs: p 1\n" in err
+    assert "not imported, kept as it is: math ×1" in err  # the formula's document makes no chapter, and says so
