@@ -9,8 +9,9 @@
 - In an ``svg``, each ``text`` element is a paragraph (kind ``svg text``); its ``title`` and ``desc`` are skipped.
 - Text directly in an element that holds blocks (``body``, ``section``, ``div``, an ``li`` with a nested list …) is
   a *loose text* paragraph per text run.
-- :data:`KEPT_AS_IS` (scripts, styles, MathML) is never text to translate: skipped, and counted as skipped; an
-  element whose only text lies in one (a ``div`` holding a formula) is no paragraph.
+- :data:`KEPT_AS_IS` (scripts, styles, MathML) is never text to translate: skipped, and counted as skipped. An
+  element whose only text lies in one of them or in an SVG (a ``div`` holding a formula, or an SVG page with its
+  words drawn in ``text``) is no paragraph itself: it is walked into.
 - A spine document with no paragraph makes no chapter; what it left as it is is still counted (``epub_read``).
 """
 
@@ -45,6 +46,7 @@ HOLDS_BLOCKS = EMPTY_BLOCKS | {
 }
 IMAGES = frozenset({"img", "image"})
 KEPT_AS_IS = frozenset({"script", "style", "math", "template"})
+OWN_TEXT = KEPT_AS_IS | {"svg"}  # text in these is not the words of the element around them
 SVG_SKIPPED = frozenset({"title", "desc"})
 LOOSE_TEXT = "loose text"
 SVG_TEXT = "svg text"

@@ -19,6 +19,7 @@ from store.books.block_kinds import (
     IMAGES,
     KEPT_AS_IS,
     LOOSE_TEXT,
+    OWN_TEXT,
     PREFORMATTED,
     SVG_SKIPPED,
     SVG_TEXT,
@@ -72,14 +73,15 @@ class DocumentBlocks:
             self.add("", path, kind)
 
     def _leaf(self, el: etree._Element, path: str, kind: str) -> bool:
-        """``el`` as one paragraph when it has text, or is an empty block that keeps its place; else False."""
+        """``el`` as one paragraph when it has words, or is an empty block that keeps its place; False to walk into
+        it instead (no text, or text only in an SVG, a formula or a script, each handled on its own)."""
         text = block_text(el)
-        if text.strip() and _has_words(el):
+        if _has_words(el):
             self.add(text, path, kind)
-        elif kind in EMPTY_BLOCKS or (kind == "div" and _has_image(el)):
-            self.add("", path, kind)
-        else:
+        elif text.strip() or not (kind in EMPTY_BLOCKS or (kind == "div" and _has_image(el))):
             return False
+        else:
+            self.add("", path, kind)
         return True
 
     def svg(self, el: etree._Element, path: str) -> None:
@@ -105,7 +107,8 @@ class DocumentBlocks:
 
 
 def _has_words(el: etree._Element) -> bool:
-    """Whether ``el`` holds text outside what is kept as it is (a ``div`` holding only a formula has none)."""
+    """Whether ``el`` holds text outside an SVG and what is kept as it is (a ``div`` holding only a formula or an SVG
+    with a caption drawn in it has none: the SVG's texts are paragraphs of their own)."""
     if el.text and el.text.strip():
         return True
     return any(_child_has_words(child) for child in el)
@@ -114,7 +117,7 @@ def _has_words(el: etree._Element) -> bool:
 def _child_has_words(child: etree._Element) -> bool:
     if child.tail and child.tail.strip():
         return True
-    return isinstance(child.tag, str) and local(child) not in KEPT_AS_IS and _has_words(child)
+    return isinstance(child.tag, str) and local(child) not in OWN_TEXT and _has_words(child)
 
 
 def _holds_blocks(el: etree._Element) -> bool:

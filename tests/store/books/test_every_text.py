@@ -184,3 +184,14 @@ def test_a_document_of_only_a_formula_is_said_to_be_left(tmp_path: Path, capsys:
     err = capsys.readouterr().err
     assert ": 1 chapters" in err and "paragraphs: p 1\n" in err
     assert "not imported, kept as it is: math ×1" in err  # the formula's document makes no chapter, and says so
+
+
+def test_an_svg_page_keeps_its_svg_and_its_words_are_paragraphs() -> None:
+    page = (
+        '<div class="page"><svg xmlns="http://www.w3.org/2000/svg"><style>.a{fill:red}</style>'
+        "<g><text><tspan>SOUS LE VENT</tspan></text></g></svg></div>"
+        '<p class="eq"><math xmlns="http://www.w3.org/1998/Math/MathML"><mi>x</mi></math></p>'
+    )
+    found = document_blocks(_doc(page))
+    assert [(b.kind, b.text) for b in found.blocks] == [("svg text", "SOUS LE VENT")]  # not the div, which holds it
+    assert dict(found.skipped) == {"math": 1}
