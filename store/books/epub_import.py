@@ -43,7 +43,7 @@ def import_epub(
     read = read_book(book)
     pkg, docs = read.pkg, read.docs
     if not docs:
-        raise BookError(f"{book}: no spine document holds text")
+        raise BookError(f"{book}: no spine document holds text to translate{_left_note(read.skipped)}")
     _check_size(book, docs, limits or ParagraphLimits())
     language = source_language or _book_language(pkg.language)
     chapters: list[tuple[str, bytes]] = []
@@ -56,6 +56,12 @@ def import_epub(
     made = EpubImport([out / name for name, _ in chapters], skipped=read.skipped)
     made.kinds.update(block.kind for doc in docs for block in doc.blocks)
     return made
+
+
+def _left_note(skipped: Counter[str]) -> str:
+    """`` (left as they are: math ×2, …)`` for a refusal, or nothing."""
+    left = ", ".join(f"{kind} ×{count}" for kind, count in skipped.most_common())
+    return f" (left as they are: {left})" if left else ""
 
 
 def _check_size(book: Path, docs: list[SpineDoc], limits: ParagraphLimits) -> None:

@@ -195,3 +195,14 @@ def test_an_svg_page_keeps_its_svg_and_its_words_are_paragraphs() -> None:
     found = document_blocks(_doc(page))
     assert [(b.kind, b.text) for b in found.blocks] == [("svg text", "SOUS LE VENT")]  # not the div, which holds it
     assert dict(found.skipped) == {"math": 1}
+
+
+def test_a_book_of_only_formulas_is_refused_saying_what_it_holds(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    formula = '<p><math xmlns="http://www.w3.org/1998/Math/MathML"><mi>x</mi></math></p>'
+    book = build_epub(tmp_path / "b.epub", [("f.xhtml", "F", formula)])
+    capsys.readouterr()
+    assert main(["import", str(book), "-o", str(tmp_path / "ws")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no spine document holds text to translate (left as they are: math ×1)" in err
