@@ -274,3 +274,21 @@ async def test_a_book_run_commit_shows_in_an_open_view_of_that_chapter(book: Pat
         await wait_for(pilot, lambda: control.progress.stopped == "complete", timeout=30, what="the book run")
         await wait_for(pilot, lambda: "3/3 done" in str(view.query_one("#chapter-status", Static).render()))
         assert view.table.status_of(view.table.chapter.paragraphs[0]) == "run"  # type: ignore[union-attr]
+
+
+async def test_the_chapter_list_is_in_natural_order(tmp_path: Path) -> None:
+    folder = tmp_path / "natural"
+    folder.mkdir()
+    names = ["ch10.json", "ch2.json", "ch1000.json", "ch100.json", "ch1.json"]
+    for name in names:
+        write(folder / name, small_chapter())
+    app = make_app(folder)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: not app.seeding, what="the first scan")
+        screen = chapter_list(app)
+        await wait_for(pilot, lambda: len(screen.rows) == 5, what="every chapter listed")
+        shown = [row.summary.path.name for row in screen.rows]
+        assert shown == ["ch1.json", "ch2.json", "ch10.json", "ch100.json", "ch1000.json"]
+        lines = screen_text(app).splitlines()
+        places = [next(n for n, line in enumerate(lines) if f" {name} " in line) for name in shown]
+        assert places == sorted(places)  # shown top to bottom in that order
