@@ -52,9 +52,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--epub",
         metavar="OUT.epub",
         type=Path,
-        help="CHAPTER is an imported book's workspace: write it back as an EPUB",
+        help="CHAPTER is an imported book's workspace: write it back as an EPUB in the target language (its "
+        "language, a new identifier, the modification time; nav titles from the translated headings)",
     )
-    p.add_argument("--bilingual", action="store_true", help="with --epub: each original block, then its translation")
+    p.add_argument(
+        "--bilingual",
+        action="store_true",
+        help="with --epub: each original block, then its translation (marked with the target's lang; a "
+        "caption or table cell holds it inside)",
+    )
     add_force_flag(p)
     p.set_defaults(handler=run)
 
