@@ -126,3 +126,13 @@ def test_nav_label_of_a_section_takes_its_headings_translation(tmp_path: Path) -
         nav_root = etree.fromstring(zf.read("OEBPS/nav.xhtml"))
     labels = ["".join(a.itertext()) for a in nav_root.iter("{*}a")]
     assert labels == ["EN 第一章　出会い", "EN 二節", "ほか", "表紙"]
+
+
+@pytest.mark.parametrize("version", [2, 3])
+def test_imported_titles_collapse_ascii_whitespace_only(tmp_path: Path, version: int) -> None:
+    from store.books.ascii_space import collapse_ascii_space
+
+    assert collapse_ascii_space(" \t第一章\n\n　出会い\u00a0 \r\n") == "第一章 　出会い\u00a0"
+    book = build_epub(tmp_path / "b.epub", [("ch1.xhtml", "  第一章\n\t　出会い  ", "<p>本文</p>")], version=version)
+    assert main(["import", str(book), "-o", str(tmp_path / "ws")]) == 0
+    assert load_chapter(tmp_path / "ws" / "ch001.json").title == "第一章 　出会い"  # the U+3000 is the book's own
