@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 _DIGITS = re.compile(r"(\d+)")
-_BOOK_FILE = Path(".proofdesk") / "book.json"
+_BOOK_FILE = Path(".proofdesk") / "book.json"  # STATE_DIR / BOOK_FILE: store.workspace imports this module
 _MAX_BOOK_FILE = 64 * 1024 * 1024
 _seen: dict[Path, tuple[tuple[int, int, int], dict[str, int]]] = {}
 
