@@ -17,6 +17,7 @@ from pathlib import Path
 
 import xxhash
 
+from store.chapter_order import in_chapter_order
 from store.errors import StoreError
 
 STATE_DIR = ".proofdesk"
@@ -226,7 +227,8 @@ class Workspace:
         return safe_state_dir(path, create=create)
 
     def chapter_paths(self) -> list[Path]:
-        """The candidate chapter files of the workspace (``*.json`` in the folder itself), sorted by name."""
+        """The candidate chapter files of the workspace (``*.json`` in the folder itself), in book order (see
+        ``store.chapter_order``: ``.proofdesk/book.json``, else natural: ``ch2`` before ``ch10``)."""
         if not self.root.is_dir():
             return []
-        return sorted(p for p in self.root.iterdir() if is_chapter_name(p.name) and p.is_file())
+        return in_chapter_order(self.root, (p for p in self.root.iterdir() if is_chapter_name(p.name) and p.is_file()))

@@ -2,9 +2,9 @@
 
 The formats are those of ``proofdesk export``: the imported book back as an EPUB (``store.books.epub_write``),
 plain or bilingual, the text formats of ``store.books.text_export`` (text, bilingual text, Markdown), the
-chapters in file-name order (the book's order) in one file, or one file per chapter when the path typed ends with
-``/``; and the CAT tools' formats of ``store.formats`` (XLIFF 2.1, XLIFF 1.2 and TMX: one document for the book;
-PO: one file per chapter).
+chapters in book order in one file, or one file per chapter when the path typed ends with ``/``; and the CAT
+tools' formats of ``store.formats`` (XLIFF 2.1, XLIFF 1.2 and TMX: one document for the book; PO: one file per
+chapter).
 
 The exporters are the store's own; this module picks the chapters, the file names and the place.
 

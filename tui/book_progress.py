@@ -1,6 +1,6 @@
 """What the chapter list's status line says about a run of the whole book (pure: no Textual).
 
-A book run is one chapter run after the other, in file-name order; each chapter's progress is a
+A book run is one chapter run after the other, in book order; each chapter's progress is a
 :class:`tui.run_status.RunStatus`, the book's is which chapter of how many, and how the chapters ended.
 """
 

@@ -24,6 +24,7 @@ from engine.run_request import RunRequest
 from engine.trace import default_trace_path
 from store import edits
 from store.atomic import CommitError
+from store.chapter_order import in_chapter_order
 from store.commit import ChapterStore
 from store.conflicts import Resolution, StoredConflict, list_conflicts, resolve
 from store.errors import ChapterLoadError, StoreError
@@ -354,7 +355,7 @@ class WorkspaceSession:
         """The chapter files of the workspace now on disk, plus any we know of that were deleted."""
         paths = set(self.workspace.chapter_paths())
         paths.update(p for p, s in self.sessions.items() if s.deleted or s.chapter is not None)
-        return sorted(paths)
+        return in_chapter_order(self.workspace.root, paths)
 
     def apply(self, event: WatchEvent) -> tuple[ChapterSession, str]:
         """Apply one watcher event; return the affected session and a one-line notice for the log."""

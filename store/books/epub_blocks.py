@@ -1,5 +1,5 @@
-"""The text blocks of one XHTML document (headings, paragraphs, list items, quotes, definitions, captions, text
-divs) and how a block's text is replaced."""
+"""A text block of an XHTML document (which elements are blocks: ``block_walk``) and how its text is read and
+replaced."""
 
 from __future__ import annotations
 
@@ -13,53 +13,33 @@ from store.books.inline_restore import Restored, fill
 
 XHTML = "http://www.w3.org/1999/xhtml"
 EPUB_NS = "http://www.idpf.org/2007/ops"
-BLOCK_TAGS = frozenset({"p", "h1", "h2", "h3", "h4", "h5", "h6", "li", "blockquote", "dt", "dd", "figcaption", "div"})
-# Containers that are never a paragraph themselves but may hold blocks.
-_STRUCTURAL = BLOCK_TAGS | {
-    "ul",
-    "ol",
-    "dl",
-    "section",
-    "article",
-    "aside",
-    "figure",
-    "table",
-    "nav",
-    "header",
-    "footer",
-    "main",
-    "body",
-    "tr",
-    "td",
-    "th",
-    "tbody",
-    "thead",
-    "hr",
-    "pre",
-}
 _DROPPED = frozenset({"rt", "rp", "rtc"})
-_IMAGES = frozenset({"img", "svg", "image"})
 TRANSLATION_CLASS = "proofdesk-translation"
 
 
 @dataclass(frozen=True)
 class Block:
-    """One paragraph-to-be: its text (with inline codes), the element path within the document, and the
+    """One paragraph-to-be: its text (with inline codes) and the element path within the document (see
+    ``block_walk``).
+
+    ``kind`` names what it came from (``p``, ``h2``, ``td``, ``svg text``, ``loose text`` …, as ``import`` counts
+    it); ``preformatted``: a ``pre`` block, whose whitespace is text and stays exactly as it is; ``codes``: the
     original markup of each code (``source_ref.codes``; None when the text holds no code and no escape)."""
 
     text: str
     path: str
+    kind: str = ""
+    preformatted: bool = False
     codes: dict[str, str] | None = None
 
 
-def block_content(el: etree._Element) -> Block:
-    """The block ``el`` as a paragraph: its text with inline codes (``store.books.inline_codes``), the markup of
-    each code (present when the text must be read with codes), and its path."""
+def block_content(el: etree._Element, path: str, kind: str, preformatted: bool) -> Block:
+    """The block ``el`` as a paragraph: its text with inline codes (``store.books.inline_codes``) and the markup of
+    each code (present when the text must be read with codes)."""
     encoded = encode(el)
-    path = el.getroottree().getpath(el)
     if not encoded.has_words:
-        return Block("", path)  # only images, marks or spaces: an empty paragraph, the block left as it is
-    return Block(encoded.text, path, encoded.markup() if encoded.coded else None)
+        return Block("", path, kind, preformatted)  # only images, marks or spaces: the block left as it is
+    return Block(encoded.text, path, kind, preformatted, encoded.markup() if encoded.coded else None)
 
 
 def block_text(el: etree._Element) -> str:
@@ -83,37 +63,6 @@ def block_text(el: etree._Element) -> str:
 
     walk(el)
     return "".join(parts)
-
-
-def _has_block_child(el: etree._Element) -> bool:
-    return any(local(d) in _STRUCTURAL for d in el.iterdescendants())
-
-
-def blocks(root: etree._Element) -> list[Block]:
-    """The blocks of the document's body in document order (see the module docstring of the package)."""
-    tree = root.getroottree()
-    body = next((el for el in root.iter() if local(el) == "body"), None)
-    if body is None:
-        return []
-    out: list[Block] = []
-
-    def walk(el: etree._Element) -> None:
-        for child in el:
-            name = local(child)
-            if not name:
-                continue
-            if name in BLOCK_TAGS and not _has_block_child(child):
-                block = block_content(child)
-                if name == "div" and not block.text and not any(local(d) in _IMAGES for d in child.iter()):
-                    continue  # a div without text is a wrapper, not a paragraph
-                out.append(block)
-            elif name in _IMAGES:
-                out.append(Block("", tree.getpath(child)))
-            else:
-                walk(child)
-
-    walk(body)
-    return out
 
 
 def _namespace(el: etree._Element) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import zipfile
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -12,7 +13,9 @@ from urllib.parse import unquote
 
 from lxml import etree
 
-from store.books.epub_blocks import Block, block_text, blocks, local
+from store.books.ascii_space import collapse_ascii_space
+from store.books.block_walk import document_blocks
+from store.books.epub_blocks import Block, block_text, local
 from store.books.epub_safety import BookError, check_not_encrypted, open_epub, parse_xml, read_member
 
 OPF_NS = "http://www.idpf.org/2007/opf"
@@ -33,6 +36,7 @@ class Package:
     nav_path: str | None
     ncx_path: str | None
     language: str | None
+    other_spine: list[str] = field(default_factory=list)  # media types of spine items that are not (X)HTML
 
 
 @dataclass
@@ -43,6 +47,7 @@ class SpineDoc:
     href: str
     title: str | None
     blocks: list[Block] = field(default_factory=list)
+    skipped: Counter[str] = field(default_factory=Counter)  # kind -> text-holding elements left as they are
 
 
 def resolve(base: str, href: str) -> str:
@@ -67,9 +72,14 @@ def read_package(zf: zipfile.ZipFile, book: Path) -> Package:
     if spine_el is None:
         raise BookError(f"{book}: {opf_path} has no spine")
     spine = _spine(spine_el, manifest, f"{book}: {opf_path}")
-    return Package(
-        opf_path, opf, manifest, spine, _nav_path(opf, opf_path), _ncx_path(spine_el, manifest), _language(opf)
-    )
+    nav, ncx = _nav_path(opf, opf_path), _ncx_path(spine_el, manifest)
+    return Package(opf_path, opf, manifest, spine, nav, ncx, _language(opf), _other_spine(spine_el, manifest))
+
+
+def _other_spine(spine_el: etree._Element, manifest: dict[str, tuple[str, str, str]]) -> list[str]:
+    """The media types of the spine's items that are not (X)HTML documents (an SVG page), in reading order."""
+    entries = (manifest.get(ref.get("idref", "")) for ref in spine_el.iter(f"{{{OPF_NS}}}itemref"))
+    return [entry[1] for entry in entries if entry is not None and entry[1] not in _XHTML_TYPES]
 
 
 def _package_path(zf: zipfile.ZipFile, book: Path) -> str:
@@ -145,7 +155,7 @@ def _nav_titles(zf: zipfile.ZipFile, book: Path, nav_path: str | None) -> dict[s
     titles: dict[str, str] = {}
     if _has(nav_path, zf):
         for a, path in nav_links(parse_xml(read_member(zf, book, nav_path), book, nav_path), nav_path):
-            titles.setdefault(path, " ".join(block_text(a).split()))
+            titles.setdefault(path, collapse_ascii_space(block_text(a)))
     return titles
 
 
@@ -153,33 +163,59 @@ def _ncx_titles(zf: zipfile.ZipFile, book: Path, ncx_path: str | None) -> dict[s
     titles: dict[str, str] = {}
     if _has(ncx_path, zf):
         for label, path in ncx_labels(parse_xml(read_member(zf, book, ncx_path), book, ncx_path), ncx_path):
-            titles.setdefault(path, (label.text or "").strip())
+            titles.setdefault(path, collapse_ascii_space(label.text or ""))
     return titles
 
 
 def _heading(root: etree._Element) -> str | None:
     """The text of the document's first heading, or None."""
     heading = next((el for el in root.iter() if local(el) in _HEADINGS), None)
-    return " ".join(block_text(heading).split()) if heading is not None else None
+    return collapse_ascii_space(block_text(heading)) if heading is not None else None
 
 
-def read_book(book: Path) -> tuple[Package, list[SpineDoc]]:
+@dataclass
+class BookRead:
+    """A book as read: its package, the spine documents that hold text, and what holds text but is left as it is
+    (kind -> count: a document's scripts and formulas, the table of contents, an SVG page of the spine)."""
+
+    pkg: Package
+    docs: list[SpineDoc]
+    skipped: Counter[str]
+
+
+def read_book(book: Path) -> BookRead:
     """Every spine document that holds text, in reading order, with its title and blocks."""
     with open_epub(book) as zf:
         check_not_encrypted(zf, book)
         pkg = read_package(zf, book)
         titles = toc_titles(zf, book, pkg)
         # The table of contents is rebuilt from chapter titles, not translated as a chapter.
-        read = (_spine_doc(zf, book, pkg, path, titles) for path in pkg.spine if path != pkg.nav_path)
-        docs = [doc for doc in read if doc is not None]
-    return pkg, docs
+        read = [_spine_doc(zf, book, pkg, path, titles) for path in pkg.spine if path != pkg.nav_path]
+    return BookRead(pkg, [doc for doc in read if _has_text(doc)], _left_as_is(pkg, read))
 
 
-def _spine_doc(zf: zipfile.ZipFile, book: Path, pkg: Package, path: str, titles: dict[str, str]) -> SpineDoc | None:
-    """The spine document at ``path`` with its title and blocks; None when it holds no text."""
+def _has_text(doc: SpineDoc) -> bool:
+    return _has_text_blocks(doc.blocks)
+
+
+def _left_as_is(pkg: Package, read: list[SpineDoc]) -> Counter[str]:
+    left: Counter[str] = Counter()
+    for doc in read:
+        left.update(doc.skipped)
+    left.update(f"a spine document of type {media_type}" for media_type in pkg.other_spine)
+    if pkg.nav_path in pkg.spine:
+        left["the table of contents (its labels follow the chapter titles)"] += 1
+    return left
+
+
+def _spine_doc(zf: zipfile.ZipFile, book: Path, pkg: Package, path: str, titles: dict[str, str]) -> SpineDoc:
+    """The spine document at ``path`` with its title and blocks (perhaps none with text)."""
     root = parse_xml(read_member(zf, book, path), book, path)
-    found = blocks(root)
-    if not any(b.text.strip() for b in found):
-        return None
+    found = document_blocks(root)
     href = posixpath.relpath(path, posixpath.dirname(pkg.opf_path))
-    return SpineDoc(path, href, titles.get(path) or _heading(root) or None, found)
+    title = titles.get(path) or _heading(root) or None if _has_text_blocks(found.blocks) else None
+    return SpineDoc(path, href, title, found.blocks, found.skipped)
+
+
+def _has_text_blocks(blocks: list[Block]) -> bool:
+    return any(block.text.strip() for block in blocks)

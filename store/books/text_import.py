@@ -9,6 +9,7 @@ from store.books.book_file import FORMAT
 from store.books.epub_safety import BookError
 from store.books.new_workspace import write_workspace
 from store.books.text_split import split_lines_at
+from store.chapter_order import chapter_ids
 from store.input_limits import ParagraphLimits
 from store.model import Chapter, Paragraph, TranslationVersion, is_empty_text, new_id, source_hash_of, utc_now
 from store.plaintext import chapter_from_text, split_lines
@@ -33,9 +34,9 @@ def import_novel(
     limits.check_book(len(lines), where)
     files = []
     order = []
-    for n, chapter_lines in enumerate(split_lines_at(lines, pattern), start=1):
+    parts = list(split_lines_at(lines, pattern))
+    for n, (cid, chapter_lines) in enumerate(zip(chapter_ids(len(parts)), parts, strict=True), start=1):
         limits.check_chapter(len(chapter_lines), f"{where}: chapter {n}", split=True)
-        cid = f"ch{n:03d}"
         chapter = chapter_from_text(
             "\n".join(chapter_lines) + "\n",
             chapter_id=cid,

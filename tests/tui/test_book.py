@@ -1,6 +1,6 @@
 """Book-level work without leaving the workstation (issue 25.15): the chapter list's counts (warnings, unreviewed,
 pending suggestions) and running marks, computed off the event loop; and the palette's book commands: translate or
-polish every chapter in file-name order (x cancels), check the book, export it (EPUB, bilingual EPUB, text formats)
+polish every chapter in book order (x cancels), check the book, export it (EPUB, bilingual EPUB, text formats)
 never onto a file of the workspace."""
 
 from __future__ import annotations
@@ -286,3 +286,21 @@ async def test_export_the_book_for_a_cat_tool_xliff_and_po(book: Path, tmp_path:
     data = (tmp_path / "book.xlf").read_bytes()
     assert problems(xliff2_schema(), data) == [] and data.count(b"<file ") == 3
     assert sorted(p.name for p in (tmp_path / "po").iterdir()) == ["ch001.po", "ch002.po", "ch003.po"]
+
+
+async def test_the_chapter_list_is_in_natural_order(tmp_path: Path) -> None:
+    folder = tmp_path / "natural"
+    folder.mkdir()
+    names = ["ch10.json", "ch2.json", "ch1000.json", "ch100.json", "ch1.json"]
+    for name in names:
+        write(folder / name, small_chapter())
+    app = make_app(folder)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: not app.seeding, what="the first scan")
+        screen = chapter_list(app)
+        await wait_for(pilot, lambda: len(screen.rows) == 5, what="every chapter listed")
+        shown = [row.summary.path.name for row in screen.rows]
+        assert shown == ["ch1.json", "ch2.json", "ch10.json", "ch100.json", "ch1000.json"]
+        lines = screen_text(app).splitlines()
+        places = [next(n for n, line in enumerate(lines) if f" {name} " in line) for name in shown]
+        assert places == sorted(places)  # shown top to bottom in that order

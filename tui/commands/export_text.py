@@ -48,12 +48,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--epub",
         metavar="OUT.epub",
         type=Path,
-        help="CHAPTER is an imported book's workspace: write it back as an EPUB (= --format epub -o OUT.epub)",
+        help="CHAPTER is an imported book's workspace: write it back as an EPUB in the target language (its "
+        "language, a new identifier, the modification time; nav titles from the translated headings; = --format "
+        "epub -o OUT.epub)",
     )
     p.add_argument(
         "--bilingual",
         action="store_true",
-        help="with --epub (--format epub): each original block, then its translation",
+        help="with --epub (--format epub): each original block, then its translation (marked with the target's "
+        "lang; a caption or table cell holds it inside)",
     )
     add_force_flag(p)
     p.set_defaults(handler=run)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from pathlib import Path
 
 from store.errors import StoreError
@@ -65,7 +66,7 @@ def import_epub_command(args: argparse.Namespace, limits: ParagraphLimits) -> in
     out = _workspace_out(args, "importing an EPUB")
     try:
         refuse_taken(out)  # before reading the book
-        files = import_epub(
+        made = import_epub(
             args.file,
             out,
             source_language=args.source_language,
@@ -74,5 +75,13 @@ def import_epub_command(args: argparse.Namespace, limits: ParagraphLimits) -> in
         )
     except StoreError as exc:
         raise UsageError(str(exc)) from None
-    print(visible(f"{out}: {len(files)} chapters", newlines=False), file=sys.stderr)
+    print(visible(f"{out}: {len(made.files)} chapters", newlines=False), file=sys.stderr)
+    print(f"paragraphs: {kind_counts(made.kinds)}", file=sys.stderr)
+    for kind, count in made.skipped.most_common():
+        print(visible(f"not imported, kept as it is: {kind} ×{count}", newlines=False), file=sys.stderr)
     return EXIT_OK
+
+
+def kind_counts(kinds: Counter[str]) -> str:
+    """``p 812, h2 14, td 40, loose text 3``: the most frequent kind first."""
+    return visible(", ".join(f"{kind} {count:,}" for kind, count in kinds.most_common()) or "none", newlines=False)

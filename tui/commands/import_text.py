@@ -32,6 +32,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Make a chapter file from plain text (encoding detected), or a workspace from an EPUB "
         "(-o DIR): one paragraph per line, verbatim; blank lines "
         "become empty paragraphs (they count in the [n] numbering); a final newline adds no paragraph. "
+        "An EPUB gives one chapter per spine document and a paragraph per element that holds text (tables, "
+        "captions, pre, SVG text and loose text included); the import prints the count per kind. "
         f"A text is read up to {MAX_INPUT_BYTES // (1024 * 1024)} MiB; a chapter may have 50,000 paragraphs and a "
         "book 200,000 (--max-paragraphs). With --into, FILE.xlf, FILE.xliff or FILE.po (a CAT tool's work) goes "
         "back into chapters by paragraph ID instead.",

@@ -190,7 +190,7 @@ async def _consume(
 
 def run(args: argparse.Namespace) -> int:
     """Validate everything first (exit 2), then run and report."""
-    chapters = with_previous(args.chapters)  # a workspace folder: its chapters in file-name order
+    chapters = with_previous(args.chapters)  # a workspace folder: its chapters in book order
     args.chapters = [path for path, _ in chapters]
     config, model = model_settings(args)
     _check_arguments(args)

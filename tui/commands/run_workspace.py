@@ -1,4 +1,5 @@
-"""``proofdesk run WORKSPACE``: a folder argument stands for its chapters in file-name order."""
+"""``proofdesk run WORKSPACE``: a folder argument stands for its chapters in book order (``store.chapter_order``:
+``.proofdesk/book.json``, else natural order of the names, ``ch2`` before ``ch10``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from tui.cli_errors import UsageError
 
 
 def expand_workspaces(paths: list[Path]) -> list[Path]:
-    """Each folder in ``paths`` replaced by its chapter files in file-name order (ch001.json… = book order)."""
+    """Each folder in ``paths`` replaced by its chapter files in book order (``Workspace.chapter_paths``)."""
     return [chapter for chapter, _ in with_previous(paths)]
 
 

@@ -87,8 +87,8 @@ class BookControl(Vertical, ReportsWorkerFailures):
     def commands(self) -> list[Command]:
         """What the command palette offers for the book."""
         found: list[Command] = [
-            ("Book: translate every chapter", "in file-name order; x cancels", partial(self.start_run, "translate")),
-            ("Book: polish every chapter", "in file-name order; x cancels", partial(self.start_run, "polish")),
+            ("Book: translate every chapter", "in book order; x cancels", partial(self.start_run, "translate")),
+            ("Book: polish every chapter", "in book order; x cancels", partial(self.start_run, "polish")),
             ("Book: check every chapter", "the QA warnings of the whole book", self.check_book),
         ]
         epub = is_imported_book(self.workspace.workspace.root)
@@ -110,7 +110,7 @@ class BookControl(Vertical, ReportsWorkerFailures):
     # -- a run of the book ----------------------------------------------------------------------------------------
 
     def start_run(self, task: TaskType) -> None:
-        """Run ``task`` on every chapter, one after the other in file-name order."""
+        """Run ``task`` on every chapter, one after the other in book order."""
         if self.running:
             self.notify("The book run goes on; x (on the chapter list) cancels it.", severity="warning")
             return
@@ -126,7 +126,7 @@ class BookControl(Vertical, ReportsWorkerFailures):
             )
         self.progress.start(task, len(sessions))
         self._stopping = False
-        self._log.add_notice(f"{task} the book: {len(sessions)} chapters, in file-name order (x cancels)")
+        self._log.add_notice(f"{task} the book: {len(sessions)} chapters, in book order (x cancels)")
         self._moved_on()
         self._run_book(task, sessions)
 

@@ -49,7 +49,7 @@ class ChapterListScreen(Screen[None], ReportsWorkerFailures):
         super().__init__()
         self.workspace = workspace
         self.book = BookControl(workspace, id="book")
-        self.rows: list[ChapterRow] = []  # as shown, in file-name order
+        self.rows: list[ChapterRow] = []  # as shown, in book order
         self._widths: dict[str, int] = {}
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 import sys
@@ -157,3 +158,15 @@ def run_epubcheck(path: Path) -> None:
         return
     result = subprocess.run([*cmd, str(path)], capture_output=True, text=True, check=False, timeout=120)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+
+
+# ERROR(RSC-005): /tmp/…/out.epub/EPUB/a.xhtml(12,7): message — the code and the message, without the place.
+_MESSAGE = re.compile(r"(ERROR|FATAL)\(([A-Z0-9-]+)\): (?:.*?\(-?\d+,-?\d+\): )?(.*)")
+
+
+def epubcheck_errors(cmd: list[str], book: Path) -> set[str]:
+    """epubcheck's errors and fatals for ``book``, each as its code and message without its place (to compare an
+    export's with its original's)."""
+    done = subprocess.run([*cmd, str(book)], capture_output=True, text=True, check=False, timeout=300)
+    found = (_MESSAGE.match(line) for line in (done.stdout + done.stderr).splitlines())
+    return {f"{m.group(2)}: {m.group(3).replace(str(book), 'BOOK')}" for m in found if m}
