@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections import deque
 
-from rich.cells import cell_len
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
@@ -27,14 +26,13 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from engine.events import ChunkFinished, EngineEvent, ModelDelta, ModelRequest, ModelResponse, RunFinished, RunStarted
+from engine.events import EngineEvent, ModelDelta, RunStarted
 from tui.clipboard import copy_and_say
-from tui.terminal_text import visible
+from tui.widgets.current_output import CurrentOutput
 from tui.widgets.line_break import line_breaks
 from tui.widgets.log_entries import LEVELS, LogEntry, entry_for, notice
 
 FLUSH_HZ = 15
-_CURRENT_KEEP = 20_000  # characters of streamed text kept for copying the current line
 _TAB_SIZE = 4
 
 
@@ -92,9 +90,7 @@ class LogPane(ScrollView, can_focus=True):
         self.max_entries = max_entries
         self.entries: deque[LogEntry] = deque(maxlen=max_entries)
         self._pending: list[EngineEvent | LogEntry | _RunEnded] = []
-        self._current: str | None = None  # the streamed text of the turn in progress
-        self._current_label = ""
-        self._run_over = False  # after a run's end, stray deltas do not bring the current line back
+        self._current = CurrentOutput()
         self._view: list[LogEntry] = []
         self._cursor = 0
         self._following = True
@@ -149,46 +145,16 @@ class LogPane(ScrollView, can_focus=True):
         if isinstance(item, LogEntry):
             return item
         if isinstance(item, _RunEnded):
-            self._current, self._run_over = None, True
+            self._current.run_ended()
             return None
-        if isinstance(item, ModelDelta):
-            self._on_delta(item)
-            return None
-        self._track_current(item)
-        return entry_for(item)
-
-    def _track_current(self, event: EngineEvent) -> None:
-        """The current-output line: waiting at a request, gone at the answer; no stray delta brings it back after
-        the run's end (whatever its status: nothing is streaming any more)."""
-        if isinstance(event, RunStarted):
-            self._run_over = False
-        elif isinstance(event, ModelRequest):
-            self._current, self._current_label = "", f"turn {event.turn}: waiting for the model…"
-            self._run_over = False
-        elif isinstance(event, ModelResponse | ChunkFinished):
-            self._current = None
-        elif isinstance(event, RunFinished):
-            self._current, self._run_over = None, True
-
-    def _on_delta(self, delta: ModelDelta) -> None:
-        if self._run_over:
-            return
-        current = self._current or ""
-        if delta.channel == "text":
-            current = (current + delta.text)[-_CURRENT_KEEP:]
-            self._current_label = "model: "
-        elif delta.channel == "reasoning":
-            current = (current + delta.text)[-_CURRENT_KEEP:]
-            self._current_label = "thinking: "
-        else:
-            self._current_label = f"writing {delta.tool_name or 'tool call'} ({delta.chars} chars)"
-        self._current = current
+        self._current.on_event(item)
+        return None if isinstance(item, ModelDelta) else entry_for(item)
 
     def clear(self) -> None:
         """Forget every line, and follow again."""
         self.entries.clear()
         self._pending.clear()
-        self._current = None
+        self._current.clear()
         self._expanded = None
         self._set_following(True)
         self._rebuild()
@@ -203,7 +169,7 @@ class LogPane(ScrollView, can_focus=True):
     @property
     def current_output(self) -> str | None:
         """The streamed text of the turn in progress, or None."""
-        return self._current
+        return self._current.text
 
     @property
     def following(self) -> bool:
@@ -302,7 +268,7 @@ class LogPane(ScrollView, can_focus=True):
         self._place_cursor(old_cursor_entry)
         self._generation += 1
         self._cache.clear()
-        lines = self._entry_rows() + (1 if self._current is not None else 0)
+        lines = self._entry_rows() + (1 if self._current.text is not None else 0)
         self.virtual_size = Size(self.scrollable_content_region.width, lines)
         if self._following:
             self.scroll_to(y=max(lines - self.size.height, 0), animate=False, force=True)
@@ -447,7 +413,7 @@ class LogPane(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         row = round(self.scroll_y) + y
         entry_rows = self._entry_rows()
-        if row == entry_rows and self._current is not None:
+        if row == entry_rows and self._current.text is not None:
             return self._finish(self._current_strip(width), width, False)
         if row >= entry_rows:
             return Strip.blank(width, self.rich_style)
@@ -473,21 +439,7 @@ class LogPane(ScrollView, can_focus=True):
         return strip
 
     def _current_strip(self, width: int) -> Strip:
-        label = visible(self._current_label, newlines=False)  # the tool name comes from the model
-        tail = visible(" ".join((self._current or "").split()), newlines=False)
-        room = max(width - cell_len(label) - 2, 0)
-        if len(tail) > room or cell_len(tail) > room:
-            room = max(room - 1, 0)  # the start is cut: keep a cell for "…", so the end stays in view
-        shown: list[str] = []
-        used = 0
-        for ch in reversed(tail):  # the end of the stream is what is new
-            w = cell_len(ch)
-            if used + w > room:
-                shown.append("…")
-                break
-            shown.append(ch)
-            used += w
-        text = Text("▸ " + label + "".join(reversed(shown)), no_wrap=True, end="")
+        text = Text(self._current.line(width), no_wrap=True, end="")
         text.truncate(width, overflow="ellipsis")
         text.stylize(self._ink("log-pane--current"))
         return Strip(text.render(self.app.console))
