@@ -50,13 +50,13 @@ from store.errors import ChapterLoadError
 from store.model import Chapter
 from store.watch_backend import WatchFactory, default_watch
 from store.watch_events import ChapterChanged, ChapterDeleted, ChapterInvalid, WatchEvent, WatchStats
+from store.watch_misses import MissedNotifications
+from store.watch_notify import HEALTHY_RUN, NotifyRunner
 from store.watch_own import OwnWriteLedger
 from store.watch_read import Examined, Known, StatKey, examine, scan_folder
 from store.workspace import Workspace, is_chapter_name
 
 log = logging.getLogger(__name__)
-
-_HEALTHY_RUN = 30.0  # a backend that ran this long before failing resets the backoff
 
 
 class _Stop:
@@ -74,7 +74,7 @@ class ChapterWatcher:
         delete_grace: float = 2.0,
         reconcile_every: float = 2.0,
         reconcile_idle: float = 30.0,
-        healthy_after: float = _HEALTHY_RUN,
+        healthy_after: float = HEALTHY_RUN,
         miss_grace: float = 3.0,
         retries: int = 3,
         retry_delay: float | None = None,
@@ -90,35 +90,37 @@ class ChapterWatcher:
         self.reconcile_every = reconcile_every
         self.reconcile_idle = max(reconcile_idle, reconcile_every)
         self.healthy_after = healthy_after
-        self.miss_grace = miss_grace  # longer than awatch's debounce (1.6 s): a notification is surely in by then
-        self.missed = 0  # changes the scan found that the backend never reported
+        self.misses = MissedNotifications(miss_grace)
         self.retries = retries
         self.retry_delay = settle if retry_delay is None else retry_delay
-        self.restart_backoff = restart_backoff
-        self.max_backoff = max_backoff
         self.initial_events = initial_events
         self.stats = WatchStats()
-        self._watch_factory = watch_factory
         self._known: dict[Path, Known] = {}
         self._due: dict[Path, float] = {}  # path -> loop time at which to look at it
         self._attempts: dict[Path, tuple[str, int]] = {}  # path -> (bad content digest, reads of it in a row)
         self._missing_since: dict[Path, float] = {}
         self._paths: dict[str, Path] = {}  # one Path per chapter name: the scan hashes names, never builds paths
-        self._notified: dict[Path, int] = {}  # path -> wall clock (ns) of its last notification
-        self._suspects: dict[Path, int] = {}  # scan hits not yet judged: path -> ctime_ns of the change found
         self._fast_until = 0.0  # loop time until which the scan keeps its short interval
         self.own = OwnWriteLedger(self.workspace.own_writes)  # which own writes were already seen on disk
         self._queue: asyncio.Queue[WatchEvent | _Stop] = asyncio.Queue()
         self._wake = asyncio.Event()
         self._scan_now = asyncio.Event()
-        self._run_stop: asyncio.Event | None = None  # stop_event of the current awatch run
-        self._restart_requested = False
+        self.notify = NotifyRunner(
+            self.root,
+            watch_factory,
+            self.stats,
+            accept=self._accept,
+            on_changes=self._notice,
+            scan=self._scan_now.set,
+            go_fast=self._go_fast,
+            restart_backoff=restart_backoff,
+            max_backoff=max_backoff,
+        )
         self._root_id: tuple[int, int] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._seeded = False
         self._started = False
         self._stopping = False
-        self._stopped = asyncio.Event()
 
     # -- life cycle ---------------------------------------------------------------------------------------
 
@@ -169,7 +171,7 @@ class ChapterWatcher:
             return
         self._started = True
         self._go_fast()
-        self._tasks.append(asyncio.create_task(self._notify_loop(), name="chapter-watcher-notify"))
+        self._tasks.append(asyncio.create_task(self.notify.run(), name="chapter-watcher-notify"))
         # One turn of the loop runs awatch up to its first real await, by which time its inotify watch exists.
         await asyncio.sleep(0)
         if self._seeded:
@@ -193,9 +195,7 @@ class ChapterWatcher:
         if self._stopping:
             return
         self._stopping = True
-        self._stopped.set()
-        if self._run_stop is not None:
-            self._run_stop.set()  # lets awatch return on its own: cancelling it would wait for its thread
+        self.notify.stop()
         self._wake.set()
         self._scan_now.set()
         tasks, self._tasks = self._tasks, []
@@ -256,9 +256,14 @@ class ChapterWatcher:
         every event taken by its reader."""
         return not self.pending() and self._queue.empty()
 
+    @property
+    def missed(self) -> int:
+        """How many changes the scan found that the notify backend never reported."""
+        return self.misses.count
+
     def unjudged(self) -> int:
         """How many changes a scan found before their notification, still waiting to be judged as missed or not."""
-        return len(self._suspects)
+        return self.misses.unjudged()
 
     def known_digest(self, path: Path) -> str | None:
         """The content digest of the state last reported or adopted for ``path`` (None if unknown)."""
@@ -271,44 +276,6 @@ class ChapterWatcher:
         path = Path(raw)
         return path.parent == self.root and is_chapter_name(path.name)
 
-    async def _notify_loop(self) -> None:
-        backoff = self.restart_backoff
-        loop = asyncio.get_running_loop()
-        while not self._stopping:
-            started = loop.time()
-            failure = await self._watch_once()
-            if self._stopping:
-                return
-            if self._restart_requested:
-                self._restart_requested = False
-                self.stats.rewatches += 1
-                log.info("workspace folder %s was replaced; watching it again", self.root)
-                self._scan_now.set()
-                continue
-            self.stats.restarts += 1
-            if loop.time() - started > _HEALTHY_RUN:
-                backoff = self.restart_backoff
-            log.warning("%s (%s); restarting in %.1f s", failure, self.root, backoff)
-            self._go_fast(backoff)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._stopped.wait(), timeout=backoff)
-            backoff = min(backoff * 2, self.max_backoff)
-            self._scan_now.set()  # whatever happened while we were deaf
-
-    async def _watch_once(self) -> str:
-        """Run the notify backend until it ends, fails or is stopped; say how it ended."""
-        self._run_stop = run_stop = asyncio.Event()
-        try:
-            # aclosing: leaving the loop early must close awatch's notify handle now, not at garbage collection.
-            async with contextlib.aclosing(self._watch_factory(self.root, run_stop, self._accept)) as stream:
-                async for changes in stream:
-                    self._notice(changes)
-                    if run_stop.is_set():
-                        break
-        except Exception as exc:
-            return f"the file watcher failed: {exc!r}"
-        return "the file watcher stopped unexpectedly"
-
     def _notice(self, changes: set[tuple[Change, str]]) -> None:
         """Poke every chapter in a batch of notifications, and note when it was notified."""
         self.stats.notify_batches += 1
@@ -316,14 +283,12 @@ class ChapterWatcher:
         for change, raw in changes:
             if self._accept(change, raw):
                 path = self._path(Path(raw).name)
-                self._notified[path] = now_ns
+                self.misses.notified(path, now_ns)
                 self._poke(path)
 
     def _restart_notify(self) -> None:
         self._go_fast()
-        if self._run_stop is not None and not self._run_stop.is_set():
-            self._restart_requested = True
-            self._run_stop.set()
+        self.notify.rewatch()
 
     # -- settling and reading ------------------------------------------------------------------------------
 
@@ -477,7 +442,7 @@ class ChapterWatcher:
             known = known_now.get(path)
             if path not in due and (known is None or known.stat != key):
                 hits += 1
-                self._suspects[path] = key[3]
+                self.misses.suspect(path, key[3])
                 self._poke(path)
         return hits
 
@@ -491,21 +456,12 @@ class ChapterWatcher:
     def _forget_names_but(self, found: set[str]) -> None:
         keep = found | {p.name for p in self._known} | {p.name for p in self._due}
         self._paths = {n: p for n, p in self._paths.items() if n in keep}
-        self._notified = {p: t for p, t in self._notified.items() if p.name in keep}
+        self.misses.keep_only(keep)
 
     def _judge_suspects(self) -> None:
-        """A change the scan found is a miss if no notification for its path came within ``miss_grace`` of it."""
-        now_ns = time.time_ns()
-        grace_ns = int(self.miss_grace * 1e9)
-        missed = []
-        for path, ctime_ns in list(self._suspects.items()):
-            if now_ns - ctime_ns < grace_ns:
-                continue  # too recent: its notification may still be on the way; judged at a later scan
-            del self._suspects[path]
-            if self._notified.get(path, 0) < ctime_ns:
-                missed.append(path)
+        """Changes the scan found with no notification for them (``watch_misses``): scan at the short interval."""
+        missed = self.misses.judge(time.time_ns())
         if missed:
-            self.missed += len(missed)
             if asyncio.get_running_loop().time() >= self._fast_until:
                 log.info(
                     "%d change(s) in %s were never notified (first: %s); scanning every %g s again",
