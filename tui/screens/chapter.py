@@ -2,7 +2,8 @@
 
 Composed of parts that own their keys: :class:`RunControl` (the run keys and the run worker) holds
 :class:`ChecksControl` (the QA warnings), which holds :class:`ChapterPanes` (the panes, and the detail pane's
-keys); the screen keeps the keys of reading, review and edits. The screen hands its parts what they need; they
+keys); the screen keeps the keys of reading, review and edits (what the review and edit keys do:
+:class:`tui.chapter_edits.ChapterEdits`). The screen hands its parts what they need; they
 answer with messages. Every redraw is one ``ChapterStateChanged`` message, posted by whoever changed what is shown.
 
 Every change the editor makes is a store commit (``ChapterSession`` → ``ChapterStore.update``) run in a
@@ -14,8 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import on, work
@@ -27,11 +27,9 @@ from textual.widgets import Footer, Static
 from engine.checks.glossary import GlossaryTerms
 from engine.checks.incremental import NO_WARNINGS, ChapterWarnings
 from engine.chunks import TASKS, TaskType
-from engine.counted import counted
 from engine.trace import latest_trace
-from store.edits import needs_review
-from store.errors import StoreError
-from store.model import Chapter, Paragraph
+from store.model import Chapter
+from tui.chapter_edits import ChapterEdits
 from tui.chapter_status import StatusFacts, status_parts
 from tui.clipboard import copy_and_say
 from tui.controllers.checks import ChecksControl
@@ -47,12 +45,12 @@ from tui.messages import (
 )
 from tui.screens.prompt import PromptScreen
 from tui.search import SCOPE_WORDS, Search
-from tui.session import ChapterSession, EditRefused, WorkspaceSession
+from tui.session import ChapterSession, WorkspaceSession
 from tui.status_fit import fit_lines
 from tui.suggestion_queue import pending_count
 from tui.terminal_text import visible
 from tui.widgets.chapter_panes import ChapterPanes
-from tui.widgets.detail_pane import DetailPane, viewed_index
+from tui.widgets.detail_pane import DetailPane
 from tui.widgets.log_pane import LogPane
 from tui.widgets.paragraph_rows import RowModel, find_target
 from tui.widgets.paragraph_table import ParagraphTable
@@ -115,6 +113,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         self.runs = RunControl(session, workspace, id="run-control")
         self.checks = ChecksControl(session, self.glossary_terms, id="checks")
         self.warnings: ChapterWarnings = NO_WARNINGS  # the QA warnings shown: the checks' as of the last redraw
+        self.edits = ChapterEdits(self)
 
     @property
     def proofdesk(self) -> ProofdeskApp:
@@ -192,7 +191,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         self.checks.want(chapter)
         self.warnings = self.checks.warnings
         table.set_marks(run_changed=frozenset(self.session.run_changed), conflict_ids=self.session.conflict_ids)
-        self._update_detail()
+        self.update_detail()
         self.update_status()
 
     def on_screen_resume(self) -> None:
@@ -223,7 +222,8 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         if self.table.chapter is chapter and model.task == self.separator_task:
             self.table.show(chapter, model)
 
-    def _update_detail(self) -> None:
+    def update_detail(self) -> None:
+        """The detail pane: the paragraph under the cursor, the version viewed, its warnings, terms and memory."""
         para = self.table.current_paragraph
         status = self.table.status_of(para) if para is not None else "empty"
         warnings = self.warnings.of(para) if para is not None else ()
@@ -262,7 +262,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     @on(ParagraphTable.CursorMoved)
     def _cursor_moved(self, event: ParagraphTable.CursorMoved) -> None:
         self.viewed_version = None
-        self._update_detail()
+        self.update_detail()
         if self.search is not None:
             self.update_status()  # "k of n" follows the cursor
 
@@ -293,7 +293,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
     @on(ChecksControl.DismissRequested)
     def _dismiss(self, message: ChecksControl.DismissRequested) -> None:
         para, codes = message.paragraph, message.codes
-        self._commit(
+        self.edits.commit(
             self.session.dismiss_warnings,
             para.id,
             codes,
@@ -307,7 +307,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
 
     @on(MemoryChanged)
     def _memory_changed(self) -> None:
-        self._update_detail()  # the detail pane's memory line
+        self.update_detail()  # the detail pane's memory line
 
     @on(RunProgressed)
     def _run_progressed(self, message: RunProgressed) -> None:
@@ -330,149 +330,28 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         self.session.changed_on_disk = False
         self._changed()
 
-    # -- review ----------------------------------------------------------------------------------------------
-
-    def _current(self) -> Paragraph | None:
-        para = self.table.current_paragraph
-        if para is None:
-            self.notify("This chapter has no paragraphs.", severity="warning")
-        return para
-
-    def _commit(self, change: Callable[..., Chapter], *args: Any, done: str | None = None) -> None:
-        """Run one store commit in a thread, then show the chapter it wrote."""
-
-        async def commit() -> None:
-            try:
-                await asyncio.to_thread(change, *args)
-            except (EditRefused, StoreError, OSError) as exc:
-                self.log_pane.add_notice(f"not saved: {exc}", error=True)
-                self.notify(visible(f"Not saved: {exc}"), severity="error", timeout=6, markup=False)
-                return
-            if done:
-                self.log_pane.add_notice(done)
-            self._changed()
-
-        self.run_worker(commit(), group="commit")
+    # -- review and edits (tui/chapter_edits.py) ---------------------------------------------------------------
 
     def action_edit(self) -> None:
-        para = self._current()
-        if para is None:
-            return
-        if para.is_empty:
-            self.notify("Empty paragraphs are not translated.", severity="warning")
-            return
-
-        def save(text: str | None) -> None:
-            if text is not None and text.strip() and text != para.selected_text:
-                self._commit(
-                    self.session.edit_translation,
-                    para.id,
-                    text,
-                    done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version",
-                )
-
-        from tui.screens.edit import EditScreen  # the editor widget loads with the first edit, not at start-up
-
-        self.app.push_screen(
-            EditScreen(
-                f"Edit the translation of [{self.table.cursor + 1}] {para.id}",
-                para.selected_text or "",
-                source=para.text,
-            ),
-            save,
-        )
+        self.edits.edit()
 
     def action_edit_external(self) -> None:
-        para = self._current()
-        if para is None or para.is_empty:
-            return
-        edited = self._edit_in_editor(para)
-        if edited is None:
-            return
-        text, editor = edited
-        if text.strip() and text != para.selected_text:
-            self._commit(
-                self.session.edit_translation,
-                para.id,
-                text,
-                done=f"[{self.table.cursor + 1}] {para.id}: saved a manual version from {editor}",
-            )
-
-    def _edit_in_editor(self, para: Paragraph) -> tuple[str, str] | None:
-        """The text the person wrote in $EDITOR and the editor's name; None (and said) when it failed."""
-        from tui.screens.edit import EditorFailed, edit_in_editor
-
-        try:
-            return edit_in_editor(self.app, para.selected_text or "", hint=para.id, source=para.text)
-        except EditorFailed as exc:
-            self.notify(visible(str(exc)), severity="error", markup=False)
-            return None
+        self.edits.edit_external()
 
     def action_version(self, step: int) -> None:
-        para = self._current()
-        if para is None or not para.translations:
-            return
-        current = viewed_index(para, self.viewed_version)
-        self.viewed_version = min(max(current + step, 0), len(para.translations) - 1)
-        self._update_detail()
+        self.edits.version(step)
 
     def action_select_version(self) -> None:
-        para = self._current()
-        if para is None or self.viewed_version is None or not para.translations:
-            return
-        number = self.viewed_version + 1
-        version = para.translations[self.viewed_version]
-        if version.id == para.selected_translation_id:
-            self.notify("That version is already selected.")
-            return
-        self.viewed_version = None
-        self._commit(
-            self.session.select_version,
-            para.id,
-            version.id,
-            done=f"[{self.table.cursor + 1}] {para.id}: selected v{number} ({version.origin})",
-        )
-
-    def _reviewable(self) -> Paragraph | None:
-        """The paragraph under the cursor if it has a translation to review (else says so)."""
-        para = self._current()
-        if para is not None and (para.is_empty or para.selected_translation_id is None):
-            self.notify("Nothing to review: this paragraph has no translation.", severity="warning")
-            return None
-        return para
+        self.edits.select_version()
 
     def action_toggle_reviewed(self) -> None:
-        para = self._reviewable()
-        if para is not None:
-            self._commit(self.session.set_reviewed, para.id, not para.reviewed)
+        self.edits.toggle_reviewed()
 
     def action_review_and_next(self) -> None:
-        para = self._reviewable()
-        if para is None:
-            return
-        if not para.reviewed:
-            self._commit(self.session.set_reviewed, para.id, True)
-        if warnings := self.warnings.of(para):
-            # Marking reviewed does not settle warnings: the paragraph still needs review until they go.
-            self.notify(
-                f"[{self.table.cursor + 1}] still has {counted(len(warnings), 'warning')}: d dismisses, e edits.",
-                timeout=3,
-                markup=False,
-            )
-        self.action_next_review(1)
+        self.edits.review_and_next()
 
     def action_next_review(self, step: int) -> None:
-        chapter = self.session.chapter
-        if chapter is None or not chapter.paragraphs:
-            return
-        conflicts, warned = self.session.conflict_ids, self.warnings.ids
-        n = len(chapter.paragraphs)
-        for k in range(1, n + 1):
-            pos = (self.table.cursor + step * k) % n
-            if self.table.is_shown(pos) and needs_review(chapter.paragraphs[pos], conflicts, warned):
-                self.table.move_to(pos)
-                return
-        self.notify("Nothing left to review.")
+        self.edits.next_review(step)
 
     def action_search(self) -> None:
         def found(query: str | None) -> None:
@@ -531,7 +410,7 @@ class ChapterScreen(Screen[None], ReportsWorkerFailures):
         self.app.push_screen(PromptScreen("Go to an index ([n]) or a paragraph ID"), go)
 
     def action_copy_translation(self) -> None:
-        para = self._current()
+        para = self.edits.current()
         if para is not None and para.selected_text is not None:
             copy_and_say(self, para.selected_text, "the translation")
 
