@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from store.errors import ChapterLoadError
 from tui.cli_errors import EXIT_BAD_INPUT, EXIT_CANCELLED, EXIT_FAILED, UsageError
+from tui.malloc_arenas import limit_malloc_arenas
 from tui.terminal_text import visible
 
 # Command word -> (module under tui.commands, one-line help). Only the module of the command being run
@@ -137,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # live until exit: collecting while they are made frees nothing. Afterwards they are frozen out of the
         # collector's generations, so no collection during the command walks them again.
         gc.disable()
+        limit_malloc_arenas()
     try:
         words = _with_default_command(list(sys.argv[1:] if argv is None else argv))
         parser = build_parser(words[0] if words else None)
