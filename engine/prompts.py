@@ -2,15 +2,16 @@
 
 The texts live in ``engine/prompts/*.md`` as ``string.Template`` files (``$name`` placeholders, ``$$`` for
 a literal dollar). A user overrides any of them by putting a file of the same name in
-``<platform config dir>/proofdesk/prompts/``. A :class:`PromptSet` is read once per run, so the system
-prompt is byte-identical for every chunk of that run: it depends only on the task, the language pair
-and the batch limit — nothing chunk-specific.
+``<platform config dir>/proofdesk/prompts/``. A :class:`PromptSet` is read once per run (and shared by the runs of
+one process while the files stay as they are), so the system prompt is byte-identical for every chunk of that run:
+it depends only on the task, the language pair and the batch limit — nothing chunk-specific.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from string import Template
 
@@ -78,25 +79,42 @@ def _read(path: Path) -> str:
     return text[:-1] if text.endswith("\n") else text
 
 
+def _chosen(override_dir: Path, name: str) -> Path:
+    custom = override_dir / name
+    return custom if custom.is_file() else PACKAGED_DIR / name
+
+
+def _signature(path: Path) -> tuple[int, int]:
+    """What tells a changed file apart: its size and modification time (0, 0 when it cannot be read)."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return 0, 0
+    return stat.st_size, stat.st_mtime_ns
+
+
+@functools.lru_cache(maxsize=4)
+def _read_set(chosen: tuple[tuple[str, Path], ...], signatures: tuple[tuple[int, int], ...]) -> PromptSet:
+    """The set of ``chosen`` files; ``signatures`` only makes a changed file a new key."""
+    del signatures
+    return PromptSet({name: _read(path) for name, path in chosen}, dict(chosen))
+
+
 @dataclass(frozen=True)
 class PromptSet:
     """The prompt templates of one run; ``sources`` says which file each one came from."""
 
     templates: dict[str, str]
     sources: dict[str, Path]
+    _systems: dict[tuple[object, ...], str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def load(cls, override_dir: Path | None = None) -> PromptSet:
-        """Read every template, preferring ``override_dir`` (default: :func:`user_prompts_dir`)."""
+        """Every template, preferring ``override_dir`` (default: :func:`user_prompts_dir`). Read once per process
+        while the files stay as they are: the chapters of a ``--jobs`` run share one set (and its system prompts)."""
         override_dir = user_prompts_dir() if override_dir is None else override_dir
-        templates: dict[str, str] = {}
-        sources: dict[str, Path] = {}
-        for name in TEMPLATE_NAMES:
-            custom = override_dir / name
-            path = custom if custom.is_file() else PACKAGED_DIR / name
-            templates[name] = _read(path)
-            sources[name] = path
-        return cls(templates, sources)
+        chosen = tuple((name, _chosen(override_dir, name)) for name in TEMPLATE_NAMES)
+        return _read_set(chosen, tuple(_signature(path) for _, path in chosen))
 
     def system_prompt(
         self,
@@ -106,13 +124,15 @@ class PromptSet:
         target_language: str | None,
         max_batch: int = DEFAULT_MAX_BATCH,
     ) -> str:
-        """The task's system prompt for a language pair (identical for every chunk of a run)."""
-        name = TASK_RULES[task].system_template
-        return Template(self.templates[name]).safe_substitute(
-            source_language=language_label(source_language, "the source language"),
-            target_language=language_label(target_language, "the target language"),
-            max_batch=str(max_batch),
-        )
+        """The task's system prompt for a language pair (identical for every chunk of a run: one string)."""
+        key = (task, source_language, target_language, max_batch)
+        if (prompt := self._systems.get(key)) is None:
+            prompt = self._systems[key] = Template(self.templates[TASK_RULES[task].system_template]).safe_substitute(
+                source_language=language_label(source_language, "the source language"),
+                target_language=language_label(target_language, "the target language"),
+                max_batch=str(max_batch),
+            )
+        return prompt
 
     def chunk_message(
         self, chunk: Chunk, instruction: str | None = None, *, before: str = "", sections: Sequence[str] = ()

@@ -21,6 +21,7 @@ import httpx
 from engine.chat_model import ChatModel
 from engine.chunk_outcome import FILE_FAILURES, ChunkOutcome
 from engine.chunk_split import SplitPlan, split_plan
+from engine.chunks import Chunk
 from engine.client.failure import ModelFailure
 from engine.config import DEMO_BASE_URL
 from engine.cost import cost_of
@@ -190,7 +191,8 @@ class _Run:
         model = open_model(self.request, service.target_language, self.http)
         self._emit_started(service)
         try:
-            await service.run(lambda config: self._one_chunk(service, model, config))
+            for chunk in service.chunks:
+                await self._one_chunk(service, model, chunk)
         except asyncio.CancelledError:
             self._cancelled()
             raise
@@ -204,7 +206,6 @@ class _Run:
         the trace. None when the run was refused (its ``run_finished`` is out)."""
         try:
             service = await self._reading(self._service)
-            await self._reading(service.loop_configs)  # every chunk's message, memory lines included: a thread
             self._check_only_chunk(service)
             self._lock()
             self._open_trace(service.chapter.id)
@@ -265,7 +266,7 @@ class _Run:
 
     def _check_only_chunk(self, service: TaskService) -> None:
         req = self.request
-        count = len(service.loop_configs())
+        count = len(service.chunks)
         if req.only_chunk is not None and not 1 <= req.only_chunk <= max(count, 1):
             raise _Refused(f"chunk {req.only_chunk} does not exist (the {req.task} work set has {count} chunks)")
 
@@ -297,8 +298,8 @@ class _Run:
 
     def _emit_started(self, service: TaskService) -> None:
         req = self.request
-        configs = service.loop_configs()
-        selected = [c for c in configs if req.only_chunk in (None, c.chunk_index)]
+        chunks = service.chunks
+        selected = [c for c in chunks if req.only_chunk in (None, c.index)]
         self.emit(
             RunStarted(
                 run_id=self.run_id,
@@ -307,26 +308,27 @@ class _Run:
                 task=req.task,
                 model=req.settings.model,
                 base_url=DEMO_BASE_URL if req.settings.is_demo else public_url(req.settings.base_url),
-                chunk_count=len(configs),
+                chunk_count=len(chunks),
                 paragraph_count=sum(len(c.paragraph_ids) for c in selected),
                 prices=None if req.settings.prices is None else req.settings.prices.to_json(),
                 apply=service.apply,
             )
         )
 
-    async def _one_chunk(self, service: TaskService, model: ChatModel, config: ToolCallLoopConfig) -> None:
+    async def _one_chunk(self, service: TaskService, model: ChatModel, chunk: Chunk) -> None:
         """Run one chunk (or note it as not attempted); a chunk too large for the model's context runs as two
         halves, and so do the paragraphs a chunk left without a submission after two cut-off turns."""
-        if self.request.only_chunk not in (None, config.chunk_index):
+        if self.request.only_chunk not in (None, chunk.index):
             return
         if self.stopped:
+            config = service.not_started(chunk)
             outcome = ChunkOutcome(
                 status="failed", missing=config.paragraph_ids, error=self.stopped, end_code="NOT_ATTEMPTED"
             )
             self.outcomes.append((config, outcome))
             return
-        # The glossary as it is now, proposals of earlier chunks included.
-        config = await self._reading(service.refreshed, config)
+        # Its message from the chapter, memory and glossary as they are now (earlier chunks' commits included).
+        config = await self._reading(service.starting, chunk)
         self._emit_chunk_started(config)
         started = time.perf_counter()
         outcome = ChunkOutcome(status="incomplete", missing=config.paragraph_ids)

@@ -1,15 +1,15 @@
 """The task service: translate, polish or proofread a chapter chunk by chunk.
 
 One class for the three tasks; what sets them apart is data (``engine.tasks.TASK_RULES``: origin, prompt files,
-work set). The service builds the chunks once, at its start, and one :class:`ToolCallLoopConfig` per chunk
-holding the chunk's :class:`~engine.scope.ChunkScope`, which carries the chunk's paragraph IDs to the tool
-handlers: ``TaskService.run(execute)`` -> ``execute(config)`` (the run) -> the loop ->
-``ToolRegistry.call(name, arguments, config.scope)`` -> the handler's ``ToolContext``.
+work set). The service builds the chunks once, at its start, and a chunk's :class:`ToolCallLoopConfig` as the chunk
+starts (``starting(chunk)``: its message from the files as they are then), holding the chunk's
+:class:`~engine.scope.ChunkScope`, which carries the chunk's paragraph IDs to the tool handlers: the run (or
+``TaskService.run(execute)``) -> the loop -> ``ToolRegistry.call(name, arguments, config.scope)`` -> the handler's
+``ToolContext``.
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Awaitable, Callable, Collection
 from typing import Any, TypeVar
 
@@ -115,39 +115,30 @@ class TaskService:
             self._configs = [self._config(chunk, system, tools) for chunk in self.chunks]
         return self._configs
 
-    def chunk_config(self, position: int) -> ToolCallLoopConfig:
-        """The loop config of the chunk at 0-based ``position`` alone, as :meth:`loop_configs` builds it, without
-        building every other chunk's message (an MCP session opens one chunk at a time)."""
-        if self._configs is not None:
-            return self._configs[position]
-        return self._config(self.chunks[position], self.system_prompt, self._tools())
-
     def _tools(self) -> tuple[dict[str, Any], ...]:
         return tuple(self.registry.definitions(max_batch=self.max_batch, task=self.task))
 
-    def halves(
-        self, config: ToolCallLoopConfig, paragraph_ids: Collection[str] | None = None
-    ) -> tuple[ToolCallLoopConfig, ToolCallLoopConfig]:
-        """The configs of the two halves of ``config``'s chunk, or of only its ``paragraph_ids`` (same prompts and
-        tools, each its own message)."""
+    def halves(self, config: ToolCallLoopConfig, paragraph_ids: Collection[str] | None = None) -> tuple[Chunk, Chunk]:
+        """The two halves of ``config``'s chunk, or of only its ``paragraph_ids``; each runs as a chunk of its own."""
         chunk = config.chunk if paragraph_ids is None else config.chunk.only(paragraph_ids)
-        first, second = chunk.halves()
-        return self._config(first, config.system_prompt, config.tools), self._config(
-            second, config.system_prompt, config.tools
-        )
+        return chunk.halves()
 
-    def refreshed(self, config: ToolCallLoopConfig) -> ToolCallLoopConfig:
-        """``config`` with its message as it is now, read again when its first request is built (blocking): the
-        context lines from the chapter on disk (chunk k sees what chunk k-1 committed), the memory and the glossary
-        lines (entries proposed by earlier chunks or edited by a person since the run started are in); the same
-        scope."""
+    def starting(self, chunk: Chunk) -> ToolCallLoopConfig:
+        """The loop config of ``chunk`` as it starts (blocking: it reads files): the context lines from the chapter
+        on disk now (chunk k sees what chunk k-1 committed), the memory and the glossary lines as they are now
+        (entries proposed by earlier chunks or edited by a person since the run started are in). A run builds each
+        chunk's message only here, when the chunk starts."""
         if self.glossary is None and self.memory is None and not self._has_context:
-            return config
+            return self._config(chunk, self.system_prompt, self._tools())
         if self.glossary is not None:
             self.glossary.reload()
         if self.memory is not None:
             self.memory.reload()
-        return dataclasses.replace(config, user_message=self._message(config.chunk, self._chapter_now()))
+        return self._config(chunk, self.system_prompt, self._tools(), self._chapter_now())
+
+    def not_started(self, chunk: Chunk) -> ToolCallLoopConfig:
+        """The loop config of a chunk the run will not start (what a stopped run reports of it): no message."""
+        return ToolCallLoopConfig(self._scope(chunk), self.system_prompt, "", self._tools(), self.max_turns)
 
     @property
     def _has_context(self) -> bool:
@@ -179,12 +170,17 @@ class TaskService:
             sections=(context.after_section(), memory, glossary),
         )
 
-    def _config(self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...]) -> ToolCallLoopConfig:
-        scope = ChunkScope.for_chunk(
-            chunk, self.source, origin=self.rules.origin, model=self.model, max_batch=self.max_batch, apply=self.apply
-        )
-        return ToolCallLoopConfig(scope, system, self._message(chunk), tools, self.max_turns)
+    def _config(
+        self, chunk: Chunk, system: str, tools: tuple[dict[str, Any], ...], chapter: Chapter | None = None
+    ) -> ToolCallLoopConfig:
+        return ToolCallLoopConfig(self._scope(chunk), system, self._message(chunk, chapter), tools, self.max_turns)
 
     async def run(self, execute_tool_call_loop: LoopExecutor[T]) -> list[T]:
-        """Run the loop on every chunk in order; returns the loop's result per chunk."""
-        return [await execute_tool_call_loop(config) for config in self.loop_configs()]
+        """Run the loop on every chunk in order, each config made as the chunk starts (:meth:`starting`); returns
+        the loop's result per chunk."""
+        return [await execute_tool_call_loop(self.starting(chunk)) for chunk in self.chunks]
+
+    def _scope(self, chunk: Chunk) -> ChunkScope:
+        return ChunkScope.for_chunk(
+            chunk, self.source, origin=self.rules.origin, model=self.model, max_batch=self.max_batch, apply=self.apply
+        )

@@ -54,7 +54,7 @@ class ChunkOpener:
         service = self._service(store, readable(store), args, model)
         if not 1 <= args.index <= len(service.chunks):
             raise Refusal(_no_chunk(args, len(service.chunks)))
-        config = service.refreshed(service.chunk_config(args.index - 1))
+        config = service.starting(service.chunks[args.index - 1])
         chunk = config.chunk
         opened = OpenChunk(store, config.scope, args.index, len(service.chunks))
         return opened, ok(

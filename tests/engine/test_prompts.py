@@ -124,6 +124,21 @@ def test_user_override_from_the_config_dir() -> None:
     assert SUBMIT in prompts.system_prompt("polish", source_language="ja", target_language="en")
 
 
+def test_one_set_per_process_until_a_file_changes(tmp_path: Path) -> None:
+    (tmp_path / "translate_system.md").write_text("To $target_language.\n", encoding="utf-8")
+    first = PromptSet.load(tmp_path)
+    assert PromptSet.load(tmp_path) is first  # the chapters of a --jobs run share it
+    prompt = first.system_prompt("translate", source_language="ja", target_language="en")
+    assert first.system_prompt("translate", source_language="ja", target_language="en") is prompt
+    assert first.system_prompt("translate", source_language="ja", target_language="de") == "To German (de)."
+    (tmp_path / "translate_system.md").write_text("Into $target_language, please.\n", encoding="utf-8")
+    edited = PromptSet.load(tmp_path)
+    assert edited is not first
+    assert edited.system_prompt("translate", source_language="ja", target_language="en") == "Into English (en), please."
+    (tmp_path / "translate_system.md").unlink()  # back to the packaged file
+    assert PromptSet.load(tmp_path).sources["translate_system.md"].parent.name == "prompts"
+
+
 def test_unreadable_override_is_one_clear_error(tmp_path: Path) -> None:
     (tmp_path / "chunk_revise.md").write_bytes(b"\xff\xfe\x00bad")
     with pytest.raises(PromptError, match=r"chunk_revise\.md: cannot read prompt file"):
