@@ -38,6 +38,22 @@ class After:
 
 
 @dataclass(frozen=True)
+class CarefulOnly:
+    """Options only the careful path's pydantic ``Field`` states (``strict=True``, ``allow_inf_nan=False``), for
+    what the fast path's strict types and bounds refuse anyway (a bool or a string for a number; NaN and infinity
+    outside any ``ge``/``le``)."""
+
+    strict: bool | None = None
+    allow_inf_nan: bool | None = None
+
+
+def _whole_text(value: Any) -> None:
+    # Python's ``$`` also matches before a final newline; pydantic's (Rust's) only at the end: leave those to it.
+    if isinstance(value, str) and value.endswith("\n"):
+        raise ValueError("a final newline")
+
+
+@dataclass(frozen=True)
 class Plan:
     """The steps of one kind (``Before`` or ``After``) a value of one type goes through: its own, then its items'
     (list items, dict values) or its fields' (a struct). A type without any step of that kind has no plan."""
@@ -93,10 +109,17 @@ def _struct_plan(struct: type[msgspec.Struct], kind: Kind) -> Plan | None:
     return Plan(fields=fields) if fields else None
 
 
+def _own_steps(meta: list[Any], kind: Kind) -> tuple[Callable[[Any], Any], ...]:
+    steps = tuple(m.run for m in meta if isinstance(m, kind))
+    if kind is After and any(isinstance(m, msgspec.Meta) and m.pattern for m in meta):
+        steps += (_whole_text,)
+    return steps
+
+
 def _annotated_plan(tp: Any, kind: Kind) -> Plan | None:
     base, *meta = get_args(tp)
     inner = plan_of(base, kind) or Plan()
-    plan = Plan(tuple(m.run for m in meta if isinstance(m, kind)) + inner.steps, inner.items, inner.fields)
+    plan = Plan(_own_steps(meta, kind) + inner.steps, inner.items, inner.fields)
     return plan if plan != Plan() else None
 
 
