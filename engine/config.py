@@ -140,7 +140,7 @@ def load_config(path: Path | None = None) -> Config:
         from engine.config_careful import careful_config  # only here: a valid file never imports pydantic
 
         try:
-            config = careful_config(data)
+            config = careful_config(data, Config)
         except ValueError as exc:
             raise ConfigError(f"{path}: {exc}") from None
     if config.default_profile and config.default_profile not in config.profiles:

@@ -8,7 +8,8 @@ import msgspec
 
 from engine.mcp.refusal import Refusal
 from engine.settings import CHUNK_CHARS
-from engine.tools.args import BadArguments, parse_arguments
+from engine.tools.args import parse_arguments
+from engine.tools.raw_arguments import BadArguments
 
 ChapterName = Annotated[
     str, msgspec.Meta(min_length=1, max_length=255, description="The chapter's id or its file name (list_chapters).")

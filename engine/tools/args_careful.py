@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from pydantic_core import ErrorDetails
 
 from engine.struct_twin import twin
-from engine.tools.args import BadArguments, invalid_arguments
+from engine.tools.raw_arguments import BadArguments, invalid_arguments
 from store.validation_text import field_path
 
 A = TypeVar("A", bound=msgspec.Struct)

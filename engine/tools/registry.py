@@ -24,7 +24,8 @@ from engine.context import ToolContext
 from engine.scope import ChunkScope
 from engine.settings import DEFAULT_MAX_BATCH
 from engine.tasks import TASK_RULES, TaskType
-from engine.tools.args import BadArguments, decode_arguments, parse_arguments
+from engine.tools.args import parse_arguments
+from engine.tools.raw_arguments import BadArguments, decode_arguments
 from engine.tools.results import ErrorCode, ToolReply, failure
 from engine.tools.schema import parameters_schema
 from store.errors import ChapterLoadError
