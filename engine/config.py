@@ -123,29 +123,42 @@ def config_path() -> Path:
 def load_config(path: Path | None = None) -> Config:
     """Read and validate the config file; a missing file is an empty configuration."""
     path = path or config_path()
+    data = _toml(path)
+    if data is None:
+        return Config()
+    config = _validated(path, data)
+    if config.default_profile and config.default_profile not in config.profiles:
+        raise ConfigError(f"{path}: default_profile: no profile named {config.default_profile!r}")
+    return config
+
+
+def _toml(path: Path) -> dict[str, Any] | None:
+    """The file's TOML tables, or None when there is no file."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return Config()
+        return None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    config = fast_convert(Config, data)
-    if config is None:
-        from engine.config_careful import careful_config  # only here: a valid file never imports pydantic
 
-        try:
-            config = careful_config(data, Config)
-        except ValueError as exc:
-            raise ConfigError(f"{path}: {exc}") from None
-    if config.default_profile and config.default_profile not in config.profiles:
-        raise ConfigError(f"{path}: default_profile: no profile named {config.default_profile!r}")
-    return config
+
+def _validated(path: Path, data: dict[str, Any]) -> Config:
+    """``data`` as a :class:`Config`: on the fast path, or on the careful one, which names what is wrong."""
+    config = fast_convert(Config, data)
+    if config is not None:
+        return config
+    from engine.config_careful import careful_config  # only here: a valid file never imports pydantic
+
+    try:
+        return careful_config(data, Config)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
 
 
 class ApiKey:
@@ -251,6 +264,20 @@ def _named(model: str | None, chosen: Profile) -> bool:
     return bool(model) or bool(chosen.model)
 
 
+def _base_url(flag: str | None, env: Mapping[str, str], chosen: Profile) -> str:
+    return (flag or env.get("OPENAI_BASE_URL") or chosen.base_url or DEFAULT_BASE_URL).rstrip("/")
+
+
+def _key_env_named(key_env: str | None, key_value: str | None) -> str | None:
+    """The variable the key came from, as settings and traces name it."""
+    return key_env or ("OPENAI_API_KEY" if key_value else None)
+
+
+def _prices_for(model: str, chosen: Profile) -> Prices | None:
+    # A profile's prices are for its model: another model named by --model, or the demo model, has none.
+    return chosen.prices if model == chosen.model != DEMO_MODEL else None
+
+
 def resolve_model(
     config: Config,
     *,
@@ -265,7 +292,7 @@ def resolve_model(
     env = os.environ if environ is None else environ
     name, chosen = _chosen_profile(config, profile)
     resolved_model = model or chosen.model or DEMO_MODEL
-    resolved_url = (base_url or env.get("OPENAI_BASE_URL") or chosen.base_url or DEFAULT_BASE_URL).rstrip("/")
+    resolved_url = _base_url(base_url, env, chosen)
     key_env = api_key_env or chosen.api_key_env
     key_value = _api_key(env, key_env, api_key_env)
     _one_credential(resolved_url, key_value, key_env)
@@ -273,7 +300,7 @@ def resolve_model(
         model=resolved_model,
         base_url=resolved_url,
         api_key=ApiKey(key_value) if key_value else None,
-        api_key_env=key_env or ("OPENAI_API_KEY" if key_value else None),
+        api_key_env=_key_env_named(key_env, key_value),
         temperature=chosen.temperature,
         headers=dict(chosen.headers),
         body=dict(chosen.body),
@@ -284,7 +311,6 @@ def resolve_model(
         read_timeout=chosen.read_timeout,
         response_seconds=chosen.response_seconds,
         response_mb=chosen.response_mb,
-        # A profile's prices are for its model: another model named by --model, or the demo model, has none.
-        prices=chosen.prices if resolved_model == chosen.model != DEMO_MODEL else None,
+        prices=_prices_for(resolved_model, chosen),
         named=_named(model, chosen),
     )

@@ -10,6 +10,7 @@ from typing import Any, TypeVar, get_args, get_type_hints
 import msgspec
 from pydantic import ValidationError
 
+from engine.field_steps import is_struct
 from engine.struct_twin import twin
 from store.validation_text import first_error
 
@@ -29,10 +30,9 @@ def careful_config(data: dict[str, Any], config: type[C]) -> C:
 
 def _table(hint: Any) -> type[msgspec.Struct] | None:
     """The struct a top-level key holds: itself (``run``) or as the values of a table of tables (``profiles``)."""
-    if isinstance(hint, type) and issubclass(hint, msgspec.Struct):
+    if is_struct(hint):
         return hint
-    found = [table for arg in get_args(hint) if (table := _table(arg))]
-    return found[0] if found else None
+    return next((table for arg in get_args(hint) if (table := _table(arg))), None)
 
 
 def _unknown_key(exc: ValidationError, config: type[msgspec.Struct]) -> str | None:

@@ -109,11 +109,18 @@ def _struct_plan(struct: type[msgspec.Struct], kind: Kind) -> Plan | None:
     return Plan(fields=fields) if fields else None
 
 
+def is_struct(tp: Any) -> bool:
+    """Whether the annotation ``tp`` is a msgspec struct type."""
+    return isinstance(tp, type) and issubclass(tp, msgspec.Struct)
+
+
 def _own_steps(meta: list[Any], kind: Kind) -> tuple[Callable[[Any], Any], ...]:
-    steps = tuple(m.run for m in meta if isinstance(m, kind))
-    if kind is After and any(isinstance(m, msgspec.Meta) and m.pattern for m in meta):
-        steps += (_whole_text,)
-    return steps
+    return tuple(m.run for m in meta if isinstance(m, kind)) + _pattern_checks(meta, kind)
+
+
+def _pattern_checks(meta: list[Any], kind: Kind) -> tuple[Callable[[Any], Any], ...]:
+    patterned = any(isinstance(m, msgspec.Meta) and m.pattern for m in meta)
+    return (_whole_text,) if kind is After and patterned else ()
 
 
 def _annotated_plan(tp: Any, kind: Kind) -> Plan | None:
@@ -123,25 +130,32 @@ def _annotated_plan(tp: Any, kind: Kind) -> Plan | None:
     return plan if plan != Plan() else None
 
 
+def _items_plan(tp: Any, kind: Kind) -> Plan | None:
+    items = plan_of(get_args(tp)[-1], kind)  # a list's items, a dict's values
+    return Plan(items=items) if items else None
+
+
 def _union_plan(tp: Any, kind: Kind) -> Plan | None:
     if any(plan_of(arg, kind) for arg in get_args(tp)):  # which member a value is for is the converter's choice
         raise TypeError(f"{tp}: steps inside a union are not supported")
     return None
 
 
+_PLANS_BY_ORIGIN: dict[Any, Callable[[Any, Kind], Plan | None]] = {
+    Annotated: _annotated_plan,
+    list: _items_plan,
+    dict: _items_plan,
+    Union: _union_plan,
+    types.UnionType: _union_plan,
+}
+
+
 def plan_of(tp: Any, kind: Kind) -> Plan | None:
     """The plan of the ``kind`` steps in a type annotation (None when it has none)."""
-    origin = get_origin(tp)
-    if origin is Annotated:
-        return _annotated_plan(tp, kind)
-    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+    if is_struct(tp):
         return _struct_plan(tp, kind)
-    if origin is list or origin is dict:
-        items = plan_of(get_args(tp)[-1], kind)
-        return Plan(items=items) if items else None
-    if origin is Union or origin is types.UnionType:
-        return _union_plan(tp, kind)
-    return None
+    planned = _PLANS_BY_ORIGIN.get(get_origin(tp))
+    return planned(tp, kind) if planned else None
 
 
 @dataclass(frozen=True)

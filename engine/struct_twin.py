@@ -12,12 +12,13 @@ from __future__ import annotations
 import dataclasses
 import functools
 import types
+from collections.abc import Callable
 from typing import Annotated, Any, Literal, Union, get_args, get_origin, get_type_hints
 
 import msgspec
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, create_model
 
-from engine.field_steps import After, Before, CarefulOnly
+from engine.field_steps import After, Before, CarefulOnly, is_struct
 
 Extra = Literal["ignore", "forbid"]
 _BOUNDS = ("ge", "le", "gt", "lt", "min_length", "max_length", "pattern")
@@ -27,45 +28,70 @@ def _bounds(meta: msgspec.Meta) -> Any:
     return Field(**{name: getattr(meta, name) for name in _BOUNDS if getattr(meta, name) is not None})
 
 
-def _marker(meta: Any) -> Any:
-    if isinstance(meta, msgspec.Meta):
-        return _bounds(meta)
-    if isinstance(meta, Before):
-        return BeforeValidator(meta.run)
-    if isinstance(meta, After):
-        return AfterValidator(meta.run)
-    if isinstance(meta, CarefulOnly):
-        return Field(**{k: v for k, v in dataclasses.asdict(meta).items() if v is not None})
-    return meta
+def _before(meta: Before) -> Any:
+    return BeforeValidator(meta.run)
+
+
+def _after(meta: After) -> Any:
+    return AfterValidator(meta.run)
+
+
+def _careful_only(meta: CarefulOnly) -> Any:
+    return Field(**{k: v for k, v in dataclasses.asdict(meta).items() if v is not None})
+
+
+_MARKERS: dict[type, Callable[[Any], Any]] = {
+    msgspec.Meta: _bounds,
+    Before: _before,
+    After: _after,
+    CarefulOnly: _careful_only,
+}
+
+
+def _annotated(tp: Any) -> Any:
+    # In the declared order: bounds after a ``Before`` are checked on what it returns, whatever its type, in
+    # pydantic's general words ("Value should have at most 200 items"); bounds before it are the type's own
+    # ("String should have at most 200 characters"), the step still running first.
+    base, *meta = get_args(tp)
+    markers = (_MARKERS[type(m)](m) if type(m) in _MARKERS else m for m in meta)
+    return Annotated[(_annotation(base), *markers)]
+
+
+def _container(tp: Any) -> Any:
+    return get_origin(tp)[tuple(_annotation(arg) for arg in get_args(tp))]
+
+
+def _union(tp: Any) -> Any:
+    return Union[tuple(_annotation(arg) for arg in get_args(tp))]  # noqa: UP007 (built from a tuple)
+
+
+_BY_ORIGIN: dict[Any, Callable[[Any], Any]] = {
+    Annotated: _annotated,
+    list: _container,
+    dict: _container,
+    Union: _union,
+    types.UnionType: _union,
+}
 
 
 def _annotation(tp: Any) -> Any:
     """``tp`` with every struct replaced by its twin and every ``Meta`` and step by pydantic's own."""
-    origin = get_origin(tp)
-    if origin is Annotated:
-        base, *meta = get_args(tp)
-        # In the declared order: bounds after a ``Before`` are checked on what it returns, whatever its type, in
-        # pydantic's general words ("Value should have at most 200 items"); bounds before it are the type's own
-        # ("String should have at most 200 characters"), the step still running first.
-        return Annotated[(_annotation(base), *(_marker(m) for m in meta))]
-    if isinstance(tp, type) and issubclass(tp, msgspec.Struct):
+    if is_struct(tp):
         return twin(tp)
-    args = tuple(_annotation(arg) for arg in get_args(tp))
-    if origin is list or origin is dict:
-        return origin[args]
-    if origin is Union or origin is types.UnionType:
-        return Union[args]  # noqa: UP007 (built from a tuple)
-    return tp  # str, int, float, bool, Any, Literal[...], None
+    converted = _BY_ORIGIN.get(get_origin(tp))
+    return converted(tp) if converted else tp  # str, int, float, bool, Any, Literal[...], None as they are
+
+
+def _factory(field: msgspec.structs.FieldInfo) -> Any:
+    # A table left out takes the twin's defaults, as the struct's.
+    return twin(field.default_factory) if is_struct(field.default_factory) else field.default_factory
 
 
 def _default(field: msgspec.structs.FieldInfo) -> Any:
     """The field's default (or default factory, or none), under its name on the wire when it has another."""
     alias = field.encode_name if field.encode_name != field.name else None
-    factory = field.default_factory
-    if isinstance(factory, type) and issubclass(factory, msgspec.Struct):
-        factory = twin(factory)  # a table left out is the twin's defaults, as the struct's
-    if factory is not msgspec.NODEFAULT:
-        return Field(default_factory=factory, alias=alias)
+    if field.default_factory is not msgspec.NODEFAULT:
+        return Field(default_factory=_factory(field), alias=alias)
     return Field(... if field.default is msgspec.NODEFAULT else field.default, alias=alias)
 
 

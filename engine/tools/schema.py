@@ -13,6 +13,8 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 
 import msgspec
 
+from engine.field_steps import is_struct
+
 _DROPPED = frozenset({"title", "$defs", "default", "pattern", "minLength", "maxLength"})
 
 
@@ -27,10 +29,15 @@ def _literals(tp: Any, seen: set[Any]) -> list[tuple[Any, ...]]:
     """Every ``Literal``'s values in ``tp`` and the structs inside it, in the order they are declared."""
     if get_origin(tp) is Literal:
         return [get_args(tp)]
-    if isinstance(tp, type) and issubclass(tp, msgspec.Struct) and tp not in seen:
-        seen.add(tp)
-        return [found for hint in get_type_hints(tp, include_extras=True).values() for found in _literals(hint, seen)]
-    return [found for arg in get_args(tp) for found in _literals(arg, seen)]
+    inside = _struct_hints(tp, seen) if is_struct(tp) else get_args(tp)
+    return [found for hint in inside for found in _literals(hint, seen)]
+
+
+def _struct_hints(struct: type[msgspec.Struct], seen: set[Any]) -> list[Any]:
+    if struct in seen:
+        return []
+    seen.add(struct)
+    return list(get_type_hints(struct, include_extras=True).values())
 
 
 def _typed_enum(node: dict[str, Any], declared: dict[frozenset[Any], list[Any]]) -> dict[str, Any]:
@@ -44,14 +51,15 @@ def _typed_enum(node: dict[str, Any], declared: dict[frozenset[Any], list[Any]])
 def _without_null(node: dict[str, Any]) -> dict[str, Any]:
     """``anyOf: [X, null]`` collapsed to ``X``, its description after it."""
     variants = node.get("anyOf")
-    if not isinstance(variants, list):
+    non_null = [v for v in variants if v != {"type": "null"}] if isinstance(variants, list) else []
+    if len(non_null) != 1 or len(non_null) == len(variants or ()):
         return node
-    non_null = [v for v in variants if v != {"type": "null"}]
-    if len(non_null) != 1 or len(non_null) == len(variants):
-        return node
-    kept = {k: v for k, v in non_null[0].items() if k != "description"}
-    said = {k: v for k, v in non_null[0].items() if k == "description"}
-    return {**kept, **said, **{k: v for k, v in node.items() if k != "anyOf"}}
+    rest = {k: v for k, v in node.items() if k != "anyOf"}
+    return {**_described_last(non_null[0]), **rest}
+
+
+def _described_last(node: dict[str, Any]) -> dict[str, Any]:
+    return {**{k: v for k, v in node.items() if k != "description"}, **{k: node[k] for k in node if k == "description"}}
 
 
 def _dropped(key: str, value: Any) -> bool:
