@@ -1,4 +1,4 @@
-"""Steps a msgspec struct's fields take around msgspec's own checks, and the fast path that applies them.
+r"""Steps a msgspec struct's fields take around msgspec's own checks, and the fast path that applies them.
 
 ``Before(step)`` makes a raw value usable (an ID's ``[ID: …]`` wrapper stripped, one keyword as a list, a setting
 checked in its own words) and ``After(check)`` refuses what a ``msgspec.Meta`` cannot say (a blank keyword). They
@@ -7,7 +7,9 @@ ride in a field's ``Annotated`` metadata, which msgspec ignores, so one declarat
 (``engine.struct_twin``) turns them into ``BeforeValidator`` / ``AfterValidator``.
 
 The fast path only ever accepts: anything it cannot take as it is (a looser type, a bound crossed, a step that
-raises) is left to the careful path, which accepts it as pydantic does or explains the refusal.
+raises) is left to the careful path, which accepts it as pydantic does or explains the refusal. Where Python's
+regular expressions and pydantic's (Rust's) differ, the fast path must be the stricter one: Python's ``\S`` is (it
+also refuses U+001C-U+001F); Python's ``$`` is not (it matches before a final newline), hence ``_whole_text``.
 """
 
 from __future__ import annotations
