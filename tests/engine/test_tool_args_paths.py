@@ -48,11 +48,8 @@ def _definitions() -> dict[str, Any]:
     registry = default_registry()
     for tool in glossary_tools(None):  # type: ignore[arg-type]  # only the definitions are read
         registry.register(tool)
-    found: dict[str, Any] = {
-        f"{task or 'all'}/{limit}": registry.definitions(max_batch=limit, task=task)
-        for task in (None, *TASKS)
-        for limit in (1, 20, 200)
-    }
+    found: dict[str, Any] = {f"all/{limit}": registry.definitions(max_batch=limit) for limit in (1, 20, 200)}
+    found |= {f"{task}/20": registry.definitions(task=task) for task in TASKS}
     found["mcp"] = [[t.name, t.description, t.input_schema] for t in tool_list.session_tools()]
     found["mcp_all"] = [[t.name, t.description, t.input_schema] for t in tool_list.listed_tools(registry, 20)]
     return found
