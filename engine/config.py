@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qsl, urlsplit
 
+import msgspec
 import platformdirs
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, Strict, ValidationError, model_validator
 
 from engine import settings
 from engine.cost import Prices
+from engine.field_steps import After, Before, CarefulOnly, fast_convert
 from engine.urls import public_url
-from store.validation_text import first_error
 
 DEMO_MODEL = "demo"
 DEMO_BASE_URL = "demo://offline"  # what traces and events name as the demo model's address
@@ -36,25 +36,24 @@ class ConfigError(Exception):
     """A configuration problem, as one sentence naming the file and the key."""
 
 
-def _checked(setting: settings.Setting) -> BeforeValidator:
+def _checked(setting: settings.Setting) -> Before:
     """Validate a config value through its setting, so the file and the flag are refused in the same words."""
-    return BeforeValidator(setting.check)
+    return Before(setting.check)
 
 
-StrictPrice = Annotated[float, Strict(), Field(ge=0, le=1_000_000, allow_inf_nan=False)]
+# Strict: ``price_input = true`` is a mistake, not 1.0; no price per million tokens is near a million.
+StrictPrice = Annotated[float, msgspec.Meta(ge=0, le=1_000_000), CarefulOnly(strict=True, allow_inf_nan=False)]
 
 
-class Profile(BaseModel):
+class Profile(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """A named model endpoint."""
-
-    model_config = ConfigDict(extra="forbid")
 
     base_url: str | None = None
     model: str
     api_key_env: str | None = None
-    temperature: float | None = Field(default=None, ge=0, le=2)
-    headers: dict[str, str] = Field(default_factory=dict)
-    body: dict[str, Any] = Field(default_factory=dict)
+    temperature: Annotated[float, msgspec.Meta(ge=0, le=2)] | None = None
+    headers: dict[str, str] = msgspec.field(default_factory=dict)
+    body: dict[str, Any] = msgspec.field(default_factory=dict)
     max_tokens: Annotated[int, _checked(settings.MAX_TOKENS)] = settings.DEFAULT_MAX_TOKENS
     max_tokens_field: MaxTokensField = "max_tokens"
     connect_timeout: Annotated[float, _checked(settings.CONNECT_TIMEOUT)] = settings.DEFAULT_CONNECT_TIMEOUT
@@ -62,18 +61,10 @@ class Profile(BaseModel):
     response_seconds: Annotated[float, _checked(settings.RESPONSE_SECONDS)] = settings.DEFAULT_RESPONSE_SECONDS
     response_mb: Annotated[int, _checked(settings.RESPONSE_MB)] = settings.DEFAULT_RESPONSE_MB
     # Prices per million tokens (engine.cost); no cost is shown without input and output prices.
-    # Strict: ``price_input = true`` is a mistake, not 1.0; no price per million tokens is near a million.
     price_input: StrictPrice | None = None
     price_cached_input: StrictPrice | None = None
     price_output: StrictPrice | None = None
-    currency: str = Field(default="USD", pattern=r"^[A-Za-z]{3}$")
-
-    @model_validator(mode="after")
-    def _prices_in_pairs(self) -> Profile:
-        priced = [k for k in ("price_input", "price_cached_input", "price_output") if getattr(self, k) is not None]
-        if priced and (self.price_input is None or self.price_output is None):
-            raise ValueError("set both price_input and price_output (per million tokens) for a cost, or neither")
-        return self
+    currency: Annotated[str, msgspec.Meta(pattern=r"^[A-Za-z]{3}$")] = "USD"
 
     @property
     def prices(self) -> Prices | None:
@@ -81,10 +72,16 @@ class Profile(BaseModel):
         return Prices.of(self.price_input, self.price_output, self.price_cached_input, self.currency.upper())
 
 
-class RunDefaults(BaseModel):
-    """Defaults for runs, overridden by flags (bounds and defaults: ``engine.settings``)."""
+def _prices_in_pairs(profile: Any) -> Any:
+    """A profile (or its careful twin) that sets a price sets both the input and the output price."""
+    priced = [k for k in ("price_input", "price_cached_input", "price_output") if getattr(profile, k) is not None]
+    if priced and (profile.price_input is None or profile.price_output is None):
+        raise ValueError("set both price_input and price_output (per million tokens) for a cost, or neither")
+    return profile
 
-    model_config = ConfigDict(extra="forbid")
+
+class RunDefaults(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Defaults for runs, overridden by flags (bounds and defaults: ``engine.settings``)."""
 
     chunk_chars: Annotated[int, _checked(settings.CHUNK_CHARS)] = settings.DEFAULT_CHUNK_CHARS
     max_batch: Annotated[int, _checked(settings.MAX_BATCH)] = settings.DEFAULT_MAX_BATCH
@@ -103,15 +100,15 @@ class RunDefaults(BaseModel):
     context_chars: Annotated[int, _checked(settings.CONTEXT_CHARS)] = int(settings.CONTEXT_CHARS.default)
 
 
-class Config(BaseModel):
-    """The whole configuration file."""
-
-    model_config = ConfigDict(extra="forbid")
+class Config(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """The whole configuration file. Read on the fast path (:func:`engine.field_steps.fast_convert`); a file it
+    cannot take as it is goes to the careful path (``engine.config_careful``), which accepts it as pydantic's lax
+    mode does or says what is wrong."""
 
     default_profile: str | None = None
-    profiles: dict[str, Profile] = Field(default_factory=dict)
-    run: RunDefaults = Field(default_factory=RunDefaults)
-    keymap: dict[str, str] = Field(default_factory=dict)
+    profiles: dict[str, Annotated[Profile, After(_prices_in_pairs)]] = msgspec.field(default_factory=dict)
+    run: RunDefaults = msgspec.field(default_factory=RunDefaults)
+    keymap: dict[str, str] = msgspec.field(default_factory=dict)
     theme: str | None = None
 
 
@@ -123,45 +120,45 @@ def config_path() -> Path:
     return platformdirs.user_config_path("proofdesk") / "config.toml"
 
 
-def _unknown_key(exc: ValidationError) -> str | None:
-    """For a key no table of the file has (a typo, a key from another tool): which one, and the nearest known key."""
-    first = exc.errors(include_url=False)[0]
-    if first["type"] != "extra_forbidden":
-        return None
-    import difflib  # here: only a broken config file needs it (a run saves ~1 ms of import)
-
-    loc = tuple(str(part) for part in first["loc"])
-    tables: dict[str, type[BaseModel]] = {"profiles": Profile, "run": RunDefaults}
-    table = tables.get(loc[0], Config) if len(loc) > 1 else Config
-    known = sorted(table.model_fields)
-    near = difflib.get_close_matches(loc[-1], known, n=1, cutoff=0.5)
-    hint = f"did you mean {near[0]}?" if near else "the keys here are " + ", ".join(known)
-    return f"{'.'.join(loc)}: not a key proofdesk knows ({hint})"
-
-
 def load_config(path: Path | None = None) -> Config:
     """Read and validate the config file; a missing file is an empty configuration."""
     path = path or config_path()
+    data = _toml(path)
+    if data is None:
+        return Config()
+    config = _validated(path, data)
+    if config.default_profile and config.default_profile not in config.profiles:
+        raise ConfigError(f"{path}: default_profile: no profile named {config.default_profile!r}")
+    return config
+
+
+def _toml(path: Path) -> dict[str, Any] | None:
+    """The file's TOML tables, or None when there is no file."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        return Config()
+        return None
     except OSError as exc:
         raise ConfigError(f"{path}: cannot be read: {exc.strerror or exc}") from None
     try:
-        data = tomllib.loads(raw.decode("utf-8"))
+        return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+
+
+def _validated(path: Path, data: dict[str, Any]) -> Config:
+    """``data`` as a :class:`Config`: on the fast path, or on the careful one, which names what is wrong."""
+    config = fast_convert(Config, data)
+    if config is not None:
+        return config
+    from engine.config_careful import careful_config  # only here: a valid file never imports pydantic
+
     try:
-        config = Config.model_validate(data)
-    except ValidationError as exc:
-        unknown = _unknown_key(exc)
-        raise ConfigError(f"{path}: {unknown or first_error(exc)}") from None
-    if config.default_profile and config.default_profile not in config.profiles:
-        raise ConfigError(f"{path}: default_profile: no profile named {config.default_profile!r}")
-    return config
+        return careful_config(data, Config)
+    except ValueError as exc:
+        raise ConfigError(f"{path}: {exc}") from None
 
 
 class ApiKey:
@@ -267,6 +264,20 @@ def _named(model: str | None, chosen: Profile) -> bool:
     return bool(model) or bool(chosen.model)
 
 
+def _base_url(flag: str | None, env: Mapping[str, str], chosen: Profile) -> str:
+    return (flag or env.get("OPENAI_BASE_URL") or chosen.base_url or DEFAULT_BASE_URL).rstrip("/")
+
+
+def _key_env_named(key_env: str | None, key_value: str | None) -> str | None:
+    """The variable the key came from, as settings and traces name it."""
+    return key_env or ("OPENAI_API_KEY" if key_value else None)
+
+
+def _prices_for(model: str, chosen: Profile) -> Prices | None:
+    # A profile's prices are for its model: another model named by --model, or the demo model, has none.
+    return chosen.prices if model == chosen.model != DEMO_MODEL else None
+
+
 def resolve_model(
     config: Config,
     *,
@@ -281,7 +292,7 @@ def resolve_model(
     env = os.environ if environ is None else environ
     name, chosen = _chosen_profile(config, profile)
     resolved_model = model or chosen.model or DEMO_MODEL
-    resolved_url = (base_url or env.get("OPENAI_BASE_URL") or chosen.base_url or DEFAULT_BASE_URL).rstrip("/")
+    resolved_url = _base_url(base_url, env, chosen)
     key_env = api_key_env or chosen.api_key_env
     key_value = _api_key(env, key_env, api_key_env)
     _one_credential(resolved_url, key_value, key_env)
@@ -289,7 +300,7 @@ def resolve_model(
         model=resolved_model,
         base_url=resolved_url,
         api_key=ApiKey(key_value) if key_value else None,
-        api_key_env=key_env or ("OPENAI_API_KEY" if key_value else None),
+        api_key_env=_key_env_named(key_env, key_value),
         temperature=chosen.temperature,
         headers=dict(chosen.headers),
         body=dict(chosen.body),
@@ -300,7 +311,6 @@ def resolve_model(
         read_timeout=chosen.read_timeout,
         response_seconds=chosen.response_seconds,
         response_mb=chosen.response_mb,
-        # A profile's prices are for its model: another model named by --model, or the demo model, has none.
-        prices=chosen.prices if resolved_model == chosen.model != DEMO_MODEL else None,
+        prices=_prices_for(resolved_model, chosen),
         named=_named(model, chosen),
     )

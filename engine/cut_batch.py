@@ -16,8 +16,8 @@ from typing import Any
 
 from engine.client.response import AssembledResponse, ToolCall
 from engine.closed_json import ClosedPart, closed_part
-from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
 from engine.tools.batch_validation import TOOL as BATCH_TOOL
+from engine.tools.raw_arguments import MAX_ARGUMENT_CHARS, invalid_arguments
 
 TRUNCATED = "ARGUMENTS_TRUNCATED"
 _CUT_ID = re.compile(r'"paragraph_id"\s*:\s*("(?:[^"\\]|\\.)*")')

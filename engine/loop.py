@@ -68,7 +68,7 @@ from engine.summaries import EndCode
 from engine.tasks import TASK_RULES
 from engine.text_answers import TextItem, text_items
 from engine.text_submission import answer_message, cut_answer_text, text_batches
-from engine.tools.args import MAX_ARGUMENT_CHARS
+from engine.tools.raw_arguments import MAX_ARGUMENT_CHARS
 from engine.tools.registry import ToolRegistry
 from engine.tools.results import Committed, ToolReply
 

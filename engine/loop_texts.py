@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.client.response import ToolCall
 from engine.counted import counted
-from engine.tools.args import MAX_ARGUMENT_CHARS, invalid_arguments
+from engine.tools.raw_arguments import MAX_ARGUMENT_CHARS, invalid_arguments
 
 
 def reminder_text(missing: list[str], answer: str = "other", revises: bool = False) -> str:

@@ -141,59 +141,10 @@ def validate_chunk(payload: dict[str, Any]) -> WireChunk:
 
 @functools.cache
 def _lax_chunk_model() -> Any:
-    """The pydantic twin of ``WireChunk`` (the same fields), built on first use."""
-    from pydantic import BaseModel, ConfigDict
+    """The pydantic twin of ``WireChunk`` (generated from it: the same fields), built on first use."""
+    from engine.struct_twin import twin
 
-    class Lax(BaseModel):
-        model_config = ConfigDict(extra="ignore")
-
-    class Function(Lax):
-        name: str | None = None
-        arguments: Any = None
-
-    class ToolCall(Lax):
-        index: int | None = None
-        id: str | int | None = None
-        type: str | None = None
-        function: Function | None = None
-        extra_content: dict[str, Any] | None = None
-
-    class Delta(Lax):
-        role: str | None = None
-        content: str | list[Any] | None = None
-        refusal: str | None = None
-        reasoning_content: Any = None
-        reasoning: Any = None
-        tool_calls: list[ToolCall] | ToolCall | None = None
-        function_call: Function | None = None
-        extra_content: dict[str, Any] | None = None
-
-    class Choice(Lax):
-        index: int | None = 0
-        delta: Delta | None = None
-        finish_reason: str | None = None
-
-    class Usage(Lax):  # as loose as WireUsage: engine.client.usage judges the values
-        prompt_tokens: Any = None
-        completion_tokens: Any = None
-        total_tokens: Any = None
-        prompt_tokens_details: Any = None
-        completion_tokens_details: Any = None
-        prompt_cache_hit_tokens: Any = None
-        prompt_cache_miss_tokens: Any = None
-
-    class Groq(Lax):
-        usage: Usage | None = None
-
-    class Chunk(Lax):
-        object: str | None = None
-        choices: list[Choice] | None = None
-        usage: Usage | None = None
-        x_groq: Groq | None = None
-        error: Any = None
-        detail: Any = None
-
-    return Chunk
+    return twin(WireChunk)
 
 
 class ProviderError(msgspec.Struct, frozen=True, kw_only=True):

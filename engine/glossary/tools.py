@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+import msgspec
 
 from engine.context import ToolContext
+from engine.field_steps import Before
 from engine.glossary.run_glossary import RunGlossary
 from engine.tools.registry import Tool, ToolRegistry
 from engine.tools.results import ErrorCode, failure, ok
@@ -19,38 +20,44 @@ from store.errors import StoreError
 from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryConflict
 
-Term = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
+# What pydantic's ``strip_whitespace`` strips (Unicode White_Space); Python's ``str.strip()`` also strips U+001C-1F.
+_WHITE_SPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680" + "".join(map(chr, range(0x2000, 0x200B))) + "\u2028\u2029\u202f\u205f\u3000"
+)
 
 
-class SearchGlossaryArgs(BaseModel):
-    """Arguments of ``search_glossary``."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    query: Term = Field(description="Matches source, target or alias.")
-    max_results: int = Field(10, ge=1, le=50)
+def strip_white_space(value: Any) -> Any:
+    """A string without the Unicode white space around it; anything else as it is (the type check refuses it)."""
+    return value.strip(_WHITE_SPACE) if isinstance(value, str) else value
 
 
-class ProposeGlossaryArgs(BaseModel):
-    """Arguments of ``propose_glossary_entry`` (its schema says only what the name does not)."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
-
-    source: Term = Field(description="As the source writes it.")
-    target: Term
-    kind: Literal["term", "character", "place", "do_not_translate"] = "term"
-    note: str = Field("", max_length=500)
-    aliases: list[Term] = Field(default_factory=list, max_length=20)
-    gender: Literal["female", "male", "other"] | None = None
+# The bounds before the step: pydantic words them as a string's ("String should have at least 1 character").
+Term = Annotated[str, msgspec.Meta(min_length=1, max_length=200), Before(strip_white_space)]
+Kind = Literal["term", "character", "place", "do_not_translate"]
 
 
-class ProposeGlossarySchema(BaseModel):
+class SearchGlossaryArgs(msgspec.Struct, frozen=True):
+    """Arguments of ``search_glossary`` (unknown keys ignored)."""
+
+    query: Annotated[Term, msgspec.Meta(description="Matches source, target or alias.")]
+    max_results: Annotated[int, msgspec.Meta(ge=1, le=50)] = 10
+
+
+class ProposeGlossarySchema(msgspec.Struct, frozen=True):
     """What a model is shown of ``propose_glossary_entry``: the entry itself (note, aliases and gender are
     accepted too, but every request would pay for their schema)."""
 
-    source: Term = Field(description="As the source writes it.")
+    source: Annotated[Term, msgspec.Meta(description="As the source writes it.")]
     target: Term
-    kind: Literal["term", "character", "place", "do_not_translate"] = "term"
+    kind: Kind = "term"
+
+
+class ProposeGlossaryArgs(ProposeGlossarySchema, frozen=True):
+    """Arguments of ``propose_glossary_entry`` (unknown keys ignored)."""
+
+    note: Annotated[str, msgspec.Meta(max_length=500)] = ""
+    aliases: Annotated[list[Term], msgspec.Meta(max_length=20)] = msgspec.field(default_factory=list)
+    gender: Literal["female", "male", "other"] | None = None
 
 
 def _shown(entry: GlossaryEntry) -> dict[str, Any]:

@@ -4,47 +4,45 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+import msgspec
 
 from engine.mcp.refusal import Refusal
 from engine.settings import CHUNK_CHARS
-from engine.tools.args import validation_failure
+from engine.tools.args import parse_arguments
+from engine.tools.raw_arguments import BadArguments
 
 ChapterName = Annotated[
-    str, Field(min_length=1, max_length=255, description="The chapter's id or its file name (list_chapters).")
+    str, msgspec.Meta(min_length=1, max_length=255, description="The chapter's id or its file name (list_chapters).")
 ]
-M = TypeVar("M", bound=BaseModel)
+M = TypeVar("M", bound=msgspec.Struct)
 
 
-class NoArgs(BaseModel):
-    """``list_chapters`` and ``close_chunk`` take nothing."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
+class NoArgs(msgspec.Struct, frozen=True):
+    """``list_chapters`` and ``close_chunk`` take nothing (unknown keys are ignored, as everywhere here)."""
 
 
-class ChapterArgs(BaseModel):
+class ChapterArgs(msgspec.Struct, frozen=True):
     """The chapter a paragraph tool or ``check`` works on."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True)
 
     chapter: ChapterName
 
 
-class GetChunkArgs(BaseModel):
+class GetChunkArgs(msgspec.Struct, frozen=True):
     """``get_chunk``: chunk ``index`` of the task's work set as it is now (the ``[run]`` defaults unless given)."""
-
-    model_config = ConfigDict(extra="ignore", frozen=True, populate_by_name=True)
 
     chapter: ChapterName
     task: Literal["translate", "polish", "proofread"]
-    index: int = Field(ge=1, description="1-based; get_chunk answers the count.")
-    chunk_chars: int | None = Field(None, ge=int(CHUNK_CHARS.minimum), le=int(CHUNK_CHARS.maximum))
-    include_all: bool = Field(False, alias="all", description="translate: also translated paragraphs.")
+    index: Annotated[int, msgspec.Meta(ge=1, description="1-based; get_chunk answers the count.")]
+    chunk_chars: Annotated[int, msgspec.Meta(ge=int(CHUNK_CHARS.minimum), le=int(CHUNK_CHARS.maximum))] | None = None
+    # ``include_all`` is taken too (by the careful path).
+    include_all: Annotated[bool, msgspec.Meta(description="translate: also translated paragraphs.")] = msgspec.field(
+        default=False, name="all"
+    )
 
 
-def validated(model: type[M], tool: str, raw: dict[str, Any]) -> M:
-    """``raw`` as ``model``; a mismatch is refused with ``INVALID_ARGUMENTS`` naming the field, as in a run."""
+def validated(struct: type[M], tool: str, raw: dict[str, Any]) -> M:
+    """``raw`` as ``struct``; a mismatch is refused with ``INVALID_ARGUMENTS`` naming the field, as in a run."""
     try:
-        return model.model_validate(raw)
-    except ValidationError as exc:
-        raise Refusal(validation_failure(tool, exc)) from None
+        return parse_arguments(struct, tool, raw)
+    except BadArguments as exc:
+        raise Refusal(exc.result) from None

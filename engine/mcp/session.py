@@ -31,7 +31,7 @@ from engine.memory.source import MemorySource
 from engine.prompts import PromptSet
 from engine.scope import ChunkScope
 from engine.tools import default_registry
-from engine.tools.args import BadArguments, decode_arguments
+from engine.tools.raw_arguments import BadArguments, decode_arguments
 from engine.tools.results import Committed, ErrorCode, failure, ok
 from store.commit import ChapterStore
 from store.glossary_commit import GlossaryStore

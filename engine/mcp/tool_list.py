@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.mcp.args import ChapterArgs, GetChunkArgs, NoArgs
-from engine.tools.args import parameters_schema
 from engine.tools.registry import ToolRegistry
+from engine.tools.schema import parameters_schema
 
 GLOSSARY_TOOLS = ("search_glossary", "propose_glossary_entry")
 _CHECK = parameters_schema(ChapterArgs)

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from engine.context import ToolContext
-from engine.tools.args import MAX_TEXT_CHARS, invalid_arguments, normalise_paragraph_id
+from engine.tools.args import MAX_TEXT_CHARS, normalise_paragraph_id
 from engine.tools.batch_notes import ItemNotes, item_notes
 from engine.tools.boundaries import focus_hint, range_text
 from engine.tools.lookup import chapter_index
+from engine.tools.raw_arguments import invalid_arguments
 from engine.tools.results import ErrorCode, failure, looks_like_index
 from engine.tools.source_guards import Parsed, prefix_failure, same_as_source_failure
 

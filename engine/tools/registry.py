@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pydantic import BaseModel, ValidationError
+import msgspec
 
 from engine.chapter_source import ChapterSource
 from engine.checks.glossary import GlossaryTerm
@@ -24,8 +24,10 @@ from engine.context import ToolContext
 from engine.scope import ChunkScope
 from engine.settings import DEFAULT_MAX_BATCH
 from engine.tasks import TASK_RULES, TaskType
-from engine.tools.args import BadArguments, decode_arguments, parameters_schema, validation_failure
+from engine.tools.args import parse_arguments
+from engine.tools.raw_arguments import BadArguments, decode_arguments
 from engine.tools.results import ErrorCode, ToolReply, failure
+from engine.tools.schema import parameters_schema
 from store.errors import ChapterLoadError
 from store.model import Chapter, Origin
 
@@ -36,7 +38,7 @@ Handler = Callable[[ToolContext, Any], dict[str, Any] | ToolReply | Awaitable[di
 
 @dataclass(frozen=True)
 class Tool:
-    """A tool: its name, what the model is told about it, its argument model and its handler.
+    """A tool: its name, what the model is told about it, its argument struct and its handler.
 
     With ``raw_arguments`` the handler gets the decoded JSON object and validates it itself (the batch
     tool, whose specific error codes win over schema errors); ``args_model`` then only gives the schema.
@@ -50,14 +52,14 @@ class Tool:
 
     name: str
     description: str
-    args_model: type[BaseModel]
+    args_model: type[msgspec.Struct]
     handler: Handler
     raw_arguments: bool = False
     batch_limit_field: str | None = None
     writes: bool = False
     submits: bool = False
-    schema_model: type[BaseModel] | None = None
-    revise_model: type[BaseModel] | None = None
+    schema_model: type[msgspec.Struct] | None = None
+    revise_model: type[msgspec.Struct] | None = None
 
     def definition(self, max_batch: int = DEFAULT_MAX_BATCH, *, revises: bool = False) -> dict[str, Any]:
         """The OpenAI-style ``{"type": "function", "function": {...}}`` definition (for a revising task with
@@ -211,14 +213,9 @@ def _internal_error(name: str, exc: Exception) -> ToolReply:
 
 
 def _arguments(tool: Tool, name: str, arguments: object) -> Any:
-    """The handler's arguments: the decoded object for a raw-arguments tool, else its validated model."""
+    """The handler's arguments: the decoded object for a raw-arguments tool, else its validated struct."""
     raw = decode_arguments(name, arguments)
-    if tool.raw_arguments:
-        return raw
-    try:
-        return tool.args_model.model_validate(raw)
-    except ValidationError as exc:
-        raise _Refused(validation_failure(name, exc)) from None
+    return raw if tool.raw_arguments else parse_arguments(tool.args_model, name, raw)
 
 
 def _load(source: ChapterSource) -> Chapter:

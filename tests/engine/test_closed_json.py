@@ -53,7 +53,7 @@ def test_nothing_longer_than_the_argument_limit_is_read() -> None:
     from engine.client.response import ToolCall
     from engine.cut_batch import cut_batch
     from engine.text_answers import MAX_ANSWER_CHARS, text_items
-    from engine.tools.args import MAX_ARGUMENT_CHARS
+    from engine.tools.raw_arguments import MAX_ARGUMENT_CHARS
 
     head = json.dumps({"paragraphs": ITEMS})[:-2]  # three closed items, the list left open
     raw = head + ", " + json.dumps({"paragraph_id": "x", "translated_text": "y" * MAX_ARGUMENT_CHARS})[:-2]

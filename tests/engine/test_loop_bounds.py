@@ -9,7 +9,7 @@ import pytest
 
 from engine.loop import MAX_CALLS_PER_RESPONSE
 from engine.run_request import RunRequest
-from engine.tools.args import MAX_ARGUMENT_CHARS
+from engine.tools.raw_arguments import MAX_ARGUMENT_CHARS
 from engine.trace import decode_record, read_trace
 from tests.engine.loop_support import IDS, collect, kinds, settings_for, write_chapter
 from tests.support.model_server import SSE_HEADERS, ModelServer, Scripted, sse, text_reply, tool_chunks, tool_reply
