@@ -10,23 +10,22 @@ from __future__ import annotations
 
 import json
 import secrets
-from functools import cache
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal
+from typing import Any, Final, Literal
 
+import msgspec
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 
 from store.errors import StoreError
 from store.model import utc_now
-from store.validation_text import first_error
 
 GLOSSARY_FORMAT: Final = "proofdesk.glossary/1"
 Kind = Literal["term", "character", "place", "do_not_translate"]
 KINDS: tuple[str, ...] = ("term", "character", "place", "do_not_translate")
 Status = Literal["approved", "proposed"]
+STATUSES: tuple[str, ...] = ("approved", "proposed")
 Gender = Literal["female", "male", "other"]
-Text = Annotated[str, StringConstraints(strip_whitespace=False, min_length=1)]
+GENDERS: tuple[str | None, ...] = (None, "female", "male", "other")
 
 
 class GlossaryLoadError(StoreError):
@@ -47,23 +46,27 @@ def new_entry_id() -> str:
     return secrets.token_hex(4)
 
 
-class GlossaryEntry(BaseModel):
-    """One term: its source, the target to use, and what the translator should know."""
+class GlossaryEntry(msgspec.Struct, frozen=True, kw_only=True):
+    """One term: its source, the target to use, and what the translator should know.
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+    Building an entry checks nothing: :func:`entry_from` checks data (a file's, a command's), with the words of
+    :mod:`store.glossary_check` for what it refuses. ``extra`` holds the entry's unknown keys (never changed in
+    place).
+    """
 
-    id: Text
-    source: Text
+    id: str  # non-empty, as source and each alias
+    source: str
     target: str
     kind: Kind = "term"
-    aliases: tuple[Text, ...] = ()
-    target_aliases: tuple[Text, ...] = ()  # other renderings the QA check accepts (written only when there are some)
+    aliases: tuple[str, ...] = ()
+    target_aliases: tuple[str, ...] = ()  # other renderings the QA check accepts (written only when there are some)
     gender: Gender | None = None
     note: str = ""
     status: Status = "approved"
     origin: str = "manual"
     model: str | None = None
-    created_at: str = Field(default_factory=utc_now)
+    created_at: str = msgspec.field(default_factory=utc_now)
+    extra: dict[str, Any] = {}
 
     def line(self) -> str:
         """``下人 → the servant (term; the story's protagonist is never named)``, ``(proposed)`` when proposed."""
@@ -78,33 +81,21 @@ class GlossaryEntry(BaseModel):
     def to_json(self) -> dict[str, Any]:
         """The entry as written in the file (unknown keys kept, after the known ones; no ``gender``/``model``
         when unset, no ``target_aliases`` when empty)."""
-        return _written(self.model_dump(mode="json"))
+        data = {name: getattr(self, name) for name in _ENTRY_KEYS}
+        data["aliases"] = list(self.aliases)
+        data["target_aliases"] = list(self.target_aliases)
+        return _written({**data, **self.extra})
 
 
-class Glossary(BaseModel):
-    """The whole file."""
+_ENTRY_KEYS = tuple(name for name in GlossaryEntry.__struct_fields__ if name != "extra")
 
-    model_config = ConfigDict(frozen=True, extra="allow")
+
+class Glossary(msgspec.Struct, frozen=True, kw_only=True):
+    """The whole file: entries with unique IDs and sources (:func:`unique_problem`); ``extra``: unknown keys."""
 
     format: Literal["proofdesk.glossary/1"] = GLOSSARY_FORMAT
     entries: tuple[GlossaryEntry, ...] = ()
-
-    @model_validator(mode="after")
-    def _unique(self) -> Glossary:
-        seen: dict[str, str] = {}
-        ids: set[str] = set()
-        for number, entry in enumerate(self.entries):
-            if entry.id in ids:
-                raise ValueError(f"entries.{number}: the id {entry.id!r} is used twice")
-            ids.add(entry.id)
-            key = source_key(entry.source)
-            if key in seen:
-                raise ValueError(
-                    f"entries.{number}: the source {entry.source!r} is already entry {seen[key]!r} "
-                    "(sources are unique, Latin letters compared case-insensitively)"
-                )
-            seen[key] = entry.id
-        return self
+    extra: dict[str, Any] = {}
 
     def by_id(self, entry_id: str) -> GlossaryEntry | None:
         """The entry with ``entry_id``."""
@@ -116,15 +107,40 @@ class Glossary(BaseModel):
         return next((e for e in self.entries if source_key(e.source) == key), None)
 
 
-# Entries are validated this many at a time: each validation is one call into pydantic-core that holds the GIL, and
-# a glossary is parsed in a worker thread beside the workstation's event loop (100,000 entries at once held it
-# for ~1 s; a slice takes a few milliseconds).
-_SLICE = 1_000
+def unique_problem(entries: tuple[Any, ...] | list[Any]) -> str | None:
+    """``entries.3: the id 'e1' is used twice`` (or the same source): what breaks the file's uniqueness, or None."""
+    seen: dict[str, str] = {}
+    ids: set[str] = set()
+    for number, entry in enumerate(entries):
+        if entry.id in ids:
+            return f"entries.{number}: the id {entry.id!r} is used twice"
+        ids.add(entry.id)
+        key = source_key(entry.source)
+        if key in seen:
+            return (
+                f"entries.{number}: the source {entry.source!r} is already entry {seen[key]!r} "
+                "(sources are unique, Latin letters compared case-insensitively)"
+            )
+        seen[key] = entry.id
+    return None
 
 
-@cache
-def _entry_list() -> TypeAdapter[list[GlossaryEntry]]:
-    return TypeAdapter(list[GlossaryEntry])
+class GlossaryEntryError(ValueError):
+    """Data that is no glossary entry: ``line`` is its first problem (``field: what is wrong``)."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def entry_from(data: dict[str, Any]) -> GlossaryEntry:
+    """The entry of ``data`` (its unknown keys kept); raises :class:`GlossaryEntryError` naming its first problem."""
+    entry = plain_entry(data)
+    if entry is not None:
+        return entry
+    from store.glossary_check import checked_entry  # pydantic: only for what is not plainly valid
+
+    return checked_entry(data)
 
 
 def parse_glossary(raw: bytes, source: str | Path) -> Glossary:
@@ -133,14 +149,70 @@ def parse_glossary(raw: bytes, source: str | Path) -> Glossary:
     data = _json_object(raw, name)
     if data.get("format") != GLOSSARY_FORMAT:
         raise GlossaryLoadError(f"{name}: format must be {GLOSSARY_FORMAT!r}, not {data.get('format')!r}")
-    try:
-        return Glossary.model_validate({**data, "entries": _entries(data.get("entries", ()))})
-    except ValidationError:
-        pass
-    try:  # a bad entry: validated whole again, for the error's place in the file
-        return Glossary.model_validate(data)
-    except ValidationError as exc:
-        raise GlossaryLoadError(f"{name}: {first_error(exc)}") from None
+    glossary = _plain_glossary(data)
+    if glossary is not None:
+        return glossary
+    from store.glossary_check import checked_glossary  # pydantic: only for a file that is not plainly valid
+
+    return checked_glossary(data, name)
+
+
+def _plain_glossary(data: dict[str, Any]) -> Glossary | None:
+    """The glossary when every entry is plainly valid and unique; None when the careful path must decide."""
+    items = data.get("entries", [])
+    if type(items) is not list:
+        return None
+    entries = []
+    for item in items:
+        entry = plain_entry(item)
+        if entry is None:
+            return None
+        entries.append(entry)
+    if unique_problem(entries) is not None:
+        return None
+    extra = {k: v for k, v in data.items() if k not in _GLOSSARY_KEYS}
+    return Glossary(entries=tuple(entries), extra=extra)
+
+
+_GLOSSARY_KEYS = frozenset(("format", "entries"))
+_KNOWN = frozenset(_ENTRY_KEYS)
+_TEXTS = ("id", "source")  # non-empty strings
+_STRINGS = ("target", "note", "origin", "created_at")
+
+
+def plain_entry(item: Any) -> GlossaryEntry | None:
+    """The entry of ``item`` when it is plainly valid (each value of exactly its type); None otherwise (the careful
+    path, :mod:`store.glossary_check`, then accepts or names the problem)."""
+    if type(item) is not dict or not _plain_values(item):
+        return None
+    values = {k: v for k, v in item.items() if k in _KNOWN}
+    for key in ("aliases", "target_aliases"):
+        if key in values:
+            values[key] = tuple(values[key])
+    extra = {k: v for k, v in item.items() if k not in _KNOWN} if len(values) < len(item) else {}
+    return GlossaryEntry(**values, extra=extra)
+
+
+def _plain_values(item: dict[str, Any]) -> bool:
+    if "target" not in item or not all(type(item.get(k)) is str and item[k] for k in _TEXTS):
+        return False
+    if not all(type(item.get(k, "")) is str for k in _STRINGS):
+        return False
+    if not (_among(item, "kind", KINDS, "term") and _among(item, "status", STATUSES, "approved")):
+        return False
+    if not _among(item, "gender", GENDERS, None) or type(item.get("model")) not in (str, type(None)):
+        return False
+    return _texts(item.get("aliases", [])) and _texts(item.get("target_aliases", []))
+
+
+def _among(item: dict[str, Any], key: str, allowed: tuple[str | None, ...], default: str | None) -> bool:
+    value = item.get(key, default)
+    return (value is None or type(value) is str) and value in allowed
+
+
+def _texts(value: Any) -> bool:
+    """A list (or tuple) of non-empty strings."""
+    return type(value) in (list, tuple) and all(type(v) is str and v for v in value)
 
 
 def _json_object(raw: bytes, name: str) -> dict[str, Any]:
@@ -157,16 +229,6 @@ def _json_object(raw: bytes, name: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise GlossaryLoadError(f'{name}: expected a JSON object with "format" and "entries"')
     return data
-
-
-def _entries(items: object) -> object:
-    """The entries validated a slice at a time (what is not a list is left for the glossary's own error)."""
-    if not isinstance(items, list) or len(items) <= _SLICE:
-        return items
-    entries: list[GlossaryEntry] = []
-    for start in range(0, len(items), _SLICE):
-        entries += _entry_list().validate_python(items[start : start + _SLICE])
-    return entries
 
 
 _UNSET_OMITTED = ("gender", "model")  # written only when set
@@ -186,7 +248,5 @@ def _written(entry: dict[str, Any]) -> dict[str, Any]:
 
 def glossary_bytes(glossary: Glossary) -> bytes:
     """The file's bytes: indented JSON, non-ASCII kept, a final newline (the whole file dumped in one pass)."""
-    data = glossary.model_dump(mode="json")
-    for entry in data["entries"]:
-        _written(entry)
+    data = {"format": glossary.format, "entries": [e.to_json() for e in glossary.entries], **glossary.extra}
     return orjson.dumps(data, option=orjson.OPT_INDENT_2) + b"\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.checks.glossary import GlossaryTerm
 from engine.glossary.index import GlossaryIndex, glossary_section
 from engine.glossary.source import GlossarySource, terms_of
-from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, new_entry_id
+from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, entry_from, new_entry_id
 from store.glossary_commit import GlossaryStore, add_entry
 
 
@@ -71,7 +71,7 @@ class RunGlossary:
     ) -> tuple[GlossaryEntry, bool]:
         """Add a ``proposed`` entry (committed to the file at once); returns it and whether it is new. Raises
         ``GlossaryConflict`` when the source is there with another target."""
-        entry = GlossaryEntry.model_validate(
+        entry = entry_from(
             {
                 "id": new_entry_id(),
                 "source": source.strip(),

@@ -9,7 +9,7 @@ from engine.glossary.index import GlossaryIndex
 from engine.glossary.run_glossary import RunGlossary
 from engine.run_request import RunRequest
 from engine.services import TaskService
-from store.glossary import GlossaryEntry
+from store.glossary import GlossaryEntry, entry_from
 from store.glossary_commit import GlossaryStore, add_entry
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
@@ -22,7 +22,7 @@ A1, A2, A3, A4, A5, A6, A7, A8 = IDS
 
 
 def entry(eid: str, source: str, target: str, **extra: object) -> GlossaryEntry:
-    return GlossaryEntry.model_validate({"id": eid, "source": source, "target": target, **extra})
+    return entry_from({"id": eid, "source": source, "target": target, **extra})
 
 
 def glossary_of(folder: Path, *entries: GlossaryEntry) -> RunGlossary:
