@@ -22,7 +22,7 @@ from typing import Any
 
 import orjson
 
-from store.model import FORMAT, ORIGINS, Chapter, Paragraph, TranslationVersion
+from store.model import FORMAT, NO_EXTRA, ORIGINS, Chapter, Paragraph, TranslationVersion
 from store.paragraph_bytes import keep_source
 
 MAX_DEPTH = 200  # far deeper than any chapter; keeps us well clear of RecursionError
@@ -245,18 +245,21 @@ def _is_usual_version(v: Any, sel: Any) -> bool:
     return strings and origin in _ORIGIN_SET and type(model) in _TEXT_OR_NONE and sel in (None, vid)
 
 
-def _usual_version(v: dict[str, Any]) -> TranslationVersion:
-    """The record of a usual version (checked by :func:`_usual`)."""
-    if len(v) == len(_HASHED_KEYS):
-        return TranslationVersion(
-            id=v["id"],
-            text=v["text"],
-            origin=v["origin"],
-            model=v["model"],
-            created_at=v["created_at"],
-            extra={"source_hash": v["source_hash"]},
-        )
-    return TranslationVersion(**v)
+def _usual_paragraph(p: dict[str, Any], ids: list[Any]) -> Paragraph:
+    """The record of a usual paragraph (checked by :func:`_usual`); its version's ID goes to ``ids``.
+
+    Keywords spelled out, values taken in key order: this runs for every paragraph of a chapter."""
+    pid, text, listed, sel, reviewed = p.values()
+    versions: tuple[TranslationVersion, ...] = ()
+    if listed:
+        vid, vtext, origin, model, created, *hashed = listed[0].values()
+        ids.append(vid)
+        extra = {"source_hash": hashed[0]} if hashed else NO_EXTRA
+        version = TranslationVersion(id=vid, text=vtext, origin=origin, model=model, created_at=created, extra=extra)
+        versions = (version,)
+    return Paragraph(
+        id=pid, text=text, translations=versions, selected_translation_id=sel, reviewed=reviewed, extra=NO_EXTRA
+    )
 
 
 def _paragraphs(
@@ -278,17 +281,9 @@ def _paragraphs(
             plain.append(is_plain)
             keys += nested
             continue
-        # The usual paragraph, built here: this loop runs for every paragraph.
-        keys += 5
+        keys += 5 + (len(p["translations"][0]) if p["translations"] else 0)
         paragraph_ids.append(p["id"])
-        if versions := p["translations"]:
-            v = versions[0]
-            keys += len(v)
-            ids.append(v["id"])
-            p["translations"] = (_usual_version(v),)
-        else:
-            p["translations"] = ()
-        paragraphs.append(Paragraph(**p))
+        paragraphs.append(_usual_paragraph(p, ids))
         plain.append(True)
     return paragraphs, plain, keys
 

@@ -53,12 +53,12 @@ def first_repeated(items: Iterable[str]) -> str | None:
     return None
 
 
-_NO_EXTRA: dict[str, Any] = {}
+# Shared by every record without unknown keys: a record's ``extra`` is never changed in place.
+NO_EXTRA: dict[str, Any] = {}
 
 
 def _no_extra() -> dict[str, Any]:
-    # Shared by every record without unknown keys: a record's ``extra`` is never changed in place.
-    return _NO_EXTRA
+    return NO_EXTRA
 
 
 class _Record(msgspec.Struct, frozen=True, kw_only=True, dict=True):
