@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final, Literal
 
@@ -176,43 +177,61 @@ def _plain_glossary(data: dict[str, Any]) -> Glossary | None:
 
 _GLOSSARY_KEYS = frozenset(("format", "entries"))
 _KNOWN = frozenset(_ENTRY_KEYS)
-_TEXTS = ("id", "source")  # non-empty strings
-_STRINGS = ("target", "note", "origin", "created_at")
+_MISSING = object()
 
 
-def plain_entry(item: Any) -> GlossaryEntry | None:
-    """The entry of ``item`` when it is plainly valid (each value of exactly its type); None otherwise (the careful
-    path, :mod:`store.glossary_check`, then accepts or names the problem)."""
-    if type(item) is not dict or not _plain_values(item):
-        return None
-    values = {k: v for k, v in item.items() if k in _KNOWN}
-    for key in ("aliases", "target_aliases"):
-        if key in values:
-            values[key] = tuple(values[key])
-    extra = {k: v for k, v in item.items() if k not in _KNOWN} if len(values) < len(item) else {}
-    return GlossaryEntry(**values, extra=extra)
+def _text(value: Any) -> bool:
+    return type(value) is str and value != ""
 
 
-def _plain_values(item: dict[str, Any]) -> bool:
-    if "target" not in item or not all(type(item.get(k)) is str and item[k] for k in _TEXTS):
-        return False
-    if not all(type(item.get(k, "")) is str for k in _STRINGS):
-        return False
-    if not (_among(item, "kind", KINDS, "term") and _among(item, "status", STATUSES, "approved")):
-        return False
-    if not _among(item, "gender", GENDERS, None) or type(item.get("model")) not in (str, type(None)):
-        return False
-    return _texts(item.get("aliases", [])) and _texts(item.get("target_aliases", []))
+def _string(value: Any) -> bool:
+    return type(value) is str
 
 
-def _among(item: dict[str, Any], key: str, allowed: tuple[str | None, ...], default: str | None) -> bool:
-    value = item.get(key, default)
-    return (value is None or type(value) is str) and value in allowed
+def _optional_string(value: Any) -> bool:
+    return value is None or type(value) is str
 
 
 def _texts(value: Any) -> bool:
     """A list (or tuple) of non-empty strings."""
     return type(value) in (list, tuple) and all(type(v) is str and v for v in value)
+
+
+def _one_of(allowed: tuple[str | None, ...]) -> Callable[[Any], bool]:
+    return lambda value: _optional_string(value) and value in allowed
+
+
+# What a plainly valid entry holds: each key, its value when missing, and the check of its value.
+_PLAIN_RULES: tuple[tuple[str, object, Callable[[Any], bool]], ...] = (
+    ("id", _MISSING, _text),
+    ("source", _MISSING, _text),
+    ("target", _MISSING, _string),
+    ("kind", "term", _one_of(KINDS)),
+    ("aliases", (), _texts),
+    ("target_aliases", (), _texts),
+    ("gender", None, _one_of(GENDERS)),
+    ("note", "", _string),
+    ("status", "approved", _one_of(STATUSES)),
+    ("origin", "", _string),
+    ("model", None, _optional_string),
+    ("created_at", "", _string),
+)
+
+
+def plain_entry(item: Any) -> GlossaryEntry | None:
+    """The entry of ``item`` when it is plainly valid (each value of exactly its type); None otherwise (the careful
+    path, :mod:`store.glossary_check`, then accepts or names the problem)."""
+    if type(item) is not dict or not all(check(item.get(key, missing)) for key, missing, check in _PLAIN_RULES):
+        return None
+    values: dict[str, Any] = {k: tuple(v) if k in _LISTS else v for k, v in item.items() if k in _KNOWN}
+    return GlossaryEntry(**values, extra=_unknown(item) if len(values) < len(item) else {})
+
+
+_LISTS = frozenset(("aliases", "target_aliases"))
+
+
+def _unknown(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in item.items() if k not in _KNOWN}
 
 
 def _json_object(raw: bytes, name: str) -> dict[str, Any]:
