@@ -12,25 +12,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError, model_validator
 
-from store.glossary import (
-    GLOSSARY_FORMAT,
-    Gender,
-    Glossary,
-    GlossaryEntry,
-    GlossaryEntryError,
-    GlossaryLoadError,
-    Kind,
-    Status,
-    unique_problem,
-)
+from store import glossary as records
+from store.glossary import GLOSSARY_FORMAT, Gender, GlossaryEntryError, GlossaryLoadError, Kind, Status, unique_problem
 from store.model import utc_now
 from store.validation_text import first_error
 
 Text = Annotated[str, StringConstraints(strip_whitespace=False, min_length=1)]
 
 
-class EntryCheck(BaseModel):
-    """What :class:`store.glossary.GlossaryEntry` holds."""
+class GlossaryEntry(BaseModel):
+    """What :class:`store.glossary.GlossaryEntry` holds (named as it is: pydantic's words name the class)."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
@@ -48,16 +39,16 @@ class EntryCheck(BaseModel):
     created_at: str = Field(default_factory=utc_now)
 
 
-class GlossaryCheck(BaseModel):
+class Glossary(BaseModel):
     """What :class:`store.glossary.Glossary` holds: entries with unique IDs and sources."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
     format: Literal["proofdesk.glossary/1"] = GLOSSARY_FORMAT
-    entries: tuple[EntryCheck, ...] = ()
+    entries: tuple[GlossaryEntry, ...] = ()
 
     @model_validator(mode="after")
-    def _unique(self) -> GlossaryCheck:
+    def _unique(self) -> Glossary:
         problem = unique_problem(self.entries)
         if problem is not None:
             raise ValueError(problem)
@@ -71,44 +62,44 @@ _SLICE = 1_000
 
 
 @cache
-def _entry_list() -> TypeAdapter[list[EntryCheck]]:
-    return TypeAdapter(list[EntryCheck])
+def _entry_list() -> TypeAdapter[list[GlossaryEntry]]:
+    return TypeAdapter(list[GlossaryEntry])
 
 
-def checked_glossary(data: dict[str, Any], name: str) -> Glossary:
+def checked_glossary(data: dict[str, Any], name: str) -> records.Glossary:
     """The glossary of ``data`` (a JSON object of the right format); raises :class:`GlossaryLoadError` naming
     ``name`` and the first problem."""
     try:
-        checked = GlossaryCheck.model_validate({**data, "entries": _entries(data.get("entries", ()))})
+        checked = Glossary.model_validate({**data, "entries": _entries(data.get("entries", ()))})
     except ValidationError:
         checked = None
     if checked is None:
         try:  # a bad entry: validated whole again, for the error's place in the file
-            checked = GlossaryCheck.model_validate(data)
+            checked = Glossary.model_validate(data)
         except ValidationError as exc:
             raise GlossaryLoadError(f"{name}: {first_error(exc)}") from None
     entries = tuple(_entry(e) for e in checked.entries)
-    return Glossary(entries=entries, extra=dict(checked.__pydantic_extra__ or {}))
+    return records.Glossary(entries=entries, extra=dict(checked.__pydantic_extra__ or {}))
 
 
-def checked_entry(data: dict[str, Any]) -> GlossaryEntry:
+def checked_entry(data: dict[str, Any]) -> records.GlossaryEntry:
     """The entry of ``data``; raises :class:`GlossaryEntryError` with its first problem."""
     try:
-        return _entry(EntryCheck.model_validate(data))
+        return _entry(GlossaryEntry.model_validate(data))
     except ValidationError as exc:
         raise GlossaryEntryError(first_error(exc)) from None
 
 
-def _entry(checked: EntryCheck) -> GlossaryEntry:
-    values = {name: getattr(checked, name) for name in EntryCheck.model_fields}
-    return GlossaryEntry(**values, extra=dict(checked.__pydantic_extra__ or {}))
+def _entry(checked: GlossaryEntry) -> records.GlossaryEntry:
+    values = {name: getattr(checked, name) for name in GlossaryEntry.model_fields}
+    return records.GlossaryEntry(**values, extra=dict(checked.__pydantic_extra__ or {}))
 
 
 def _entries(items: object) -> object:
     """The entries validated a slice at a time (what is not a list is left for the glossary's own error)."""
     if not isinstance(items, list) or len(items) <= _SLICE:
         return items
-    entries: list[EntryCheck] = []
+    entries: list[GlossaryEntry] = []
     for start in range(0, len(items), _SLICE):
         entries += _entry_list().validate_python(items[start : start + _SLICE])
     return entries

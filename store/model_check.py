@@ -12,15 +12,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, StrictBool, StringConstraints, ValidationError
 
-from store.model import FORMAT, Chapter, Origin, Paragraph, TranslationVersion
+from store import model as records
+from store.model import FORMAT, Origin
 from store.validation_text import field_path
 
 # Imported data may carry any non-empty identifier without whitespace; IDs we mint are 8 hex chars.
 Identifier = Annotated[str, StringConstraints(min_length=1, pattern=r"^\S+$")]
 
 
-class VersionCheck(BaseModel):
-    """What :class:`store.model.TranslationVersion` holds."""
+class TranslationVersion(BaseModel):
+    """What :class:`store.model.TranslationVersion` holds (named as it is: pydantic's words may name the class)."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
@@ -31,19 +32,19 @@ class VersionCheck(BaseModel):
     created_at: str
 
 
-class ParagraphCheck(BaseModel):
+class Paragraph(BaseModel):
     """What :class:`store.model.Paragraph` holds."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
 
     id: Identifier
     text: str
-    translations: tuple[VersionCheck, ...] = ()
+    translations: tuple[TranslationVersion, ...] = ()
     selected_translation_id: str | None = None
     reviewed: StrictBool = False
 
 
-class ChapterCheck(BaseModel):
+class Chapter(BaseModel):
     """What :class:`store.model.Chapter` holds."""
 
     model_config = ConfigDict(frozen=True, extra="allow")
@@ -54,7 +55,7 @@ class ChapterCheck(BaseModel):
     title_translation: str | None = None
     source_language: str | None = None
     target_language: str | None = None
-    paragraphs: tuple[ParagraphCheck, ...]
+    paragraphs: tuple[Paragraph, ...]
 
 
 class ChapterInvalid(Exception):
@@ -65,23 +66,23 @@ class ChapterInvalid(Exception):
         self.line = line
 
 
-def checked_chapter(data: dict[str, Any]) -> Chapter:
+def checked_chapter(data: dict[str, Any]) -> records.Chapter:
     """The chapter record of ``data`` (parsed JSON); raises :class:`ChapterInvalid` naming its first problem."""
     try:
-        checked = ChapterCheck.model_validate(data)
+        checked = Chapter.model_validate(data)
     except ValidationError as exc:
         raise ChapterInvalid(_described(exc)) from None
     paragraphs = tuple(_paragraph(p) for p in checked.paragraphs)
-    return Chapter(**_fields(checked, Chapter), paragraphs=paragraphs, extra=_extra(checked))
+    return records.Chapter(**_fields(checked, records.Chapter), paragraphs=paragraphs, extra=_extra(checked))
 
 
-def _paragraph(checked: ParagraphCheck) -> Paragraph:
+def _paragraph(checked: Paragraph) -> records.Paragraph:
     versions = tuple(_version(v) for v in checked.translations)
-    return Paragraph(**_fields(checked, Paragraph), translations=versions, extra=_extra(checked))
+    return records.Paragraph(**_fields(checked, records.Paragraph), translations=versions, extra=_extra(checked))
 
 
-def _version(checked: VersionCheck) -> TranslationVersion:
-    return TranslationVersion(**_fields(checked, TranslationVersion), extra=_extra(checked))
+def _version(checked: TranslationVersion) -> records.TranslationVersion:
+    return records.TranslationVersion(**_fields(checked, records.TranslationVersion), extra=_extra(checked))
 
 
 def _fields(checked: BaseModel, record: type[Any]) -> dict[str, Any]:

@@ -99,6 +99,15 @@ def test_the_design_s_example_round_trips_byte_for_byte_and_unknown_keys_are_kep
             '{"id": "a", "source": "z", "target": "y"}]}',
             "the id 'a' is used twice",
         ),
+        (
+            '{"format": "proofdesk.glossary/1", "entries": [1]}',
+            "entries.0: Input should be a valid dictionary or instance of GlossaryEntry",
+        ),
+        (
+            '{"format": "proofdesk.glossary/1", "entries": '
+            '[{"id": "a", "source": "x", "target": "y", "aliases": "z"}]}',
+            "entries.0.aliases: Input should be a valid tuple",
+        ),
     ],
 )
 def test_a_broken_file_is_one_line_naming_the_place(tmp_path: Path, content: str, said: str) -> None:

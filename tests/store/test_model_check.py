@@ -9,8 +9,8 @@ import msgspec
 import pytest
 from pydantic import BaseModel
 
+from store import model_check
 from store.model import Chapter, Paragraph, TranslationVersion
-from store.model_check import ChapterCheck, ParagraphCheck, VersionCheck
 
 
 def record_fields(record: type[msgspec.Struct]) -> list[tuple[str, Any]]:
@@ -27,7 +27,12 @@ def model_fields(model: type[BaseModel]) -> list[tuple[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    ("record", "model"), [(TranslationVersion, VersionCheck), (Paragraph, ParagraphCheck), (Chapter, ChapterCheck)]
+    ("record", "model"),
+    [
+        (TranslationVersion, model_check.TranslationVersion),
+        (Paragraph, model_check.Paragraph),
+        (Chapter, model_check.Chapter),
+    ],
 )
 def test_the_careful_models_have_the_records_fields_and_defaults(record: Any, model: type[BaseModel]) -> None:
     assert record_fields(record) == model_fields(model)
