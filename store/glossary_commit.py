@@ -21,12 +21,11 @@ from store.glossary import (
     GlossaryEntry,
     GlossaryEntryError,
     GlossaryLoadError,
-    entry_from,
     glossary_bytes,
-    parse_glossary,
     source_key,
     unique_problem,
 )
+from store.glossary_read import entry_from, parse_glossary
 from store.lock import ChapterLock
 from store.workspace import GLOSSARY_NAME, Workspace
 

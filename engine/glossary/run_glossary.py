@@ -6,8 +6,9 @@ from __future__ import annotations
 from engine.checks.glossary import GlossaryTerm
 from engine.glossary.index import GlossaryIndex, glossary_section
 from engine.glossary.source import GlossarySource, terms_of
-from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, entry_from, new_entry_id
+from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, new_entry_id
 from store.glossary_commit import GlossaryStore, add_entry
+from store.glossary_read import entry_from
 
 
 class RunGlossary:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from store.glossary import entry_from
 from store.glossary_commit import GlossaryStore, add_entry
+from store.glossary_read import entry_from
 from store.model import Chapter, Paragraph, TranslationVersion
 from store.serialize import chapter_bytes
 from store.workspace import Workspace

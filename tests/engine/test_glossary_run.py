@@ -9,8 +9,9 @@ from engine.glossary.index import GlossaryIndex
 from engine.glossary.run_glossary import RunGlossary
 from engine.run_request import RunRequest
 from engine.services import TaskService
-from store.glossary import GlossaryEntry, entry_from
+from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
+from store.glossary_read import entry_from
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
 from store.serialize import chapter_bytes

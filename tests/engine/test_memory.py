@@ -15,8 +15,8 @@ from engine.memory.run_memory import RunMemory
 from engine.memory.source import MemorySource
 from engine.services import TaskService
 from store.atomic import atomic_write
-from store.glossary import entry_from
 from store.glossary_commit import GlossaryStore, add_entry
+from store.glossary_read import entry_from
 from store.model import Chapter, Paragraph, TranslationVersion
 from store.serialize import chapter_bytes
 from store.workspace import Workspace

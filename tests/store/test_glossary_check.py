@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 from pydantic import BaseModel
 
 from store import glossary_check
-from store.glossary import Glossary, GlossaryEntry, GlossaryEntryError, GlossaryLoadError, parse_glossary, plain_entry
+from store.glossary import Glossary, GlossaryEntry, GlossaryEntryError, GlossaryLoadError
 from store.glossary_check import checked_entry, checked_glossary
+from store.glossary_read import parse_glossary, plain_entry
 
 
 def record_fields(record: type[msgspec.Struct]) -> list[tuple[str, Any]]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, entry_from, glossary_bytes, parse_glossary
+from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, glossary_bytes
 from store.glossary_commit import (
     GlossaryConflict,
     GlossaryEditError,
@@ -19,6 +19,7 @@ from store.glossary_commit import (
     update_entries,
     update_entry,
 )
+from store.glossary_read import entry_from, parse_glossary
 from store.workspace import Workspace
 
 

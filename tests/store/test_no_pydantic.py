@@ -19,7 +19,7 @@ import shutil, sys
 from pathlib import Path
 from store.commit import ChapterStore, StaleParagraphError
 from store.conflicts import list_conflicts, read_rejected
-from store.glossary import entry_from
+from store.glossary_read import entry_from
 from store.glossary_commit import GlossaryStore, add_entry
 from store.merge import BatchItem
 from store.workspace import Workspace

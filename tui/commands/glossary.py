@@ -12,7 +12,7 @@ from pathlib import Path
 
 from engine.glossary.extract import Candidate, extract_candidates
 from store.errors import ChapterLoadError, StoreError
-from store.glossary import KINDS, GlossaryEntry, GlossaryEntryError, GlossaryLoadError, entry_from, new_entry_id
+from store.glossary import KINDS, GlossaryEntry, GlossaryEntryError, GlossaryLoadError, new_entry_id
 from store.glossary_commit import (
     GlossaryConflict,
     GlossaryEditError,
@@ -22,6 +22,7 @@ from store.glossary_commit import (
     approve_entries,
     remove_entries,
 )
+from store.glossary_read import entry_from
 from store.loader import load_chapter
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError

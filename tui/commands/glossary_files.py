@@ -10,7 +10,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from store.errors import ChapterLoadError, StoreError
-from store.glossary import KINDS, Glossary, GlossaryEntry, entry_from, glossary_bytes, new_entry_id
+from store.glossary import KINDS, Glossary, GlossaryEntry, glossary_bytes, new_entry_id
+from store.glossary_read import entry_from
 from store.loader import load_chapter
 from store.workspace import Workspace
 from tui.cli_errors import UsageError

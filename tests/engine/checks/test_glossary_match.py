@@ -8,7 +8,8 @@ import pytest
 
 from engine.checks import GlossaryTerm
 from engine.checks.glossary import GlossaryTerms, as_terms, target_spans
-from store.glossary import Glossary, GlossaryEntry, entry_from, glossary_bytes, parse_glossary
+from store.glossary import Glossary, GlossaryEntry, glossary_bytes
+from store.glossary_read import entry_from, parse_glossary
 from tests.engine.checks.cases import Case, assert_fires, assert_quiet, params
 from tests.engine.checks.fiction import kuangren, rashomon
 
