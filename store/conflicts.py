@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Final, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+import msgspec
 
 from store.atomic import atomic_write
 from store.errors import StoreError
@@ -34,10 +34,8 @@ ConflictKind = Literal["stale_source", "selection_kept", "reverted_on_disk"]
 Resolution = Literal["keep_theirs", "keep_ours", "edited", "dismissed"]
 
 
-class ConflictRecord(BaseModel):
+class ConflictRecord(msgspec.Struct, frozen=True, kw_only=True):
     """One paragraph the commit could not merge (``stale_source``) or merged keeping a person's selection."""
-
-    model_config = ConfigDict(frozen=True, extra="allow")
 
     chapter_file: str
     chapter_id: str | None = None
@@ -57,10 +55,8 @@ class ConflictRecord(BaseModel):
     resolved_at: str | None = None
 
 
-class RejectedText(BaseModel):
+class RejectedText(msgspec.Struct, frozen=True, kw_only=True):
     """A text of a refused batch (stale or not): kept so the work is never silently dropped."""
-
-    model_config = ConfigDict(frozen=True, extra="allow")
 
     paragraph_id: str
     text: str
@@ -68,10 +64,8 @@ class RejectedText(BaseModel):
     base_selected_id: str | None = None
 
 
-class ConflictFile(BaseModel):
-    """The content of one conflict file."""
-
-    model_config = ConfigDict(frozen=True, extra="allow")
+class ConflictFile(msgspec.Struct, frozen=True, kw_only=True):
+    """The content of one conflict file (a key this version does not know is not kept)."""
 
     format: Literal["proofdesk.conflicts/1"] = CONFLICTS_FORMAT
     chapter_file: str
@@ -95,7 +89,8 @@ def _conflicts_lock(state_dir: Path) -> FileLock:
 
 
 def _encode(content: ConflictFile) -> bytes:
-    return (content.model_dump_json(indent=2) + "\n").encode("utf-8")
+    """Indented JSON, non-ASCII kept, a final newline (byte for byte what the pydantic models wrote before)."""
+    return msgspec.json.format(msgspec.json.encode(content), indent=2) + b"\n"
 
 
 def write_conflicts(
@@ -128,8 +123,8 @@ def write_conflicts(
 def _read(path: Path) -> ConflictFile | None:
     try:
         with open(path, "rb", opener=nofollow_opener) as f:  # a planted link to another file is not read
-            return ConflictFile.model_validate_json(f.read())
-    except (OSError, ValidationError, ValueError) as exc:
+            return msgspec.json.decode(f.read(), type=ConflictFile, strict=False)
+    except (OSError, msgspec.DecodeError, ValueError) as exc:
         log.warning("skipping unreadable conflict file %s: %s", path, str(exc).splitlines()[0])
         return None
 
@@ -179,12 +174,12 @@ def resolve(conflict: StoredConflict, resolution: Resolution) -> StoredConflict:
         content = _read(conflict.path)
         if content is None or conflict.index >= len(content.records):
             raise FileNotFoundError(f"conflict record {conflict.path.name}#{conflict.index} no longer exists")
-        record = content.records[conflict.index].model_copy(
-            update={"resolved": True, "resolution": resolution, "resolved_at": utc_now()}
+        record = msgspec.structs.replace(
+            content.records[conflict.index], resolved=True, resolution=resolution, resolved_at=utc_now()
         )
         records = list(content.records)
         records[conflict.index] = record
-        atomic_write(conflict.path, _encode(content.model_copy(update={"records": tuple(records)})), expect=None)
+        atomic_write(conflict.path, _encode(msgspec.structs.replace(content, records=tuple(records))), expect=None)
     return StoredConflict(conflict.path, conflict.index, record)
 
 

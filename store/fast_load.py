@@ -4,8 +4,7 @@
 :mod:`store.loader`'s careful path (json hooks + pydantic) then accepts or explains; the two agree field for
 field on every input (``tests/store/test_loader_fast.py``). orjson refuses NaN/Infinity, lone surrogates,
 bad UTF-8 and deep nesting by itself; a repeated key, which it would silently collapse, is ruled out by a
-proof over the bytes; types are checked by hand, and the frozen records are built as ``model_validate``
-leaves them, without pydantic's per-object validation (which cost more than the parse).
+proof over the bytes; types are checked by hand, and the frozen records are built from the checked values.
 
 The cyclic garbage collector is paused while a chapter is built (``gc_paused``): a 10,000-paragraph
 chapter allocates ~100,000 container objects, and the collections they trigger cost more than the parse,
@@ -19,12 +18,11 @@ import re
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
-from pydantic import BaseModel
 
-from store.model import FORMAT, ORIGINS, Chapter, Paragraph, TranslationVersion
+from store.model import FORMAT, NO_EXTRA, ORIGINS, Chapter, Paragraph, TranslationVersion
 from store.paragraph_bytes import keep_source
 
 MAX_DEPTH = 200  # far deeper than any chapter; keeps us well clear of RecursionError
@@ -55,9 +53,9 @@ def gc_paused() -> Iterator[None]:
                 gc.enable()
 
 
-_CHAPTER_FIELDS = frozenset(Chapter.model_fields)
 _CHAPTER_KEYS = ("format", "id", "title", "title_translation", "source_language", "target_language")
 _CHAPTER_TEXTS = _CHAPTER_KEYS[2:]  # each a string or null
+_CHAPTER_FIELDS = frozenset((*_CHAPTER_KEYS, "paragraphs"))
 _PARA_KEYS = ("id", "text", "translations", "selected_translation_id", "reviewed")  # canonical order
 _PARA_FIELDS = frozenset(_PARA_KEYS)
 _VERSION_KEYS = ("id", "text", "origin", "model", "created_at")  # canonical order
@@ -69,9 +67,6 @@ _ORIGIN_SET = frozenset(ORIGINS)
 # an ID the fast path refuses is only sent to the careful path.
 _ID = re.compile(r"\S+")
 _KEY_SPACE = re.compile(rb'"[ \t\r\n]+:')
-_new = object.__new__
-_R = TypeVar("_R", bound=BaseModel)
-_set = object.__setattr__
 
 
 def parse_fast(raw: bytes) -> Chapter | None:
@@ -147,23 +142,6 @@ def _extras(data: dict[str, Any], known: frozenset[str]) -> tuple[dict[str, Any]
     return (extra, nested) if nested >= 0 else None
 
 
-def _record(cls: type[_R], fields: dict[str, Any], extra: dict[str, Any], fields_set: set[str]) -> _R:
-    """A record exactly as ``cls.model_validate`` leaves it, for data already checked."""
-    obj = _new(cls)
-    _set(obj, "__dict__", fields)
-    _set(obj, "__pydantic_extra__", extra)
-    _set(obj, "__pydantic_fields_set__", fields_set)
-    _set(obj, "__pydantic_private__", None)
-    return obj
-
-
-# Plain records (exactly the known keys, in canonical order) take the parsed dict as their ``__dict__`` and
-# share these: pydantic copies both before it changes them (``model_copy``), and the records are frozen, so
-# no one mutates them in place.
-_NO_EXTRA: dict[str, Any] = {}
-_PLAIN_PARA_SET = set(_PARA_KEYS)
-_PLAIN_VERSION_SET = set(_VERSION_KEYS)
-_HASHED_VERSION_SET = set(_HASHED_KEYS)
 _NONE = type(None)
 # The value types a version may hold, in canonical key order (id, text, origin, model, created_at), and those
 # of a paragraph's text, selected_translation_id and reviewed; IDs are checked together at the end.
@@ -192,8 +170,10 @@ def _version(v: Any, ids: list[Any]) -> tuple[TranslationVersion, int, bool] | N
         return None
     ids.append(v["id"])
     extra, nested = extras
-    fields = {k: v.get(k) for k in _VERSION_KEYS}
-    return _record(TranslationVersion, fields, extra, set(v)), len(v) + nested, _plain_keys(v)
+    version = TranslationVersion(
+        id=v["id"], text=v["text"], origin=v["origin"], model=v.get("model"), created_at=v["created_at"], extra=extra
+    )
+    return version, len(v) + nested, _plain_keys(v)
 
 
 def _plain_keys(v: dict[str, Any]) -> bool:
@@ -234,14 +214,9 @@ def _paragraph(p: Any, ids: list[Any]) -> tuple[Paragraph, int, bool] | None:
         return None
     versions, keys, plain = got
     extra, nested = extras
-    fields = {
-        "id": p["id"],
-        "text": text,
-        "translations": versions,
-        "selected_translation_id": sel,
-        "reviewed": reviewed,
-    }
-    paragraph = _record(Paragraph, fields, extra, set(p))
+    paragraph = Paragraph(
+        id=p["id"], text=p["text"], translations=versions, selected_translation_id=sel, reviewed=reviewed, extra=extra
+    )
     if paragraph.problem() is not None:
         return None
     return paragraph, len(p) + keys + nested, plain and tuple(p) == _PARA_KEYS
@@ -270,19 +245,21 @@ def _is_usual_version(v: Any, sel: Any) -> bool:
     return strings and origin in _ORIGIN_SET and type(model) in _TEXT_OR_NONE and sel in (None, vid)
 
 
-def _usual_version(v: dict[str, Any]) -> TranslationVersion:
-    """The record of a usual version (checked by :func:`_usual`), built as ``_record`` builds one."""
-    version = _new(TranslationVersion)
-    if len(v) == len(_HASHED_KEYS):
-        source_hash = v.pop("source_hash")  # the dict keeps the five fields, in order
-        _set(version, "__pydantic_extra__", {"source_hash": source_hash})
-        _set(version, "__pydantic_fields_set__", _HASHED_VERSION_SET)
-    else:
-        _set(version, "__pydantic_extra__", _NO_EXTRA)
-        _set(version, "__pydantic_fields_set__", _PLAIN_VERSION_SET)
-    _set(version, "__dict__", v)
-    _set(version, "__pydantic_private__", None)
-    return version
+def _usual_paragraph(p: dict[str, Any], ids: list[Any]) -> Paragraph:
+    """The record of a usual paragraph (checked by :func:`_usual`); its version's ID goes to ``ids``.
+
+    Keywords spelled out, values taken in key order: this runs for every paragraph of a chapter."""
+    pid, text, listed, sel, reviewed = p.values()
+    versions: tuple[TranslationVersion, ...] = ()
+    if listed:
+        vid, vtext, origin, model, created, *hashed = listed[0].values()
+        ids.append(vid)
+        extra = {"source_hash": hashed[0]} if hashed else NO_EXTRA
+        version = TranslationVersion(id=vid, text=vtext, origin=origin, model=model, created_at=created, extra=extra)
+        versions = (version,)
+    return Paragraph(
+        id=pid, text=text, translations=versions, selected_translation_id=sel, reviewed=reviewed, extra=NO_EXTRA
+    )
 
 
 def _paragraphs(
@@ -304,22 +281,9 @@ def _paragraphs(
             plain.append(is_plain)
             keys += nested
             continue
-        # The usual paragraph, built here (records as _record builds them): this loop runs for every paragraph.
-        keys += 5
+        keys += 5 + (len(p["translations"][0]) if p["translations"] else 0)
         paragraph_ids.append(p["id"])
-        if versions := p["translations"]:
-            v = versions[0]
-            keys += len(v)
-            ids.append(v["id"])
-            p["translations"] = (_usual_version(v),)
-        else:
-            p["translations"] = ()
-        paragraph = _new(Paragraph)
-        _set(paragraph, "__dict__", p)
-        _set(paragraph, "__pydantic_extra__", _NO_EXTRA)
-        _set(paragraph, "__pydantic_fields_set__", _PLAIN_PARA_SET)
-        _set(paragraph, "__pydantic_private__", None)
-        paragraphs.append(paragraph)
+        paragraphs.append(_usual_paragraph(p, ids))
         plain.append(True)
     return paragraphs, plain, keys
 
@@ -342,8 +306,7 @@ def _build(data: dict[str, Any]) -> tuple[Chapter, int, list[bool]] | None:
     """The chapter built from checked data, the number of object keys in ``data``, and which paragraphs are
     plain (exactly the known keys in canonical order, versions too).
 
-    None as soon as anything is not plainly valid: the careful path then accepts or explains it. Plain
-    records take the parsed dicts as their ``__dict__`` (their keys are the fields, in field order).
+    None as soon as anything is not plainly valid: the careful path then accepts or explains it.
     """
     head = _head(data)
     if head is None:
@@ -361,8 +324,7 @@ def _build(data: dict[str, Any]) -> tuple[Chapter, int, list[bool]] | None:
     positions = dict(zip(paragraph_ids, range(len(paragraph_ids)), strict=True))
     if len(positions) != len(paragraph_ids):
         return None  # a paragraph ID twice: the careful path names both places
-    fields = {k: data.get(k) for k in _CHAPTER_KEYS}
-    fields["format"] = data.get("format", FORMAT)
-    chapter = _record(Chapter, {**fields, "paragraphs": tuple(paragraphs)}, top_extra, set(data))
+    fields: dict[str, Any] = {k: data.get(k) for k in _CHAPTER_TEXTS}
+    chapter = Chapter(id=data["id"], **fields, paragraphs=tuple(paragraphs), extra=top_extra)
     chapter.cache("positions", positions)
     return chapter, top_keys + keys, plain

@@ -12,20 +12,21 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+import msgspec
 
 from store.atomic import ConcurrentChange, atomic_write, file_state
 from store.errors import StoreError
 from store.glossary import (
     Glossary,
     GlossaryEntry,
+    GlossaryEntryError,
     GlossaryLoadError,
     glossary_bytes,
-    parse_glossary,
     source_key,
+    unique_problem,
 )
+from store.glossary_read import entry_from, parse_glossary
 from store.lock import ChapterLock
-from store.validation_text import first_error
 from store.workspace import GLOSSARY_NAME, Workspace
 
 _ATTEMPTS = 5
@@ -92,14 +93,12 @@ class GlossaryStore:
 
 
 def _rebuilt(glossary: Glossary, entries: Iterable[GlossaryEntry]) -> Glossary:
-    """The glossary with ``entries``, validated as a whole (unique sources and IDs)."""
-    try:
-        # Entries are already valid records (pydantic keeps instances as they are): only the whole is checked.
-        return Glossary.model_validate(
-            {**glossary.model_dump(mode="json", exclude={"entries"}), "entries": tuple(entries)}
-        )
-    except ValidationError as exc:
-        raise GlossaryEditError(first_error(exc)) from None
+    """The glossary with ``entries``, checked as a whole (unique sources and IDs; each entry is valid already)."""
+    listed = tuple(entries)
+    problem = unique_problem(listed)
+    if problem is not None:
+        raise GlossaryEditError(problem)
+    return msgspec.structs.replace(glossary, entries=listed)
 
 
 def add_entry(entry: GlossaryEntry) -> Callable[[Glossary], Glossary]:
@@ -119,7 +118,7 @@ def add_entry(entry: GlossaryEntry) -> Callable[[Glossary], Glossary]:
         if source_key(existing.target) == source_key(entry.target):
             return glossary
         if not existing.target.strip():  # a candidate waiting for its translation (extract): this one fills it
-            filled = entry.model_copy(update={"id": existing.id})
+            filled = msgspec.structs.replace(entry, id=existing.id)
             return _rebuilt(glossary, (filled if e.id == existing.id else e for e in glossary.entries))
         raise GlossaryConflict(existing)
 
@@ -151,9 +150,9 @@ def update_entries(entry_ids: Iterable[str], **fields: Any) -> Callable[[Glossar
 def _updated(entry: GlossaryEntry, fields: dict[str, Any]) -> GlossaryEntry:
     """``entry`` with ``fields`` changed, validated (a value of the wrong kind is one sentence)."""
     try:
-        return GlossaryEntry.model_validate({**entry.to_json(), **fields})
-    except ValidationError as exc:
-        raise GlossaryEditError(first_error(exc)) from None
+        return entry_from({**entry.to_json(), **fields})
+    except GlossaryEntryError as exc:
+        raise GlossaryEditError(exc.line) from None
 
 
 def _require(glossary: Glossary, ids: set[str]) -> None:
@@ -170,7 +169,7 @@ def approve_entries(entry_ids: Iterable[str]) -> Callable[[Glossary], Glossary]:
     def edit(glossary: Glossary) -> Glossary:
         _require(glossary, wanted)
         return _rebuilt(
-            glossary, (e.model_copy(update={"status": "approved"}) if e.id in wanted else e for e in glossary.entries)
+            glossary, (msgspec.structs.replace(e, status="approved") if e.id in wanted else e for e in glossary.entries)
         )
 
     return edit

@@ -3,8 +3,9 @@
 Two paths that agree on every input (``tests/store/test_loader_fast.py`` checks it): first the fast path of
 :mod:`store.fast_load` (orjson, built records), which takes the files we write and declines anything unusual
 without judging it; then, for what it declines, the careful path here: ``json.loads`` with two hooks
-(duplicate keys, NaN/Infinity) followed by pydantic validation, which accepts what is valid and locates every
-problem (line:column for JSON, a field path for the schema). The garbage collector is paused meanwhile.
+(duplicate keys, NaN/Infinity) followed by pydantic validation (:mod:`store.model_check`, imported only then), which
+accepts what is valid and locates every problem (line:column for JSON, a field path for the schema). The garbage
+collector is paused meanwhile.
 """
 
 from __future__ import annotations
@@ -17,13 +18,10 @@ from json import scanner as _scanner
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from pydantic import BaseModel, ValidationError
-
 from store.errors import ChapterLoadError
 from store.fast_load import MAX_DEPTH as _MAX_DEPTH
 from store.fast_load import gc_paused, nested_keys, parse_fast
-from store.model import FORMAT, Chapter, first_repeated
-from store.validation_text import field_path
+from store.model import FORMAT, Chapter, Paragraph, TranslationVersion, first_repeated
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -151,42 +149,6 @@ def _encodable(text: str) -> bool:
     return True
 
 
-def _shown(got: Any) -> str:
-    """A refused value as an error shows it: its kind for an object or a list, else its first 40 characters."""
-    if isinstance(got, dict):
-        return "an object"
-    if isinstance(got, list):
-        return "a list"
-    return json.dumps(got, ensure_ascii=False)[:40]
-
-
-# What was expected, by pydantic's error type; ``{shown}`` is the refused value, ``{expected}`` the literal's.
-_EXPECTED = {
-    "missing": "required field is missing",
-    "string_type": "expected a string, got {shown}",
-    "bool_type": "expected true or false, got {shown}",
-    "bool_parsing": "expected true or false, got {shown}",
-    "tuple_type": "expected a list, got {shown}",
-    "list_type": "expected a list, got {shown}",
-    "model_type": "expected an object, got {shown}",
-    "model_attributes_type": "expected an object, got {shown}",
-    "dict_type": "expected an object, got {shown}",
-    "literal_error": "expected {expected}, got {shown}",
-    "string_too_short": "expected a non-empty string",
-    "string_pattern_mismatch": "expected an identifier without whitespace, got {shown}",
-}
-
-
-def _describe_validation(err: ValidationError) -> str:
-    first = err.errors(include_url=False)[0]
-    path = field_path(tuple(first["loc"]), "(top level)")
-    template = _EXPECTED.get(first["type"])
-    if template is None:
-        return f"{path}: {first['msg'].removeprefix('Value error, ')}"
-    expected = first.get("ctx", {}).get("expected", "another value")
-    return f"{path}: {template.format(shown=_shown(first.get('input')), expected=expected)}"
-
-
 def parse_chapter(raw: bytes, source: str | Path) -> Chapter:
     """Parse chapter bytes; raise :class:`ChapterLoadError` with one line naming ``source`` and the place."""
     name = str(source)
@@ -253,10 +215,12 @@ def _too_deep(name: str, where: str | None, what: str) -> ChapterLoadError:
 def _chapter_from_data(data: Any, name: str, text: str | None = None) -> Chapter:
     """Validate parsed JSON data as a chapter, with the same one-line errors as :func:`parse_chapter`."""
     _check_outline(data, name)
+    from store.model_check import ChapterInvalid, checked_chapter  # pydantic: only for a file the fast path declined
+
     try:
-        chapter = Chapter.model_validate(data)
-    except ValidationError as exc:
-        raise ChapterLoadError(name, None, _describe_validation(exc)) from None
+        chapter = checked_chapter(data)
+    except ChapterInvalid as exc:
+        raise ChapterLoadError(name, None, exc.line) from None
     except RecursionError:
         raise _too_deep(name, None, "chapter") from None
     if _extras_too_deep(chapter):
@@ -297,8 +261,8 @@ def _refuse_repeated_id(chapter: Chapter, name: str) -> None:
 def _extra_values(chapter: Chapter) -> list[Any]:
     """The values of every unknown key in the chapter, its paragraphs and their versions."""
     versions = (v for para in chapter.paragraphs for v in para.translations)
-    records: Iterable[BaseModel] = chain((chapter,), chapter.paragraphs, versions)
-    return [value for r in records if r.__pydantic_extra__ for value in r.__pydantic_extra__.values()]
+    records: Iterable[Chapter | Paragraph | TranslationVersion] = chain((chapter,), chapter.paragraphs, versions)
+    return [value for r in records for value in r.extra.values()]
 
 
 def _extras_too_deep(chapter: Chapter) -> bool:

@@ -1,8 +1,10 @@
-"""The chapter file format ``proofdesk.chapter/1`` as pydantic models.
+"""The chapter file format ``proofdesk.chapter/1`` as frozen records (``msgspec.Struct``).
 
-Models are frozen: a change produces new objects (``record.replace(...)``), so a
-paragraph object that did not change keeps its cached serialised bytes and a commit only
-re-encodes what it touched.
+Records are frozen: a change produces new objects (``record.replace(...)``), so a paragraph object that did not
+change keeps its cached serialised bytes and a commit only re-encodes what it touched. A record's unknown keys
+(``extra``, in the order they were read) are written back as they are. Building a record checks nothing: the
+loader checks a file (:mod:`store.fast_load`, else the careful path of :mod:`store.loader` and
+:mod:`store.model_check`), and the functions below keep a record valid by construction.
 """
 
 from __future__ import annotations
@@ -11,9 +13,9 @@ import hashlib
 import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Annotated, Any, Final, Literal, get_args
+from typing import Any, Final, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StringConstraints
+import msgspec
 
 from store.paragraph_bytes import carry_inners
 
@@ -21,9 +23,6 @@ FORMAT: Final = "proofdesk.chapter/1"
 
 Origin = Literal["translation", "polish", "proofreading", "manual", "import"]
 ORIGINS: tuple[str, ...] = ("translation", "polish", "proofreading", "manual", "import")
-
-# Imported data may carry any non-empty identifier without whitespace; IDs we mint are 8 hex chars.
-Identifier = Annotated[str, StringConstraints(min_length=1, pattern=r"^\S+$")]
 
 
 def new_id(taken: set[str] | frozenset[str] = frozenset()) -> str:
@@ -54,42 +53,41 @@ def first_repeated(items: Iterable[str]) -> str | None:
     return None
 
 
-class _Record(BaseModel):
-    """Base of the frozen file records: ``replace`` is the only way to derive a changed copy."""
+# Shared by every record without unknown keys: a record's ``extra`` is never changed in place.
+NO_EXTRA: dict[str, Any] = {}
 
-    model_config = ConfigDict(frozen=True, extra="allow")
 
-    def __eq__(self, other: object) -> bool:
-        # Pydantic would also compare private caches; equality is about the file's content only.
-        return (
-            type(self) is type(other)
-            and self.__dict__ == other.__dict__
-            and self.__pydantic_extra__ == other.__pydantic_extra__
-        )
+def _no_extra() -> dict[str, Any]:
+    return NO_EXTRA
+
+
+class _Record(msgspec.Struct, frozen=True, kw_only=True, dict=True):
+    """Base of the frozen file records: ``replace`` is the only way to derive a changed copy.
+
+    ``extra`` holds the record's unknown keys (never changed in place). Equality is about the file's content only:
+    the fields. Derived data (serialised bytes, lookup tables) is cached in the instance ``__dict__`` (which
+    msgspec keeps apart from the fields): the records are frozen, so a cache stays valid for the object's
+    lifetime, and ``replace`` starts the copy without one.
+    """
+
+    extra: dict[str, Any] = msgspec.field(default_factory=_no_extra)
 
     def replace(self, **changes: Any) -> Any:
-        """A copy with ``changes`` applied and every cached derivation dropped."""
-        copy = self.model_copy(update=changes)
-        object.__setattr__(copy, "__pydantic_private__", None)
-        return copy
-
-    # Derived data (serialised bytes, lookup tables) is cached in pydantic's private slot, set by hand.
-    # Declaring PrivateAttr instead makes pydantic run a Python initialiser for every instance, which
-    # cost ~35 ms when loading a 10,000-paragraph chapter. The records are frozen, so a cache stays valid
-    # for the object's lifetime; ``replace`` starts the copy without one.
+        """A copy with ``changes`` applied (a name that is no field is an unknown key) and no cached derivation."""
+        fields = self.__struct_fields__
+        unknown = {k: v for k, v in changes.items() if k not in fields}
+        if unknown:
+            changes = {k: v for k, v in changes.items() if k in fields}
+            changes["extra"] = {**self.extra, **unknown}
+        return msgspec.structs.replace(self, **changes)
 
     def cached(self, key: str) -> Any:
         """A derivation cached on this object, or None."""
-        private = self.__pydantic_private__
-        return private.get(key) if private is not None else None
+        return self.__dict__.get(key)
 
     def cache(self, key: str, value: Any) -> Any:
         """Cache ``value`` on this object under ``key`` and return it."""
-        private = self.__pydantic_private__
-        if private is None:
-            object.__setattr__(self, "__pydantic_private__", {key: value})
-        else:
-            private[key] = value
+        self.__dict__[key] = value
         return value
 
 
@@ -122,7 +120,7 @@ def source_hash_of(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
-class TranslationVersion(_Record):
+class TranslationVersion(_Record, frozen=True, kw_only=True):
     """One version of a paragraph's translation; versions are only ever appended.
 
     A version may carry the optional keys of :data:`OPTIONAL_KEYS`: ``source_hash`` (of the source text it was
@@ -131,15 +129,14 @@ class TranslationVersion(_Record):
     change) and ``based_on`` (the version selected when the model read the paragraph).
     """
 
-    id: Identifier
+    id: str  # any non-empty identifier without whitespace (imported data); IDs we mint are 8 hex digits
     text: str
     origin: Origin
     model: str | None = None
     created_at: str
 
     def _optional(self, key: str) -> Any:
-        extra = self.__pydantic_extra__
-        return extra.get(key) if extra else None
+        return self.extra.get(key)
 
     @property
     def status(self) -> VersionStatus | None:
@@ -173,7 +170,7 @@ class TranslationVersion(_Record):
 
     def problem(self) -> str | None:
         """What is wrong with the optional keys (a status, reason, category or based_on of the wrong kind), or None."""
-        extra = self.__pydantic_extra__
+        extra = self.extra
         if not extra:
             return None
         status = extra.get("status")
@@ -186,14 +183,14 @@ class TranslationVersion(_Record):
         return None
 
 
-class Paragraph(_Record):
+class Paragraph(_Record, frozen=True, kw_only=True):
     """A source paragraph with its stable ID, its translation versions and review state."""
 
-    id: Identifier
+    id: str
     text: str
     translations: tuple[TranslationVersion, ...] = ()
     selected_translation_id: str | None = None
-    reviewed: StrictBool = False
+    reviewed: bool = False
 
     def problem(self) -> str | None:
         """What is inconsistent in this paragraph (a selection naming no version, a version ID twice), or None.
@@ -209,7 +206,7 @@ class Paragraph(_Record):
         if twice is not None:
             return f"translation id {twice!r} appears twice in this paragraph"
         for version in self.translations:
-            if version.__pydantic_extra__ and (problem := version.problem()) is not None:
+            if version.extra and (problem := version.problem()) is not None:
                 return problem
         return None
 
@@ -236,7 +233,7 @@ class Paragraph(_Record):
     @property
     def pending(self) -> tuple[TranslationVersion, ...]:
         """The suggestions waiting for the editor, in the order they were added."""
-        return tuple(v for v in self.translations if v.__pydantic_extra__ and v.pending)
+        return tuple(v for v in self.translations if v.extra and v.pending)
 
     @property
     def is_empty(self) -> bool:
@@ -261,16 +258,16 @@ class Paragraph(_Record):
         return chosen.text if chosen is not None else None
 
 
-class Chapter(_Record):
-    """A whole chapter file. Unknown top-level keys are kept (``extra="allow"``) and saved back."""
+class Chapter(_Record, frozen=True, kw_only=True, weakref=True):
+    """A whole chapter file. Unknown top-level keys are kept (``extra``) and saved back."""
 
     format: Literal["proofdesk.chapter/1"] = FORMAT
-    id: Identifier
+    id: str
     title: str | None = None
     title_translation: str | None = None
     source_language: str | None = None
     target_language: str | None = None
-    paragraphs: tuple[Paragraph, ...] = Field(...)
+    paragraphs: tuple[Paragraph, ...]
 
     @property
     def positions(self) -> dict[str, int]:
@@ -335,8 +332,7 @@ def append_version(
         origin=origin,
         model=model,
         created_at=created_at or utc_now(),
-        source_hash=source_hash_of(para.text),
-        **_ordered_notes(notes),
+        extra={"source_hash": source_hash_of(para.text), **_ordered_notes(notes)},
     )
     update: dict[str, Any] = {"translations": (*para.translations, version)}
     if select:
@@ -361,12 +357,10 @@ def with_status(version: TranslationVersion, status: VersionStatus) -> Translati
     """``version`` with its ``status`` set (the key written after the five usual ones, as a suggestion has it)."""
     if version.status == status:
         return version
-    if version.__pydantic_extra__ and "status" in version.__pydantic_extra__:
-        copy: TranslationVersion = version.replace(status=status)
-        return copy
-    extra = {**(version.__pydantic_extra__ or {}), "status": status}
-    ordered = {k: extra[k] for k in OPTIONAL_KEYS if k in extra} | extra  # the optional keys in their order first
-    return TranslationVersion(**version.__dict__, **ordered)
+    extra = {**version.extra, "status": status}
+    if "status" not in version.extra:
+        extra = {k: extra[k] for k in OPTIONAL_KEYS if k in extra} | extra  # the optional keys in their order first
+    return msgspec.structs.replace(version, extra=extra)
 
 
 def _with_version(para: Paragraph, version: TranslationVersion) -> Paragraph:

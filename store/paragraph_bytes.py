@@ -23,8 +23,7 @@ _PARAGRAPHS_AT = b'\n  "paragraphs": ' + LIST_OPEN  # only the top-level key has
 
 def cached_inner(para: Paragraph) -> bytes | None:
     """The paragraph's cached inner bytes, or None."""
-    private = para.__pydantic_private__
-    return private.get(INNER) if private is not None else None
+    return para.__dict__.get(INNER)
 
 
 def keep_source(chapter: Chapter, raw: bytes, plain: list[bool]) -> None:
@@ -54,13 +53,10 @@ def _inners_from_source(chapter: Chapter, raw: bytes, plain: list[bool]) -> list
     if len(inners) != len(paragraphs):
         return None
     for i, para in enumerate(paragraphs):
-        # Inlined Record.cache: this runs once per paragraph of the first save.
-        if not plain[i]:
-            inners[i] = None
-        elif para.__pydantic_private__ is None:
-            object.__setattr__(para, "__pydantic_private__", {INNER: inners[i]})
+        if plain[i]:
+            para.__dict__[INNER] = inners[i]  # Record.cache inlined: this runs once per paragraph of the first save
         else:
-            para.cache(INNER, inners[i])
+            inners[i] = None
     return inners
 
 

@@ -96,7 +96,7 @@ def _line(para: Paragraph, missing: MissingPolicy) -> str:
 def words(para: Paragraph, text: str) -> str:
     """``text`` (the paragraph's source or a translation of it) as plain words: in a paragraph imported with inline
     codes (``source_ref.codes``, an EPUB's markup) the codes are left out and doubled brackets read as one."""
-    ref = (para.__pydantic_extra__ or {}).get("source_ref")
+    ref = para.extra.get("source_ref")
     return unescape(text) if isinstance(ref, dict) and "codes" in ref else text
 
 

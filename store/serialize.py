@@ -47,7 +47,7 @@ def _members(pairs: list[tuple[str, str]], indent: str) -> str:
 
 def _extra_pairs(record: Any, indent: str) -> list[tuple[str, str]]:
     """The record's unknown keys, encoded, in the order they were read."""
-    return [(k, _scalar(v, indent)) for k, v in (record.__pydantic_extra__ or {}).items()]
+    return [(k, _scalar(v, indent)) for k, v in record.extra.items()]
 
 
 def _version_block(version: TranslationVersion, indent: str) -> str:
@@ -97,41 +97,50 @@ def _plain(para: Paragraph) -> bool:
 
     Type by type rather than by a tuple of types: this runs for every paragraph of a first save.
     """
-    fields = para.__dict__
-    if para.__pydantic_extra__ or len(fields) != 5 or type(fields["translations"]) is not tuple:
+    if para.extra or type(para.translations) is not tuple:
         return False
-    strings = type(fields["id"]) is type(fields["text"]) is str
-    if not (strings and type(fields["reviewed"]) is bool and type(fields["selected_translation_id"]) in _TEXT_OR_NONE):
+    strings = type(para.id) is type(para.text) is str
+    if not (strings and type(para.reviewed) is bool and type(para.selected_translation_id) in _TEXT_OR_NONE):
         return False
-    return all(_plain_version(version) for version in fields["translations"])
+    return all(_plain_version(version) for version in para.translations)
 
 
 def _plain_version(version: Any) -> bool:
     """A version orjson writes as json.dumps does: the five fields as the format has them, at most a source hash."""
-    if type(version) is not TranslationVersion or not _hash_only(version.__pydantic_extra__):
+    if type(version) is not TranslationVersion or not _hash_only(version.extra):
         return False
-    v = version.__dict__
-    if len(v) != 5 or type(v["model"]) not in _TEXT_OR_NONE:
+    if type(version.model) not in _TEXT_OR_NONE:
         return False
-    return type(v["id"]) is type(v["text"]) is type(v["origin"]) is type(v["created_at"]) is str
+    return type(version.id) is type(version.text) is type(version.origin) is type(version.created_at) is str
 
 
-def _hash_only(extra: dict[str, Any] | None) -> bool:
+def _hash_only(extra: dict[str, Any]) -> bool:
     """No optional key but a string ``source_hash`` (what every version a run writes has)."""
     return not extra or (len(extra) == 1 and type(extra.get("source_hash")) is str)
 
 
-def _version_fields(obj: Any) -> Any:
+def _fields(obj: Any) -> Any:
+    """A plain paragraph's or version's keys as the file has them, for orjson (which does not know the records)."""
     if type(obj) is TranslationVersion:
-        extra = obj.__pydantic_extra__  # at most the source hash (_plain): written after the five fields
-        return {**obj.__dict__, **extra} if extra else obj.__dict__  # the fields, in field (= canonical) order
+        v = obj
+        known = {"id": v.id, "text": v.text, "origin": v.origin, "model": v.model, "created_at": v.created_at}
+        return {**known, **v.extra} if v.extra else known  # at most the source hash (_plain), after the five
+    if type(obj) is Paragraph:
+        p = obj
+        return {
+            "id": p.id,
+            "text": p.text,
+            "translations": p.translations,
+            "selected_translation_id": p.selected_translation_id,
+            "reviewed": p.reviewed,
+        }
     raise TypeError(type(obj).__name__)
 
 
 def _encode_together(paragraphs: list[Paragraph]) -> list[bytes] | None:
     """The inner bytes of plain paragraphs from one orjson call; None if orjson refuses (a lone surrogate)."""
     try:
-        blob = orjson.dumps([[p.__dict__ for p in paragraphs]], default=_version_fields, option=orjson.OPT_INDENT_2)
+        blob = orjson.dumps([paragraphs], default=_fields, option=orjson.OPT_INDENT_2)
     except orjson.JSONEncodeError:
         return None  # the hand-built path raises the UnicodeEncodeError the callers expect
     if not (blob.startswith(_BULK_OPEN) and blob.endswith(_BULK_CLOSE)):
@@ -162,12 +171,7 @@ def _fill_together(paragraphs: tuple[Paragraph, ...], inners: list[bytes | None]
         return
     for i, inner in zip(together, encoded, strict=True):
         inners[i] = inner
-        para = paragraphs[i]
-        # Inlined Record.cache: this runs once per paragraph of a first save.
-        if para.__pydantic_private__ is None:
-            object.__setattr__(para, "__pydantic_private__", {INNER: inner})
-        else:
-            para.cache(INNER, inner)
+        paragraphs[i].__dict__[INNER] = inner  # Record.cache inlined: this runs once per paragraph of a first save
 
 
 # Marks where the paragraphs go in the chapter's frame; the JSON encoder escapes every control character,

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import ValidationError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported by a headless run, which never imports pydantic
+    from pydantic import ValidationError
 
 
 def field_path(loc: tuple[int | str, ...], whole: str) -> str:

@@ -23,8 +23,7 @@ def fingerprint(source: str, translation: str) -> str:
 
 
 def _entries(para: Paragraph) -> list[Any]:
-    extra = para.__pydantic_extra__
-    value = extra.get(KEY) if extra else None
+    value = para.extra.get(KEY)
     return value if isinstance(value, list) else []
 
 

@@ -8,6 +8,7 @@ from engine.glossary.index import GlossaryIndex, glossary_section
 from engine.glossary.source import GlossarySource, terms_of
 from store.glossary import Glossary, GlossaryEntry, GlossaryLoadError, new_entry_id
 from store.glossary_commit import GlossaryStore, add_entry
+from store.glossary_read import entry_from
 
 
 class RunGlossary:
@@ -71,7 +72,7 @@ class RunGlossary:
     ) -> tuple[GlossaryEntry, bool]:
         """Add a ``proposed`` entry (committed to the file at once); returns it and whether it is new. Raises
         ``GlossaryConflict`` when the source is there with another target."""
-        entry = GlossaryEntry.model_validate(
+        entry = entry_from(
             {
                 "id": new_entry_id(),
                 "source": source.strip(),

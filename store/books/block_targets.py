@@ -26,13 +26,13 @@ class DocTargets:
 
 
 def _source_path(para: Paragraph) -> str | None:
-    ref = (para.__pydantic_extra__ or {}).get("source_ref")
+    ref = para.extra.get("source_ref")
     path = ref.get("path") if isinstance(ref, dict) else None
     return path if isinstance(path, str) else None
 
 
 def _has_ref(para: Paragraph) -> bool:
-    return (para.__pydantic_extra__ or {}).get("source_ref") is not None
+    return para.extra.get("source_ref") is not None
 
 
 def _run_in_body(run: Run) -> bool:

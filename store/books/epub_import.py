@@ -90,7 +90,7 @@ def _chapter(cid: str, doc: SpineDoc, source_language: str | None, target_langua
         source_ref: dict[str, object] = {"href": doc.href, "path": block.path}
         if block.codes is not None:
             source_ref["codes"] = block.codes
-        paragraphs.append(Paragraph.model_validate({"id": pid, "text": block.text, "source_ref": source_ref}))
+        paragraphs.append(Paragraph(id=pid, text=block.text, extra={"source_ref": source_ref}))
     return Chapter(
         id=cid,
         title=doc.title,

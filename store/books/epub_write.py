@@ -124,7 +124,7 @@ def _write_block(
 def _recorded(para: Paragraph) -> int | None:
     """How many inline codes the import recorded for the paragraph (``source_ref.codes``), None for a paragraph
     without (its text holds no codes)."""
-    ref = (para.__pydantic_extra__ or {}).get("source_ref")
+    ref = para.extra.get("source_ref")
     codes = ref.get("codes") if isinstance(ref, dict) else None
     return len(codes) if isinstance(codes, dict) else None
 

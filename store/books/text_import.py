@@ -84,6 +84,6 @@ def _imported(para: Paragraph, line: str, now: str) -> Paragraph:
         return para
     vid = new_id({para.id})
     version = TranslationVersion(
-        id=vid, text=line, origin="import", created_at=now, source_hash=source_hash_of(para.text)
+        id=vid, text=line, origin="import", created_at=now, extra={"source_hash": source_hash_of(para.text)}
     )
     return Paragraph(id=para.id, text=para.text, translations=(version,), selected_translation_id=vid)

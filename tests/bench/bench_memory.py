@@ -40,7 +40,6 @@ from engine.memory.run_memory import RunMemory
 from engine.memory.source import MemorySource
 from store.atomic import atomic_write
 from store.loader import parse_chapter
-from store.model import Chapter
 from store.serialize import chapter_bytes
 from store.workspace import Workspace
 from tests.bench.chapters import make_chapter, source_lines
@@ -137,7 +136,7 @@ def workspace(folder: Path) -> list[Path]:
     for n in range(10):
         chapter = make_chapter(10_000, chapter_id=f"ch{n:02d}")
         paragraphs = [p.replace(reviewed=bool(p.translations)) for p in chapter.paragraphs]
-        reviewed = Chapter.model_validate({**chapter.model_dump(), "paragraphs": paragraphs})
+        reviewed = chapter.replace(paragraphs=tuple(paragraphs))
         path = folder / f"ch{n:02d}.json"
         atomic_write(path, chapter_bytes(reviewed), expect=None)
         paths.append(path)

@@ -41,6 +41,7 @@ from store.commit import ChapterStore
 from store.loader import _pairs_hook, _reject_constant, load_chapter
 from store.merge import BatchItem
 from store.model import Chapter
+from store.model_check import checked_chapter
 from store.serialize import chapter_bytes
 from tests.bench.chapters import write_chapter
 from tests.store.documents import chapter_document
@@ -140,7 +141,7 @@ def bench_save(path: Path, repeat: int) -> dict[str, Any]:
     def fresh() -> None:
         loaded[:] = [load_chapter(path)]
         # The same chapter validated anew: nothing cached, as a chapter built in memory.
-        uncached[:] = [Chapter.model_validate(chapter_document(loaded[0]))]
+        uncached[:] = [checked_chapter(chapter_document(loaded[0]))]
         document[:] = [chapter_document(uncached[0])]
 
     figures = side_by_side(

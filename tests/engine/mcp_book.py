@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
+from store.glossary_read import entry_from
 from store.model import Chapter, Paragraph, TranslationVersion
 from store.serialize import chapter_bytes
 from store.workspace import Workspace
@@ -46,6 +46,6 @@ def write_book(folder: Path) -> Path:
     (folder / "ch01.json").write_bytes(chapter_bytes(first))
     (folder / "ch02.json").write_bytes(chapter_bytes(second))
     GlossaryStore(Workspace(folder)).change(
-        add_entry(GlossaryEntry.model_validate({"id": "g1", "source": "下人", "target": "the servant"}))
+        add_entry(entry_from({"id": "g1", "source": "下人", "target": "the servant"}))
     )
     return folder

@@ -11,6 +11,7 @@ from engine.run_request import RunRequest
 from engine.services import TaskService
 from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
+from store.glossary_read import entry_from
 from store.loader import load_chapter
 from store.model import Chapter, Paragraph
 from store.serialize import chapter_bytes
@@ -22,7 +23,7 @@ A1, A2, A3, A4, A5, A6, A7, A8 = IDS
 
 
 def entry(eid: str, source: str, target: str, **extra: object) -> GlossaryEntry:
-    return GlossaryEntry.model_validate({"id": eid, "source": source, "target": target, **extra})
+    return entry_from({"id": eid, "source": source, "target": target, **extra})
 
 
 def glossary_of(folder: Path, *entries: GlossaryEntry) -> RunGlossary:

@@ -15,8 +15,8 @@ from engine.memory.run_memory import RunMemory
 from engine.memory.source import MemorySource
 from engine.services import TaskService
 from store.atomic import atomic_write
-from store.glossary import GlossaryEntry
 from store.glossary_commit import GlossaryStore, add_entry
+from store.glossary_read import entry_from
 from store.model import Chapter, Paragraph, TranslationVersion
 from store.serialize import chapter_bytes
 from store.workspace import Workspace
@@ -130,7 +130,7 @@ def test_the_chunk_message_has_the_memory_section_before_the_glossary(tmp_path: 
     memory = RunMemory(source)
     memory.reload()
     glossary_store = GlossaryStore(Workspace(tmp_path))
-    glossary_store.change(add_entry(GlossaryEntry.model_validate({"id": "g1", "source": "下人", "target": "servant"})))
+    glossary_store.change(add_entry(entry_from({"id": "g1", "source": "下人", "target": "servant"})))
     glossary = RunGlossary(glossary_store)
     service = TaskService(current, "translate", chunk_chars=200, memory=memory, glossary=glossary)
     configs = service.loop_configs()

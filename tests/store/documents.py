@@ -17,14 +17,12 @@ def chapter_document(chapter: Chapter) -> dict[str, Any]:
         {
             "id": p.id,
             "text": p.text,
-            "translations": [
-                {**{k: getattr(t, k) for k in _VERSION_KEYS}, **(t.__pydantic_extra__ or {})} for t in p.translations
-            ],
+            "translations": [{**{k: getattr(t, k) for k in _VERSION_KEYS}, **t.extra} for t in p.translations],
             "selected_translation_id": p.selected_translation_id,
             "reviewed": p.reviewed,
-            **(p.__pydantic_extra__ or {}),
+            **p.extra,
         }
         for p in chapter.paragraphs
     ]
-    doc.update(chapter.__pydantic_extra__ or {})
+    doc.update(chapter.extra)
     return doc

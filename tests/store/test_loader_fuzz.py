@@ -56,7 +56,7 @@ def chapters(draw: st.DrawFn) -> Chapter:
             )
         )
     extras = draw(st.dictionaries(st.sampled_from(["future", "meta", "x-y"]), json_values, max_size=2))
-    return Chapter(id=draw(identifiers), title=draw(st.none() | texts), paragraphs=tuple(paragraphs), **extras)
+    return Chapter(id=draw(identifiers), title=draw(st.none() | texts), paragraphs=tuple(paragraphs), extra=extras)
 
 
 def _load_or_clean_error(raw: bytes) -> Chapter | None:

@@ -298,11 +298,11 @@ async def test_d_dismisses_the_only_warning_at_once_and_it_stays_dismissed(check
         await pilot.press("d")  # [1]: QUOTES_LOST only
         await wait_for(
             pilot,
-            lambda: DISMISSED_KEY in (on_disk(checks_path, "p0000001").__pydantic_extra__ or {}),
+            lambda: DISMISSED_KEY in on_disk(checks_path, "p0000001").extra,
             what="the dismissal on disk",
         )
         para = on_disk(checks_path, "p0000001")
-        assert para.__pydantic_extra__ == {
+        assert para.extra == {
             DISMISSED_KEY: [{"code": "QUOTES_LOST", "fingerprint": fingerprint(para.text, "Good morning, he said.")}]
         }
         await wait_for(pilot, lambda: "3 warnings: w" in status(screen), what="one warning fewer")
@@ -343,11 +343,11 @@ async def test_d_asks_which_warning_when_there_are_several(checks_path: Path) ->
             lambda: [w.code for w in screen.warnings.by_id.get("p0000004", ())] == ["KANA_LEFT"],
             what="CJK_LEFT dismissed",
         )
-        assert [e["code"] for e in on_disk(checks_path, "p0000004").__pydantic_extra__[DISMISSED_KEY]] == ["CJK_LEFT"]
+        assert [e["code"] for e in on_disk(checks_path, "p0000004").extra[DISMISSED_KEY]] == ["CJK_LEFT"]
         await pilot.press("d")  # one left: dismissed at once
         await wait_for(pilot, lambda: "p0000004" not in screen.warnings.by_id, what="KANA_LEFT dismissed")
         assert app.screen is screen
-        assert [e["code"] for e in on_disk(checks_path, "p0000004").__pydantic_extra__[DISMISSED_KEY]] == [
+        assert [e["code"] for e in on_disk(checks_path, "p0000004").extra[DISMISSED_KEY]] == [
             "CJK_LEFT",
             "KANA_LEFT",
         ]
@@ -382,7 +382,7 @@ async def test_d_can_dismiss_every_warning_of_the_paragraph_at_once(checks_path:
         await pilot.press("end", "enter")  # the last choice: all of them, in one commit
         await wait_for(pilot, lambda: "p0000004" not in screen.warnings.by_id, what="both dismissed")
         stored = on_disk(checks_path, "p0000004")
-        assert [e["code"] for e in stored.__pydantic_extra__[DISMISSED_KEY]] == ["KANA_LEFT", "CJK_LEFT"]
+        assert [e["code"] for e in stored.extra[DISMISSED_KEY]] == ["KANA_LEFT", "CJK_LEFT"]
         assert screen.warnings.count == 2 and "2 warnings: w" in status(screen)
 
 
@@ -403,9 +403,7 @@ def test_a_dismissal_is_of_the_text_seen(checks_path: Path) -> None:
     session.dismiss_warnings("p0000001", ("QUOTES_LOST",), seen)
     stored = on_disk(checks_path, "p0000001")
     assert stored.selected_text == other.text
-    assert stored.__pydantic_extra__ == {
-        DISMISSED_KEY: [{"code": "QUOTES_LOST", "fingerprint": fingerprint(para.text, seen)}]
-    }
+    assert stored.extra == {DISMISSED_KEY: [{"code": "QUOTES_LOST", "fingerprint": fingerprint(para.text, seen)}]}
     assert [w.code for w in check_chapter(load_chapter(checks_path)) if w.paragraph_id == "p0000001"] == ["QUOTES_LOST"]
 
 

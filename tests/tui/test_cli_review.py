@@ -49,10 +49,7 @@ def sug(
         origin="proofreading",
         model=model,
         created_at=at,
-        status="suggested",
-        **kw,
-        category=category,
-        based_on=based_on,
+        extra={"status": "suggested", **kw, "category": category, "based_on": based_on},
     )
 
 

@@ -10,11 +10,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from engine.glossary.extract import Candidate, extract_candidates
 from store.errors import ChapterLoadError, StoreError
-from store.glossary import KINDS, GlossaryEntry, GlossaryLoadError, new_entry_id
+from store.glossary import KINDS, GlossaryEntry, GlossaryEntryError, GlossaryLoadError, new_entry_id
 from store.glossary_commit import (
     GlossaryConflict,
     GlossaryEditError,
@@ -24,8 +22,8 @@ from store.glossary_commit import (
     approve_entries,
     remove_entries,
 )
+from store.glossary_read import entry_from
 from store.loader import load_chapter
-from store.validation_text import first_error
 from store.workspace import Workspace
 from tui.cli_errors import EXIT_OK, UsageError
 from tui.commands.glossary_files import EXPORT_FORMS, export_text, read_entries
@@ -128,7 +126,7 @@ def _list(store: GlossaryStore, args: argparse.Namespace) -> int:
 
 def _add(store: GlossaryStore, args: argparse.Namespace) -> int:
     try:
-        entry = GlossaryEntry.model_validate(
+        entry = entry_from(
             {
                 "id": new_entry_id(),
                 "source": args.source.strip(),
@@ -140,8 +138,8 @@ def _add(store: GlossaryStore, args: argparse.Namespace) -> int:
                 "gender": args.gender,
             }
         )
-    except ValidationError as exc:
-        raise UsageError(f"glossary add: {first_error(exc)}") from None
+    except GlossaryEntryError as exc:
+        raise UsageError(f"glossary add: {exc.line}") from None
     before = store.load().by_source(entry.source)
     kept = store.change(add_entry(entry)).by_source(entry.source) or entry
     there = before is not None and before.target.strip() != ""
@@ -222,14 +220,16 @@ def _chapter_texts(paths: list[Path]) -> list[str]:
 
 def _candidate_entry(candidate: Candidate) -> GlossaryEntry:
     """A candidate as a glossary entry: proposed, no target yet, ``origin: "extract"`` (taken or dropped in bulk)."""
-    return GlossaryEntry(
-        id=new_entry_id(),
-        source=candidate.source,
-        target="",
-        kind=candidate.kind,
-        note=f"found {candidate.count} times",
-        status="proposed",
-        origin="extract",
+    return entry_from(
+        {
+            "id": new_entry_id(),
+            "source": candidate.source,
+            "target": "",
+            "kind": candidate.kind,
+            "note": f"found {candidate.count} times",
+            "status": "proposed",
+            "origin": "extract",
+        }
     )
 
 

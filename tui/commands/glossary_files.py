@@ -11,6 +11,7 @@ from pathlib import Path
 
 from store.errors import ChapterLoadError, StoreError
 from store.glossary import KINDS, Glossary, GlossaryEntry, glossary_bytes, new_entry_id
+from store.glossary_read import entry_from
 from store.loader import load_chapter
 from store.workspace import Workspace
 from tui.cli_errors import UsageError
@@ -116,7 +117,7 @@ def _entry_of(values: dict[str, str], where: str) -> GlossaryEntry:
     kind = values.get("kind") or "term"
     if kind not in KINDS:
         raise UsageError(f"{where}: kind must be one of {', '.join(KINDS)}, not {kind!r}")
-    return GlossaryEntry.model_validate(
+    return entry_from(
         {
             "id": new_entry_id(),
             "source": values["source"],

@@ -63,7 +63,7 @@ async def test_the_batch_result_warns_and_the_model_fixes_the_codes(tmp_path: Pa
     """A translation that lost a code is accepted with CODES_DIFFER in the result's warnings (the model's chance to
     fix it); the fixed text the model sends next is selected."""
     path = tmp_path / "book.json"
-    para = Paragraph.model_validate({"id": "c0000001", "text": CODED, "source_ref": {"codes": {"1": "<em>"}}})
+    para = Paragraph(id="c0000001", text=CODED, extra={"source_ref": {"codes": {"1": "<em>"}}})
     chapter = Chapter(id="ch001", title=None, source_language="ja", target_language="en", paragraphs=(para,))
     path.write_bytes(chapter_bytes(chapter))
     lost = CODED_EN.replace("⟦2/⟧", "")

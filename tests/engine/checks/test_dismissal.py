@@ -64,13 +64,11 @@ def test_the_fingerprint_is_sha256_of_both_texts() -> None:
 def test_dismiss_adds_one_entry_and_is_idempotent() -> None:
     para = Paragraph(id="p1", text="src")
     once = dismiss(para, "KANA_LEFT", "text")
-    assert once.__pydantic_extra__ == {
-        "dismissed_checks": [{"code": "KANA_LEFT", "fingerprint": fingerprint("src", "text")}]
-    }
+    assert once.extra == {"dismissed_checks": [{"code": "KANA_LEFT", "fingerprint": fingerprint("src", "text")}]}
     assert dismiss(once, "KANA_LEFT", "text") is once
-    assert para.__pydantic_extra__ == {}  # frozen records: the original is untouched
+    assert para.extra == {}  # frozen records: the original is untouched
     assert dismissed_codes(once, "text") == {"KANA_LEFT"} and dismissed_codes(once, "other") == frozenset()
-    assert undismiss(once, "KANA_LEFT", "text").__pydantic_extra__ == {"dismissed_checks": []}
+    assert undismiss(once, "KANA_LEFT", "text").extra == {"dismissed_checks": []}
 
 
 def test_a_dismissed_warning_is_left_out_unless_asked(tmp_path: Path) -> None:
@@ -92,7 +90,7 @@ def test_the_dismissal_survives_a_reload_byte_for_byte(tmp_path: Path) -> None:
     assert fast is not None and fast == careful  # the fast loader takes it, and agrees
     assert chapter_bytes(fast) == raw and chapter_bytes(careful) == raw
     assert dismissed_codes(fast.paragraphs[0]) == {"KANA_LEFT"}
-    assert fast.paragraphs[1].__pydantic_extra__ == {}
+    assert fast.paragraphs[1].extra == {}
 
 
 def test_a_commit_on_another_paragraph_keeps_it_byte_for_byte(tmp_path: Path) -> None:
@@ -129,7 +127,7 @@ def test_it_expires_when_the_translation_changes_and_comes_back_with_it(tmp_path
         model="m",
     )
     changed = load_chapter(store.path)
-    assert "dismissed_checks" in changed.paragraphs[0].__pydantic_extra__  # kept, but no longer matching
+    assert "dismissed_checks" in changed.paragraphs[0].extra  # kept, but no longer matching
     assert [w.code for w in check_chapter(changed)] == ["KANA_LEFT"]
     # Selecting the dismissed text again brings the dismissal back.
     back = store.update(lambda ch: ch.with_paragraphs({0: ch.paragraphs[0].replace(selected_translation_id="v1")}))

@@ -8,7 +8,8 @@ import pytest
 
 from engine.checks import GlossaryTerm
 from engine.checks.glossary import GlossaryTerms, as_terms, target_spans
-from store.glossary import Glossary, GlossaryEntry, glossary_bytes, parse_glossary
+from store.glossary import Glossary, GlossaryEntry, glossary_bytes
+from store.glossary_read import entry_from, parse_glossary
 from tests.engine.checks.cases import Case, assert_fires, assert_quiet, params
 from tests.engine.checks.fiction import kuangren, rashomon
 
@@ -131,7 +132,7 @@ def test_many_terms_are_found_as_a_few() -> None:
 
 def test_target_aliases_are_kept_in_the_file_and_left_out_when_empty() -> None:
     plain = GlossaryEntry(id="e1", source="下人", target="the servant", created_at="2026-11-23T10:00:00Z")
-    both = GlossaryEntry.model_validate(
+    both = entry_from(
         {**plain.to_json(), "id": "e2", "source": "盗人", "target": "the thief", "target_aliases": ["the robber"]}
     )
     raw = glossary_bytes(Glossary(entries=(plain, both)))

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from store.loader import load_chapter
-from store.model import Paragraph
 from store.serialize import chapter_bytes
 from tests.store.books.epub_builder import build_epub
 from tui.cli import main
@@ -104,7 +103,7 @@ def test_an_invalid_source_reference(tmp_path: Path, capsys: pytest.CaptureFixtu
     ws = _workspace(tmp_path)
     chapter = load_chapter(ws / "ch001.json")
     para = chapter.paragraphs[1]
-    broken = Paragraph.model_validate({**para.model_dump(), "source_ref": {"href": "ch1.xhtml", "path": path}})
+    broken = para.replace(source_ref={"href": "ch1.xhtml", "path": path})
     (ws / "ch001.json").write_bytes(chapter_bytes(chapter.replace(paragraphs=(chapter.paragraphs[0], broken))))
     err = _refused_export(tmp_path, ws, capsys)
     assert "ch001" in err and para.id in err

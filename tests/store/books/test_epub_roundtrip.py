@@ -52,7 +52,7 @@ def test_import_makes_chapters_in_spine_order_with_blocks(tmp_path: Path, versio
         "項目",
         "属性",
     ]
-    ref = ch.paragraphs[1].__pydantic_extra__["source_ref"]
+    ref = ch.paragraphs[1].extra["source_ref"]
     assert ref["href"] == "ch1.xhtml" and ref["path"].startswith("/")
     # The store keeps the unknown paragraph key byte for byte on a save.
     assert chapter_bytes(ch) == (ws / "ch001.json").read_bytes()

@@ -113,7 +113,7 @@ def test_import_writes_codes_and_keeps_their_markup(tmp_path: Path, kind: str) -
     inner, expected = KINDS[kind]
     para = load_chapter(_imported(tmp_path, inner) / "ch001.json").paragraphs[0]
     assert para.text == expected
-    ref = (para.__pydantic_extra__ or {})["source_ref"]
+    ref = para.extra["source_ref"]
     codes = ref.get("codes")
     wanted = {c.number for c in pieces(expected) if not isinstance(c, str)}
     assert (codes is not None) is (wanted != set() or "⟦⟦" in expected)
@@ -123,7 +123,7 @@ def test_import_writes_codes_and_keeps_their_markup(tmp_path: Path, kind: str) -
 def test_the_markup_of_each_code_is_its_start_tag_or_the_whole_element(tmp_path: Path) -> None:
     inner = '<a href="ch2.xhtml#n1" id="l1">語</a><img src="pic.png" alt="※"/><span epub:type="pagebreak" id="p9"/>'
     para = load_chapter(_imported(tmp_path, inner) / "ch001.json").paragraphs[0]
-    codes = (para.__pydantic_extra__ or {})["source_ref"]["codes"]
+    codes = para.extra["source_ref"]["codes"]
     assert codes["1"] == '<a href="ch2.xhtml#n1" id="l1">'
     assert codes["2"] == f'<img xmlns="{XHTML}" src="pic.png" alt="※"/>'
     assert 'epub:type="pagebreak" id="p9"' in codes["3"] and codes["3"].endswith("/>")
@@ -132,7 +132,7 @@ def test_the_markup_of_each_code_is_its_start_tag_or_the_whole_element(tmp_path:
 def test_a_plain_paragraph_gets_no_codes(tmp_path: Path) -> None:
     para = load_chapter(_imported(tmp_path, "ただの文。") / "ch001.json").paragraphs[0]
     assert para.text == "ただの文。"
-    assert (para.__pydantic_extra__ or {})["source_ref"].keys() == {"href", "path"}
+    assert para.extra["source_ref"].keys() == {"href", "path"}
 
 
 @pytest.mark.parametrize("kind", list(KINDS))

@@ -12,7 +12,7 @@ STAMP = "2026-11-21T10:00:00Z"
 
 def version(vid: str, text: str, origin: str = "translation", **extra: str | None) -> TranslationVersion:
     """A version with a fixed timestamp; ``extra`` are its optional keys (status, reason, based_on)."""
-    return TranslationVersion(id=vid, text=text, origin=origin, model="m", created_at=STAMP, **extra)  # type: ignore[arg-type]
+    return TranslationVersion(id=vid, text=text, origin=origin, model="m", created_at=STAMP, extra=extra)  # type: ignore[arg-type]
 
 
 def states_chapter(chapter_id: str = "ch01") -> Chapter:
