@@ -1,9 +1,9 @@
-"""At most two C heaps (glibc "arenas") for the process, whatever the number of threads.
+"""One C heap (glibc "arena") for the whole process, whatever the number of threads.
 
-glibc gives every thread that allocates while another holds the main heap a heap of its own, up to eight per core,
-and memory freed in one is only ever reused by the threads on it. A run's commits and chapter reads go through
+glibc gives each new thread that allocates a heap of its own, up to eight per core, and memory freed in a heap is
+only ever reused by the threads on it. A run's commits and chapter reads go through
 asyncio's thread pool (up to ``cores + 4`` threads), so each thread kept a heap of freed buffers: ``run --jobs 32``
-peaked ~6 MB higher than with two heaps, for no measurable gain in speed (``tests/bench/bench_jobs.py``).
+peaked ~6 MB higher than with two heaps and ~8 MB higher than with one (``tests/bench/bench_jobs.py``).
 
 Set once at the process's entry, before any thread starts; a ``MALLOC_ARENA_MAX`` the user set wins, and outside
 glibc (macOS, musl) nothing is done.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-ARENAS = 2  # the main heap and one shared by every worker thread
+ARENAS = 1  # one heap for every thread: Python allocates under its GIL, so they seldom contend for it
 _M_ARENA_MAX = -8  # mallopt's parameter number in glibc's malloc.h
 
 

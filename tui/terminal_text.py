@@ -23,22 +23,15 @@ _UNSAFE_ALL = re.compile(f"[\x00-\x1f\x7f-\x9f{_BIDI}{_SURROGATES}]")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
 
 
-def _escape(code: int) -> str:
-    char = chr(code)
+def _escaped(match: re.Match[str]) -> str:
+    """A visible escape of the matched character (a function, not a translate table: a table of every lone
+    surrogate cost ~0.5 MB of every process that prints)."""
+    char = match.group()
     if char in _NAMED:
         return _NAMED[char]
+    code = ord(char)
     return f"\\x{code:02x}" if code <= 0xFF else f"\\u{code:04x}"
 
-
-_CODES = [
-    *range(0x00, 0x20),
-    *range(0x7F, 0xA0),
-    *range(0x202A, 0x202F),
-    *range(0x2066, 0x206A),
-    *range(0xD800, 0xE000),
-]
-_TABLE_ALL: dict[int, str] = {code: _escape(code) for code in _CODES}
-_TABLE_KEEP_LINES: dict[int, str] = {code: esc for code, esc in _TABLE_ALL.items() if chr(code) not in "\n\t"}
 
 # Characters json.dumps(ensure_ascii=False) leaves raw although a terminal (or a JavaScript reader, for
 # U+2028/U+2029) acts on them. They only ever occur inside JSON strings, so \uXXXX keeps the JSON valid.
@@ -54,20 +47,17 @@ def visible(text: str, *, newlines: bool = True) -> str:
     everything else, backslashes included, is left alone. Text without any of them is returned as it is (one
     regex search: this runs for every log line and table cell).
     """
-    if newlines:
-        if _UNSAFE_KEEP_LINES.search(text) is None:
-            return text
-        return text.translate(_TABLE_KEEP_LINES)
-    if _UNSAFE_ALL.search(text) is None:
+    unsafe = _UNSAFE_KEEP_LINES if newlines else _UNSAFE_ALL
+    if unsafe.search(text) is None:
         return text
-    return text.translate(_TABLE_ALL)
+    return unsafe.sub(_escaped, text)
 
 
 # One symbol per character, for editing widgets where every character must keep one cell: the C0 control
-# pictures (U+2400–U+241F), DEL's (U+2421), and U+FFFD for C1 and bidi controls, which have none.
-_PICTURES: dict[int, str] = {
-    code: ("\u2421" if code == 0x7F else chr(0x2400 + code) if code < 0x20 else "\ufffd") for code in _CODES
-}
+# pictures (U+2400–U+241F), DEL's (U+2421), and U+FFFD for C1 and bidi controls and surrogates, which have none.
+def _picture(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return "\u2421" if code == 0x7F else chr(0x2400 + code) if code < 0x20 else "\ufffd"
 
 
 def control_pictures(text: str) -> str:
@@ -76,7 +66,7 @@ def control_pictures(text: str) -> str:
     Text without any is returned as it is."""
     if _UNSAFE_ALL.search(text) is None:
         return text
-    return text.translate(_PICTURES)
+    return _UNSAFE_ALL.sub(_picture, text)
 
 
 def _json_escape(match: re.Match[str]) -> str:

@@ -14,11 +14,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import cached_property
+from typing import TYPE_CHECKING
 
-from ahocorasick_rs import AhoCorasick
 from msgspec import Struct
 
 from engine.checks.warning import Span
+
+if TYPE_CHECKING:
+    from ahocorasick_rs import AhoCorasick
 
 
 class GlossaryTerm(Struct, frozen=True):
@@ -61,7 +64,11 @@ class _Patterns:
             if pattern:
                 owners.setdefault(pattern, []).append(owner)
         self._owners = list(owners.values())
-        self._automaton = AhoCorasick(list(owners)) if owners else None
+        self._automaton: AhoCorasick | None = None
+        if owners:  # imported only here: a glossary without terms never needs it (~0.5 MB of every process)
+            from ahocorasick_rs import AhoCorasick
+
+            self._automaton = AhoCorasick(list(owners))
 
     def owners_in(self, text: str) -> set[int]:
         """The positions of the terms with a pattern in ``text``."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import html
 import json
 import re
 from typing import Any
@@ -55,6 +54,8 @@ def _json_error(payload: Any, text: str) -> ProviderError:
 
 def html_title(page: str) -> str:
     """The title (or first heading, or first words) of an HTML page, as one line."""
+    import html  # its table of entities (~0.25 MB) only for a server that answered with a web page
+
     for pattern in (_TITLE, _H1):
         found = pattern.search(page)
         words = " ".join(html.unescape(_TAG.sub(" ", found.group(1))).split()) if found else ""

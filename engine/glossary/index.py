@@ -9,16 +9,28 @@ lower-cased where that keeps every offset). Patterns are plain text: regex metac
 from __future__ import annotations
 
 from collections.abc import Sequence
-
-from ahocorasick_rs import AhoCorasick
+from typing import TYPE_CHECKING
 
 from store.glossary import GlossaryEntry
+
+if TYPE_CHECKING:
+    from ahocorasick_rs import AhoCorasick
 
 
 def fold(text: str) -> str:
     """``text`` lower-cased where that keeps its length (it does for all but a few letters such as İ)."""
     lowered = text.lower()
     return lowered if len(lowered) == len(text) else text
+
+
+def _automaton(patterns: list[str]) -> AhoCorasick | None:
+    """One automaton of ``patterns``; None for none. Imported here: a run without glossary terms never needs it
+    (~0.5 MB of every process)."""
+    if not patterns:
+        return None
+    from ahocorasick_rs import AhoCorasick
+
+    return AhoCorasick(patterns)
 
 
 class GlossaryIndex:
@@ -33,7 +45,7 @@ class GlossaryIndex:
                 if term:
                     patterns.append(term)
                     self._owner.append(number)
-        self._automaton = AhoCorasick(patterns) if patterns else None
+        self._automaton = _automaton(patterns)
 
     def occurring(self, text: str) -> list[GlossaryEntry]:
         """The entries whose source or an alias occurs in ``text``, ordered by first occurrence (a longer term

@@ -8,7 +8,7 @@ import re
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tui.terminal_text import json_text, visible
+from tui.terminal_text import control_pictures, json_text, visible
 
 HOSTILE = ["\x1b]52;c;SGVsbG8=\x07", "\x1b]0;PWNED\x1b\\", "\x1b[2J", "\x9b31m", "\u202e"]
 # Every character visible() must escape (newlines=False), and the ones it keeps by default.
@@ -65,6 +65,13 @@ def test_each_control_reads_as_its_python_escape() -> None:
         char = chr(code)
         if CONTROL.match(char):
             assert visible(char, newlines=False) == repr(char)[1:-1]
+
+
+def test_a_lone_surrogate_reads_as_its_escape_and_each_control_keeps_one_cell() -> None:
+    assert visible("name\udcff.json") == "name\\udcff.json"
+    assert control_pictures("a\x1b\n\t\x7f\x9b\u202e\udcffz") == "a\u241b\u240a\u2409\u2421\ufffd\ufffd\ufffdz"
+    text = "羅生門\\x1b"
+    assert control_pictures(text) is text
 
 
 def test_json_text_escapes_what_json_dumps_leaves_raw() -> None:
