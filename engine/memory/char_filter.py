@@ -6,23 +6,29 @@ indexed as occurrences — the k-th ``の`` is the feature ``(の, k)`` — so t
 of features both hold (only the first ``MAX_OCCURRENCE`` of a character are indexed; the query's others are
 counted as shared). On real text this bound alone rejects nearly every source below a 0.75 ratio.
 
-The positions missing each feature (sources sorted by length) are one big-int bitset. A source of length ``lb``
-needs at least ``t·(la + lb)/2`` shared, so it may miss only so many of the query's features (its allowance, 0 for the
-longest sources of the band). The misses are counted for all positions at once (``bit_counter``), the rarest
-features first, and a position dies on its first miss too many, so the count usually ends long before the
-query's last feature: when no more than ``ENOUGH`` positions are left, they are handed to the scorer as they are.
+The positions missing each feature (sources sorted by length, longest first) are one big-int bitset. A source of
+length ``lb`` needs at least ``t·(la + lb)/2`` shared, so it may miss only so many of the query's features (its
+allowance, 0 for the longest sources of the band). The misses are counted for all positions at once
+(``bit_counter``), the rarest features first, and a position dies on its first miss too many, so the count usually
+ends long before the query's last feature: when no more than ``ENOUGH`` positions are left, they are handed to the
+scorer as they are.
 A source is only ever counted as sharing more than it does, never less, so no true match is dropped.
+
+Why longest first: an operation on a shard's bitset costs from its bit 0 up to the band's last position, so the
+positions below the band are paid for too. The longest paragraphs count the most features (their allowance grows
+with their length) and their bands are narrow (few sources are that long): longest first, their bands start at
+bit 0 of the first shard (28% fewer bits counted over the benchmark's chunks than shortest first).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
+from operator import itemgetter, neg
 
 from engine.memory.bit_counter import start_slices, surviving
 
@@ -61,7 +67,7 @@ class Query:
 
 
 class CharacterFilter:
-    """For each occurrence feature, the positions of ``keys`` (sorted by length) missing it: one bitset per shard of
+    """For each occurrence feature, the positions of ``keys`` (longest first) missing it: one bitset per shard of
     ``SHARD`` positions, so a query counts only the shards its length band covers, each from bit 0 (no feature is
     ever shifted), and a feature no position of a shard holds shares that shard's one all-missing bitset."""
 
@@ -100,7 +106,7 @@ class CharacterFilter:
         """The positions ``lo``..``hi`` of one shard (counted from the shard's start) that could share enough."""
         start = shard * self.shard
         groups = [
-            (first - start, end - start, len(query.missing) - query.needed(self.lengths[first]))
+            (first - start, end - start, len(query.missing) - query.needed(self.lengths[end - 1]))
             for first, end in self._length_groups(lo, hi)
         ]
         plan = Plan.of(groups, len(query.missing))
@@ -111,11 +117,12 @@ class CharacterFilter:
         return set_bits(found)
 
     def _length_groups(self, lo: int, hi: int) -> Iterator[tuple[int, int]]:
-        """Runs of positions whose lengths are within ``LENGTH_STEP`` of the run's shortest."""
+        """Runs of positions whose lengths are within ``LENGTH_STEP`` of the run's longest (its first)."""
         start = lo
         while start < hi:
-            shortest = self.lengths[start]
-            end = bisect_left(self.lengths, max(shortest + 1, math.ceil(shortest * LENGTH_STEP)), start, hi)
+            longest = self.lengths[start]
+            shortest = min(longest, math.floor(longest / LENGTH_STEP) + 1)
+            end = bisect_right(self.lengths, -shortest, start, hi, key=neg)
             yield start, end
             start = end
 
