@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter, neg
+from itertools import pairwise
+from operator import itemgetter
 
 from engine.memory.bit_counter import start_slices, surviving
 
@@ -73,22 +74,24 @@ class CharacterFilter:
 
     def __init__(self, keys: Sequence[str]) -> None:
         self.lengths = [len(key) for key in keys]
+        self.negated = [-length for length in self.lengths]  # ascending, for bisect
+        self.classes = _length_classes(self.lengths, self.negated)
         self.shard = SHARD
-        self.table = _by_character(keys, self.shard)
+        self.table, self.by_rank = _by_character(keys, self.shard)
 
     def query(self, key: str, threshold: float) -> Query:
         """The query's features some source holds, rarest first. Per character: a source holding its k-th
         occurrence holds the ones before, so the held features of ``c`` seen ``n`` times are the first ``n`` of
-        the character's list (one look-up per character, not per occurrence)."""
-        held: list[tuple[int, Shards]] = []
+        the character's ranks (one look-up per character, not per occurrence)."""
+        ranks: list[int] = []
         indexed = 0
         for character, count in Counter(key).items():
             count = min(count, MAX_OCCURRENCE)
             indexed += count
             if known := self.table.get(character):
-                held += known[:count]
-        held.sort(key=itemgetter(0))
-        return Query(len(key), [shards for _, shards in held], len(key) - indexed, threshold)
+                ranks += known[:count]
+        ranks.sort()
+        return Query(len(key), list(map(self.by_rank.__getitem__, ranks)), len(key) - indexed, threshold)
 
     def reaching(self, query: Query, lo: int, hi: int) -> list[int]:
         """The positions ``lo``..``hi`` that could share enough with the query, counted shard by shard. Each shard
@@ -116,15 +119,10 @@ class CharacterFilter:
             found |= surviving(missing, plan.alive, start_slices(plan.steps, hi - start, plan.width), enough)
         return set_bits(found)
 
-    def _length_groups(self, lo: int, hi: int) -> Iterator[tuple[int, int]]:
-        """Runs of positions whose lengths are within ``LENGTH_STEP`` of the run's longest (its first)."""
-        start = lo
-        while start < hi:
-            longest = self.lengths[start]
-            shortest = min(longest, math.floor(longest / LENGTH_STEP) + 1)
-            end = bisect_right(self.lengths, -shortest, start, hi, key=neg)
-            yield start, end
-            start = end
+    def _length_groups(self, lo: int, hi: int) -> Iterable[tuple[int, int]]:
+        """The length classes' runs of positions within ``lo``..``hi``."""
+        bounds = [lo, *self.classes[bisect_right(self.classes, lo) : bisect_left(self.classes, hi)], hi]
+        return pairwise(bounds)
 
 
 @dataclass(slots=True)
@@ -168,19 +166,36 @@ def _holders(keys: Sequence[str]) -> dict[int, bytearray]:
     return raws
 
 
-def _by_character(keys: Sequence[str], shard: int) -> dict[str, list[tuple[int, Shards]]]:
-    """Each character's held occurrences in order, as ``(how many positions hold it, its shards' bitsets of the
-    positions missing it)``; each bit array is dropped as soon as its bitsets are made."""
+def _length_classes(lengths: Sequence[int], negated: Sequence[int]) -> list[int]:
+    """Where each run of positions whose lengths are within ``LENGTH_STEP`` of the run's longest (its first) starts."""
+    starts: list[int] = []
+    start = 0
+    while start < len(lengths):
+        starts.append(start)
+        longest = lengths[start]
+        start = bisect_right(negated, -min(longest, math.floor(longest / LENGTH_STEP) + 1), start)
+    return starts
+
+
+def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]], list[Shards]]:
+    """Each character's held occurrences in order, by rank (the fewer positions hold a feature, the lower its
+    rank), and each rank's shards' bitsets of the positions missing it; each bit array is dropped as soon as its
+    bitsets are made."""
     size = shard // 8
     everyone = (1 << shard) - 1
     raws = _holders(keys)
-    table: dict[str, list[tuple[int, Shards]]] = {}
+    held: list[tuple[int, int, Shards]] = []
     for feature in sorted(raws):
         raw = raws.pop(feature)
         holding = [int.from_bytes(raw[at : at + size], "little") for at in range(0, len(raw), size)]
         shards = tuple(everyone ^ bits if bits else everyone for bits in holding)
-        table.setdefault(chr(feature >> 4), []).append((sum(bits.bit_count() for bits in holding), shards))
-    return table
+        held.append((sum(bits.bit_count() for bits in holding), feature, shards))
+    held.sort(key=itemgetter(0, 1))
+    rank = {feature: at for at, (_, feature, _) in enumerate(held)}
+    table: dict[str, list[int]] = {}
+    for feature in sorted(rank):  # a character's occurrences in order: (の, 1), (の, 2), …
+        table.setdefault(chr(feature >> 4), []).append(rank[feature])
+    return table, [shards for _, _, shards in held]
 
 
 def _span(lo: int, hi: int) -> int:

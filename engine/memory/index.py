@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import bisect
 import math
-import operator
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -165,5 +164,6 @@ class MemoryIndex:
         """The positions of the sources whose length could reach ``threshold`` (lengths descend: the longest first)."""
         longest = math.ceil(la * (2 - threshold) / threshold)
         shortest = math.floor(la * threshold / (2 - threshold))
-        lo = bisect.bisect_left(self.lengths, -longest, key=operator.neg)
-        return lo, bisect.bisect_right(self.lengths, -shortest, lo, key=operator.neg)
+        negated = self.filter.negated
+        lo = bisect.bisect_left(negated, -longest)
+        return lo, bisect.bisect_right(negated, -shortest, lo)
