@@ -83,15 +83,11 @@ class CharacterFilter:
         """The query's features some source holds, rarest first. Per character: a source holding its k-th
         occurrence holds the ones before, so the held features of ``c`` seen ``n`` times are the first ``n`` of
         the character's ranks (one look-up per character, not per occurrence)."""
-        ranks: list[int] = []
-        indexed = 0
-        for character, count in Counter(key).items():
-            count = min(count, MAX_OCCURRENCE)
-            indexed += count
-            if known := self.table.get(character):
-                ranks += known[:count]
+        counts = Counter(key)
+        ranks = [rank for character, count in counts.items() for rank in self.table.get(character, ())[:count]]
         ranks.sort()
-        return Query(len(key), list(map(self.by_rank.__getitem__, ranks)), len(key) - indexed, threshold)
+        unindexed = sum(count - MAX_OCCURRENCE for count in counts.values() if count > MAX_OCCURRENCE)
+        return Query(len(key), list(map(self.by_rank.__getitem__, ranks)), unindexed, threshold)
 
     def reaching(self, query: Query, lo: int, hi: int) -> list[int]:
         """The positions ``lo``..``hi`` that could share enough with the query, counted shard by shard. Each shard
