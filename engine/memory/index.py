@@ -72,7 +72,6 @@ class MemoryIndex:
             if key := squeeze(entry.source):
                 by_key[key].append(entry)
         self.keys: list[str] = sorted(by_key, key=len, reverse=True)
-        self.lengths: list[int] = [len(k) for k in self.keys]
         self.exact: dict[str, tuple[MemoryEntry, ...]] = {k: tuple(by_key[k]) for k in self.keys}
         self.position: dict[str, int] = {k: i for i, k in enumerate(self.keys)}
         self.owners: dict[tuple[str, str], int] = {
