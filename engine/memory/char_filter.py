@@ -6,22 +6,29 @@ indexed as occurrences — the k-th ``の`` is the feature ``(の, k)`` — so t
 of features both hold (only the first ``MAX_OCCURRENCE`` of a character are indexed; the query's others are
 counted as shared). On real text this bound alone rejects nearly every source below a 0.75 ratio.
 
-The positions missing each feature (sources sorted by length) are one big-int bitset. A source of length ``lb``
-needs at least ``t·(la + lb)/2`` shared, so it may miss only so many of the query's features (its allowance, 0 for the
-longest sources of the band). The misses are counted for all positions at once (``bit_counter``), the rarest
-features first, and a position dies on its first miss too many, so the count usually ends long before the
-query's last feature: when no more than ``ENOUGH`` positions are left, they are handed to the scorer as they are.
+The positions missing each feature (sources sorted by length, longest first) are one big-int bitset. A source of
+length ``lb`` needs at least ``t·(la + lb)/2`` shared, so it may miss only so many of the query's features (its
+allowance, 0 for the longest sources of the band). The misses are counted for all positions at once
+(``bit_counter``), the rarest features first, and a position dies on its first miss too many, so the count usually
+ends long before the query's last feature: when no more than ``ENOUGH`` positions are left, they are handed to the
+scorer as they are.
 A source is only ever counted as sharing more than it does, never less, so no true match is dropped.
+
+Why longest first: an operation on a shard's bitset costs from its bit 0 up to the band's last position, so the
+positions below the band are paid for too. The longest paragraphs count the most features (their allowance grows
+with their length) and their bands are narrow (few sources are that long): longest first, their bands start at
+bit 0 of the first shard (28% fewer bits counted over the benchmark's chunks than shortest first).
 """
 
 from __future__ import annotations
 
 import math
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from operator import itemgetter
 
 from engine.memory.bit_counter import start_slices, surviving
@@ -61,28 +68,26 @@ class Query:
 
 
 class CharacterFilter:
-    """For each occurrence feature, the positions of ``keys`` (sorted by length) missing it: one bitset per shard of
+    """For each occurrence feature, the positions of ``keys`` (longest first) missing it: one bitset per shard of
     ``SHARD`` positions, so a query counts only the shards its length band covers, each from bit 0 (no feature is
     ever shifted), and a feature no position of a shard holds shares that shard's one all-missing bitset."""
 
     def __init__(self, keys: Sequence[str]) -> None:
         self.lengths = [len(key) for key in keys]
+        self.negated = [-length for length in self.lengths]  # ascending, for bisect
+        self.classes = _length_classes(self.lengths, self.negated)
         self.shard = SHARD
-        self.table = _by_character(keys, self.shard)
+        self.table, self.by_rank = _by_character(keys, self.shard)
 
     def query(self, key: str, threshold: float) -> Query:
         """The query's features some source holds, rarest first. Per character: a source holding its k-th
         occurrence holds the ones before, so the held features of ``c`` seen ``n`` times are the first ``n`` of
-        the character's list (one look-up per character, not per occurrence)."""
-        held: list[tuple[int, Shards]] = []
-        indexed = 0
-        for character, count in Counter(key).items():
-            count = min(count, MAX_OCCURRENCE)
-            indexed += count
-            if known := self.table.get(character):
-                held += known[:count]
-        held.sort(key=itemgetter(0))
-        return Query(len(key), [shards for _, shards in held], len(key) - indexed, threshold)
+        the character's ranks (one look-up per character, not per occurrence)."""
+        counts = Counter(key)
+        ranks = [rank for character, count in counts.items() for rank in self.table.get(character, ())[:count]]
+        ranks.sort()
+        unindexed = sum(count - MAX_OCCURRENCE for count in counts.values() if count > MAX_OCCURRENCE)
+        return Query(len(key), list(map(self.by_rank.__getitem__, ranks)), unindexed, threshold)
 
     def reaching(self, query: Query, lo: int, hi: int) -> list[int]:
         """The positions ``lo``..``hi`` that could share enough with the query, counted shard by shard. Each shard
@@ -100,7 +105,7 @@ class CharacterFilter:
         """The positions ``lo``..``hi`` of one shard (counted from the shard's start) that could share enough."""
         start = shard * self.shard
         groups = [
-            (first - start, end - start, len(query.missing) - query.needed(self.lengths[first]))
+            (first - start, end - start, len(query.missing) - query.needed(self.lengths[end - 1]))
             for first, end in self._length_groups(lo, hi)
         ]
         plan = Plan.of(groups, len(query.missing))
@@ -110,14 +115,10 @@ class CharacterFilter:
             found |= surviving(missing, plan.alive, start_slices(plan.steps, hi - start, plan.width), enough)
         return set_bits(found)
 
-    def _length_groups(self, lo: int, hi: int) -> Iterator[tuple[int, int]]:
-        """Runs of positions whose lengths are within ``LENGTH_STEP`` of the run's shortest."""
-        start = lo
-        while start < hi:
-            shortest = self.lengths[start]
-            end = bisect_left(self.lengths, max(shortest + 1, math.ceil(shortest * LENGTH_STEP)), start, hi)
-            yield start, end
-            start = end
+    def _length_groups(self, lo: int, hi: int) -> Iterable[tuple[int, int]]:
+        """The length classes' runs of positions within ``lo``..``hi``."""
+        bounds = [lo, *self.classes[bisect_right(self.classes, lo) : bisect_left(self.classes, hi)], hi]
+        return pairwise(bounds)
 
 
 @dataclass(slots=True)
@@ -161,19 +162,36 @@ def _holders(keys: Sequence[str]) -> dict[int, bytearray]:
     return raws
 
 
-def _by_character(keys: Sequence[str], shard: int) -> dict[str, list[tuple[int, Shards]]]:
-    """Each character's held occurrences in order, as ``(how many positions hold it, its shards' bitsets of the
-    positions missing it)``; each bit array is dropped as soon as its bitsets are made."""
+def _length_classes(lengths: Sequence[int], negated: Sequence[int]) -> list[int]:
+    """Where each run of positions whose lengths are within ``LENGTH_STEP`` of the run's longest (its first) starts."""
+    starts: list[int] = []
+    start = 0
+    while start < len(lengths):
+        starts.append(start)
+        longest = lengths[start]
+        start = bisect_right(negated, -min(longest, math.floor(longest / LENGTH_STEP) + 1), start)
+    return starts
+
+
+def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]], list[Shards]]:
+    """Each character's held occurrences in order, by rank (the fewer positions hold a feature, the lower its
+    rank), and each rank's shards' bitsets of the positions missing it; each bit array is dropped as soon as its
+    bitsets are made."""
     size = shard // 8
     everyone = (1 << shard) - 1
     raws = _holders(keys)
-    table: dict[str, list[tuple[int, Shards]]] = {}
+    held: list[tuple[int, int, Shards]] = []
     for feature in sorted(raws):
         raw = raws.pop(feature)
         holding = [int.from_bytes(raw[at : at + size], "little") for at in range(0, len(raw), size)]
         shards = tuple(everyone ^ bits if bits else everyone for bits in holding)
-        table.setdefault(chr(feature >> 4), []).append((sum(bits.bit_count() for bits in holding), shards))
-    return table
+        held.append((sum(bits.bit_count() for bits in holding), feature, shards))
+    held.sort(key=itemgetter(0, 1))
+    rank = {feature: at for at, (_, feature, _) in enumerate(held)}
+    table: dict[str, list[int]] = {}
+    for feature in sorted(rank):  # a character's occurrences in order: (の, 1), (の, 2), …
+        table.setdefault(chr(feature >> 4), []).append(rank[feature])
+    return table, [shards for _, _, shards in held]
 
 
 def _span(lo: int, hi: int) -> int:

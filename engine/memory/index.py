@@ -5,7 +5,7 @@ whitespace removed. Scoring 100,000 sources one by one costs ~100 ms per paragra
 first by two bounds that never drop a source that could reach the threshold ``t``:
 
 - **Length**: ``ratio ≥ t`` needs ``lb`` within ``[la·t/(2−t), la·(2−t)/t]``. Sources are kept sorted by length,
-  so the band is one range of positions.
+  longest first, so the band is one range of positions (why longest first: ``char_filter``).
 - **Characters** (``char_filter``): the LCS is at most the characters the two share, counted with repeats.
 
 What is left is scored by ``rapidfuzz.process.extractOne`` with the threshold as its ``score_cutoff``.
@@ -63,15 +63,15 @@ def _one_line(text: str) -> str:
 
 
 class MemoryIndex:
-    """Immutable: the entries by squeezed source, sorted by length, with the character filter of the sources."""
+    """Immutable: the entries by squeezed source, sorted by length (longest first), with the character filter of
+    the sources."""
 
     def __init__(self, entries: Iterable[MemoryEntry]) -> None:
         by_key: dict[str, list[MemoryEntry]] = defaultdict(list)
         for entry in entries:
             if key := squeeze(entry.source):
                 by_key[key].append(entry)
-        self.keys: list[str] = sorted(by_key, key=len)
-        self.lengths: list[int] = [len(k) for k in self.keys]
+        self.keys: list[str] = sorted(by_key, key=len, reverse=True)
         self.exact: dict[str, tuple[MemoryEntry, ...]] = {k: tuple(by_key[k]) for k in self.keys}
         self.position: dict[str, int] = {k: i for i, k in enumerate(self.keys)}
         self.owners: dict[tuple[str, str], int] = {
@@ -151,12 +151,18 @@ class MemoryIndex:
 
     def _candidates(self, key: str, threshold: float, own: int | None) -> list[str]:
         """Every source that could be ``threshold`` similar to ``key`` (never ``key`` itself)."""
-        la = len(key)
-        lo = bisect.bisect_left(self.lengths, math.floor(la * threshold / (2 - threshold)))
-        hi = bisect.bisect_right(self.lengths, math.ceil(la * (2 - threshold) / threshold))
+        lo, hi = self._band(len(key), threshold)
         if lo >= hi:
             return []
         left_out = (self.position.get(key), own)
         return [
             self.keys[i] for i in self.filter.reaching(self.filter.query(key, threshold), lo, hi) if i not in left_out
         ]
+
+    def _band(self, la: int, threshold: float) -> tuple[int, int]:
+        """The positions of the sources whose length could reach ``threshold`` (lengths descend: the longest first)."""
+        longest = math.ceil(la * (2 - threshold) / threshold)
+        shortest = math.floor(la * threshold / (2 - threshold))
+        negated = self.filter.negated
+        lo = bisect.bisect_left(negated, -longest)
+        return lo, bisect.bisect_right(negated, -shortest, lo)

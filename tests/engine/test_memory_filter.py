@@ -92,3 +92,34 @@ def test_the_filter_rejects_sources_that_share_too_few_characters() -> None:
     filtered = CharacterFilter(keys)
     found = filtered.reaching(filtered.query("あいうえおかきくけこ", 0.75), 0, len(keys))
     assert [keys[p] for p in found] == ["あいうえおかきくけこ"]
+
+
+@st.composite
+def near_copies(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A query and many sources made from it by deletions and by replacements with characters it lacks: their
+    character bound is close to their LCS, so many sit at the edge of their allowance, and their lengths fill whole
+    length groups (a group must take the allowance of its shortest source)."""
+    alphabet = "あいうえお下人門雨"[: draw(st.integers(2, 9))]  # few characters: many repeats, some past the cap
+    query = draw(st.text(alphabet=st.sampled_from(alphabet), min_size=30, max_size=90))
+    sources = {query[1:]}
+    for _ in range(draw(st.integers(20, 60))):
+        chars = list(query)
+        for _ in range(draw(st.integers(0, len(chars) // 4))):
+            del chars[draw(st.integers(0, len(chars) - 1))]
+        for _ in range(draw(st.integers(0, len(chars) // 5))):
+            chars[draw(st.integers(0, len(chars) - 1))] = draw(st.sampled_from("ab、。"))
+        sources.add("".join(chars))
+    return query, sorted(sources - {query})
+
+
+@settings(max_examples=150, deadline=None)
+@given(near_copies(), st.sampled_from([0.6, 0.75, 0.8, 0.9]))
+def test_sources_at_the_edge_of_their_allowance_are_kept(case: tuple[str, list[str]], threshold: float) -> None:
+    query, sources = case
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(char_filter, "ENOUGH", 0)  # count every feature: no early hand-over to the scorer
+        patch.setattr(char_filter, "SHARD_ENOUGH", 0)
+        index = MemoryIndex([MemoryEntry(s, str(i), "old", str(i)) for i, s in enumerate(sources)])
+        found = {index.keys[p] for p in index.filter.reaching(index.filter.query(query, threshold), 0, len(index))}
+    reaching = {s for s in sources if fuzz.ratio(query, s) >= threshold * 100}
+    assert reaching <= found
