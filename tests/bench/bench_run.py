@@ -19,7 +19,8 @@ temp file, fsync, rename, folder fsync).
 6. Imports: CPU time (``time.process_time()`` in a fresh interpreter, interpreter start included) to import every
    module a ``proofdesk run`` ends up importing, vs ``import httpx, json``. Goal: <= 2x. Then where it goes: the
    same modules imported in stages (httpx and json; what else the reference loop imports by its end: asyncio,
-   anyio, httpcore ...; pydantic; store; engine and tui; the rest), each stage's CPU time.
+   anyio, httpcore ...; validation: msgspec (pydantic only if a careful path ran); store; engine and tui; the rest),
+   each stage's CPU time.
 
 Subprocesses run with bytecode cached (``PYTHONPYCACHEPREFIX``), as a user's second start would, even when the
 environment sets ``PYTHONDONTWRITEBYTECODE``.
@@ -366,7 +367,8 @@ for names in stages:
     marks.append(time.process_time())
 print(json.dumps(marks))
 """
-PYDANTIC = ("pydantic", "pydantic_core", "annotated_types", "typing_inspection", "typing_extensions")
+# A run validates with msgspec; pydantic comes only with a careful path (bad input), so this stage should hold none.
+VALIDATION = ("msgspec", "typing_extensions", "pydantic", "pydantic_core", "annotated_types", "typing_inspection")
 
 
 def run_modules(server: ModelServer, folder: Path, paragraphs: int) -> tuple[list[str], list[str]]:
@@ -421,16 +423,16 @@ def bench_imports(server: ModelServer, folder: Path, paragraphs: int, repeats: i
     ours, reference = run_modules(server, folder, paragraphs)
     base = ["httpx", "json"]
     loop_rest = [m for m in reference if m not in base]
-    pydantic = [m for m in ours if m.split(".")[0] in PYDANTIC]
+    validation = [m for m in ours if m.split(".")[0] in VALIDATION]
     store = [m for m in ours if m.split(".")[0] == "store"]
     own = [m for m in ours if m.split(".")[0] in ("engine", "tui")]
-    rest = [m for m in ours if m not in {*base, *loop_rest, *pydantic, *store, *own}]
-    stages = [base, loop_rest, pydantic, store, own, rest]
+    rest = [m for m in ours if m not in {*base, *loop_rest, *validation, *store, *own}]
+    stages = [base, loop_rest, validation, store, own, rest]
     names = [
         "interpreter start",
         "import httpx, json",
         "the rest of the reference loop's modules (asyncio, anyio, httpcore, h11 ...)",
-        "pydantic and its dependencies",
+        "validation: msgspec and its dependencies (pydantic only for bad input)",
         "store",
         "engine and tui",
         "the rest of a run's modules",
@@ -450,8 +452,8 @@ def bench_imports(server: ModelServer, folder: Path, paragraphs: int, repeats: i
     print(f"   ratio                               {ratio(ours_total, reference_total):8.2f} x   (goal <= 2x)")
     floor = ratio(floor_total, reference_total)
     print(
-        f"   floor with pydantic at the config   {ms(floor_total)}  = {floor:.2f} x: the reference loop's modules "
-        "and one pydantic model with extra='forbid' (how the style guide has the config validated), none of ours"
+        f"   floor with a validated config       {ms(floor_total)}  = {floor:.2f} x: the reference loop's modules "
+        "and one msgspec struct that forbids unknown keys (how a run's config is read), none of ours"
     )
     print("   where a run's import time goes (each stage on top of the ones before):")
     for name, values in zip(names, parts, strict=True):
@@ -459,7 +461,7 @@ def bench_imports(server: ModelServer, folder: Path, paragraphs: int, repeats: i
 
 
 IMPORT_REFERENCE = "import time, httpx, json; print(time.process_time())"
-# The least any run validating its config with pydantic imports: the reference loop's modules, then one model.
+# The least any run validating its config imports: the reference loop's modules, then one msgspec struct.
 IMPORT_FLOOR = r"""
 import sys, time, httpx, json
 for name in sys.argv[1:]:
@@ -467,11 +469,10 @@ for name in sys.argv[1:]:
         __import__(name)
     except Exception:
         pass
-from pydantic import BaseModel, ConfigDict
-class Run(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+import msgspec
+class Run(msgspec.Struct, forbid_unknown_fields=True):
     chunk_chars: int = 4000
-Run.model_validate({"chunk_chars": 3000})
+msgspec.convert({"chunk_chars": 3000}, Run)
 print(time.process_time())
 """
 
