@@ -128,13 +128,12 @@ class TaskService:
         on disk now (chunk k sees what chunk k-1 committed), the memory and the glossary lines as they are now
         (entries proposed by earlier chunks or edited by a person since the run started are in). A run builds each
         chunk's message only here, when the chunk starts."""
-        if self.glossary is None and self.memory is None and not self._has_context:
-            return self._config(chunk, self.system_prompt, self._tools())
         if self.glossary is not None:
             self.glossary.reload()
         if self.memory is not None:
             self.memory.reload()
-        return self._config(chunk, self.system_prompt, self._tools(), self._chapter_now())
+        chapter = self._chapter_now() if self._has_context else None  # only the context lines read the chapter
+        return self._config(chunk, self.system_prompt, self._tools(), chapter)
 
     def not_started(self, chunk: Chunk) -> ToolCallLoopConfig:
         """The loop config of a chunk the run will not start (what a stopped run reports of it): no message."""

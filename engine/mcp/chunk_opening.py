@@ -1,7 +1,7 @@
 """``get_chunk``: one chunk of a chapter built as a run builds it, its message and its scope.
 
 The chunk comes from the task's service (``engine/services.py``), built from the file as it is now with the
-``[run]`` defaults: the message is the one a run's first request of that chunk sends (``TaskService.refreshed``:
+``[run]`` defaults: the message is the one a run's first request of that chunk sends (``TaskService.starting``:
 context lines from the chapter now, memory and glossary lines), and the scope is the chunk's own (its boundaries,
 its submissions with the sources it was built from, the task's origin and apply mode), with the client as model.
 """
