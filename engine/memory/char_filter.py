@@ -9,9 +9,9 @@ counted as shared). On real text this bound alone rejects nearly every source be
 The positions missing each feature (sources sorted by length, longest first) are one big-int bitset. A source of
 length ``lb`` needs at least ``t·(la + lb)/2`` shared, so it may miss only so many of the query's features (its
 allowance, 0 for the longest sources of the band). The misses are counted for all positions at once
-(``bit_counter``), the rarest features first, and a position dies on its first miss too many, so the count usually
-ends long before the query's last feature: when no more than ``ENOUGH`` positions are left, they are handed to the
-scorer as they are.
+(``bit_counter``, sixteen features at a time), the rarest features first, and a position dies with the block that
+brings its first miss too many, so the count usually ends long before the query's last feature: when no more than
+``ENOUGH`` positions are left, they are handed to the scorer as they are.
 A source is only ever counted as sharing more than it does, never less, so no true match is dropped.
 
 Why longest first: an operation on a shard's bitset costs from its bit 0 up to the band's last position, so the
@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from itertools import pairwise
 from operator import itemgetter
 
-from engine.memory.bit_counter import start_slices, surviving
+from engine.memory.bit_counter import MIN_WIDTH, start_slices, surviving
 
 MAX_OCCURRENCE = 15  # a feature is (character, occurrence ≤ 15): four bits of the int that names it
 ENOUGH = 24  # once this few positions are left, scoring them costs less than counting on
@@ -48,17 +48,14 @@ def occurrences(key: str) -> list[int]:
     return [ord(c) << 4 | k for c, n in Counter(key).items() for k in _UP_TO[min(n, MAX_OCCURRENCE)]]
 
 
-Shards = tuple[int, ...]  # one bitset per shard of positions
-
-
 @dataclass(frozen=True, slots=True)
 class Query:
-    """A query: for each of its features that some source holds, the bitset of the positions missing it, rarest
-    feature first (a feature no source holds is missed by every one: it only leaves the others less allowance); how
-    many of its characters are not features (past ``MAX_OCCURRENCE``, counted as shared); the ratio asked."""
+    """A query: the ranks of its features some source holds, rarest first (a feature no source holds is missed
+    by every one: it only leaves the others less allowance); how many of its characters are not features (past
+    ``MAX_OCCURRENCE``, counted as shared); the ratio asked."""
 
     length: int
-    missing: list[Shards]
+    ranks: list[int]
     unindexed: int
     threshold: float
 
@@ -77,7 +74,7 @@ class CharacterFilter:
         self.negated = [-length for length in self.lengths]  # ascending, for bisect
         self.classes = _length_classes(self.lengths, self.negated)
         self.shard = SHARD
-        self.table, self.by_rank = _by_character(keys, self.shard)
+        self.table, self.missing = _by_character(keys, self.shard)  # missing[shard][rank]: a bitset
 
     def query(self, key: str, threshold: float) -> Query:
         """The query's features some source holds, rarest first. Per character: a source holding its k-th
@@ -87,7 +84,7 @@ class CharacterFilter:
         ranks = [rank for character, count in counts.items() for rank in self.table.get(character, ())[:count]]
         ranks.sort()
         unindexed = sum(count - MAX_OCCURRENCE for count in counts.values() if count > MAX_OCCURRENCE)
-        return Query(len(key), list(map(self.by_rank.__getitem__, ranks)), unindexed, threshold)
+        return Query(len(key), ranks, unindexed, threshold)
 
     def reaching(self, query: Query, lo: int, hi: int) -> list[int]:
         """The positions ``lo``..``hi`` that could share enough with the query, counted shard by shard. Each shard
@@ -105,13 +102,13 @@ class CharacterFilter:
         """The positions ``lo``..``hi`` of one shard (counted from the shard's start) that could share enough."""
         start = shard * self.shard
         groups = [
-            (first - start, end - start, len(query.missing) - query.needed(self.lengths[end - 1]))
+            (first - start, end - start, len(query.ranks) - query.needed(self.lengths[end - 1]))
             for first, end in self._length_groups(lo, hi)
         ]
-        plan = Plan.of(groups, len(query.missing))
+        plan = Plan.of(groups, len(query.ranks))
         found = plan.free
-        if plan.alive:  # the counter masks each feature with the living positions, all within the band
-            missing = (shards[shard] for shards in query.missing)
+        if plan.alive:
+            missing = map(self.missing[shard].__getitem__, query.ranks)
             found |= surviving(missing, plan.alive, start_slices(plan.steps, hi - start, plan.width), enough)
         return set_bits(found)
 
@@ -136,7 +133,7 @@ class Plan:
         """From ``(start, end, allowance)`` runs of positions and how many features the query holds. The allowance
         never grows with the length, so the free, the counted and the hopeless positions are one run each."""
         counted = [(start, end, allowance) for start, end, allowance in groups if 0 <= allowance < features]
-        width = max(1, max((allowance for _, _, allowance in counted), default=0).bit_length())
+        width = max(MIN_WIDTH, max((allowance for _, _, allowance in counted), default=0).bit_length())
         steps = [
             (start, (1 << width) - allowance - 1 if 0 <= allowance < features else 0) for start, _, allowance in groups
         ]
@@ -173,14 +170,14 @@ def _length_classes(lengths: Sequence[int], negated: Sequence[int]) -> list[int]
     return starts
 
 
-def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]], list[Shards]]:
+def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]], list[list[int]]]:
     """Each character's held occurrences in order, by rank (the fewer positions hold a feature, the lower its
-    rank), and each rank's shards' bitsets of the positions missing it; each bit array is dropped as soon as its
-    bitsets are made."""
+    rank), and for each shard, each rank's bitset of the positions missing it; each bit array is dropped as soon
+    as its bitsets are made."""
     size = shard // 8
     everyone = (1 << shard) - 1
     raws = _holders(keys)
-    held: list[tuple[int, int, Shards]] = []
+    held: list[tuple[int, int, tuple[int, ...]]] = []
     for feature in sorted(raws):
         raw = raws.pop(feature)
         holding = [int.from_bytes(raw[at : at + size], "little") for at in range(0, len(raw), size)]
@@ -191,7 +188,7 @@ def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]]
     table: dict[str, list[int]] = {}
     for feature in sorted(rank):  # a character's occurrences in order: (の, 1), (の, 2), …
         table.setdefault(chr(feature >> 4), []).append(rank[feature])
-    return table, [shards for _, _, shards in held]
+    return table, [list(in_shard) for in_shard in zip(*(shards for _, _, shards in held), strict=True)]
 
 
 def _span(lo: int, hi: int) -> int:

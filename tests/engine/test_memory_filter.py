@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 from engine.memory import char_filter
-from engine.memory.bit_counter import start_slices, surviving
+from engine.memory.bit_counter import MIN_WIDTH, start_slices, surviving
 from engine.memory.char_filter import MAX_OCCURRENCE, CharacterFilter, occurrences
 from engine.memory.entries import MemoryEntry
 from engine.memory.index import MemoryIndex
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.slow
 def test_the_counter_keeps_exactly_the_positions_within_their_allowance(
     missing: list[int], allowances: list[int], enough: int
 ) -> None:
-    width = max(1, max(allowances).bit_length())
+    width = max(MIN_WIDTH, max(allowances).bit_length())
     alive = sum(1 << p for p, a in enumerate(allowances) if a >= 0)
     steps = [(p, (1 << width) - a - 1 if a >= 0 else 0) for p, a in enumerate(allowances)]
     missed = [sum(bits >> p & 1 for bits in missing) for p in range(len(allowances))]
