@@ -59,9 +59,10 @@ class Query:
     unindexed: int
     threshold: float
 
-    def needed(self, length: int) -> int:
-        """How many shared characters a source of ``length`` needs at least (one below, for float rounding)."""
-        return math.ceil(self.threshold * (self.length + length) / 2) - 1 - self.unindexed
+    def allowance(self, length: int) -> int:
+        """How many of the query's features a source of ``length`` may miss: all but the shared characters it
+        needs at least (one below, for float rounding)."""
+        return len(self.ranks) + 1 + self.unindexed - math.ceil(self.threshold * (self.length + length) / 2)
 
 
 class CharacterFilter:
@@ -81,7 +82,10 @@ class CharacterFilter:
         occurrence holds the ones before, so the held features of ``c`` seen ``n`` times are the first ``n`` of
         the character's ranks (one look-up per character, not per occurrence)."""
         counts = Counter(key)
-        ranks = [rank for character, count in counts.items() for rank in self.table.get(character, ())[:count]]
+        ranks: list[int] = []
+        held = self.table.get
+        for character, count in counts.items():
+            ranks += held(character, ())[:count]
         ranks.sort()
         unindexed = sum(count - MAX_OCCURRENCE for count in counts.values() if count > MAX_OCCURRENCE)
         return Query(len(key), ranks, unindexed, threshold)
@@ -102,7 +106,7 @@ class CharacterFilter:
         """The positions ``lo``..``hi`` of one shard (counted from the shard's start) that could share enough."""
         start = shard * self.shard
         groups = [
-            (first - start, end - start, len(query.ranks) - query.needed(self.lengths[end - 1]))
+            (first - start, end - start, query.allowance(self.lengths[end - 1]))
             for first, end in self._length_groups(lo, hi)
         ]
         plan = Plan.of(groups, len(query.ranks))
