@@ -17,7 +17,7 @@ wrap); it is simply no longer among the living.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import islice
 
 BLOCK = 16  # features added at once (the adder tree below is written for 16)
@@ -68,17 +68,19 @@ def _add_sixteen(slices: list[int], block: list[int]) -> int:
     return carry
 
 
-def start_slices(steps: Iterable[tuple[int, int]], end: int, width: int) -> list[int]:
+def start_slices(steps: Iterable[tuple[int, int]], end: int, width: int, below: Mapping[int, int]) -> list[int]:
     """The slices of a start value per position, given as ``(position, value from there on)`` in ascending
     positions (0 before the first and from ``end``). A bit that changes at position ``a`` flips every position
-    below ``a`` in its slice: the values' bits are the parity of the changes after each position."""
+    below ``a`` in its slice: the values' bits are the parity of the changes after each position. ``below`` holds
+    the bitset of the positions below ``a`` for the ``a`` it knows (made once: ``(1 << a) - 1`` costs as much as
+    six bitwise operations on the same width)."""
     slices = [0] * width
     value = 0
     for at, new in [*steps, (end, 0)]:
         if changed := value ^ new:
-            below = (1 << at) - 1
-            for level in range(width):
-                if changed >> level & 1:
-                    slices[level] ^= below
+            mask = below[at] if at in below else (1 << at) - 1
+            while changed:  # each changed bit, lowest first
+                slices[(changed & -changed).bit_length() - 1] ^= mask
+                changed &= changed - 1
         value = new
     return slices

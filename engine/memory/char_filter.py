@@ -28,7 +28,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
+from itertools import accumulate, groupby, pairwise
 from operator import itemgetter
 
 from engine.memory.bit_counter import MIN_WIDTH, start_slices, surviving
@@ -76,6 +76,7 @@ class CharacterFilter:
         self.classes = _length_classes(self.lengths, self.negated)
         self.shard = SHARD
         self.table, self.missing = _by_character(keys, self.shard)  # missing[shard][rank]: a bitset
+        self.below = _below_runs(self.lengths, self.shard)
 
     def query(self, key: str, threshold: float) -> Query:
         """The query's features some source holds, rarest first. Per character: a source holding its k-th
@@ -113,7 +114,9 @@ class CharacterFilter:
         found = plan.free
         if plan.alive:
             missing = map(self.missing[shard].__getitem__, query.ranks)
-            found |= surviving(missing, plan.alive, start_slices(plan.steps, hi - start, plan.width), enough)
+            found |= surviving(
+                missing, plan.alive, start_slices(plan.steps, hi - start, plan.width, self.below), enough
+            )
         return set_bits(found)
 
     def _length_groups(self, lo: int, hi: int) -> Iterable[tuple[int, int]]:
@@ -172,6 +175,13 @@ def _length_classes(lengths: Sequence[int], negated: Sequence[int]) -> list[int]
         longest = lengths[start]
         start = bisect_right(negated, -min(longest, math.floor(longest / LENGTH_STEP) + 1), start)
     return starts
+
+
+def _below_runs(lengths: Sequence[int], shard: int) -> dict[int, int]:
+    """For each place within a shard where a run of equal lengths starts or ends (every place a band, a length
+    class or a shard piece starts or ends), the bitset of the shard's positions below it."""
+    ends = accumulate(len(list(run)) for _, run in groupby(lengths))
+    return {at: (1 << at) - 1 for at in sorted({0, shard, *(end % shard for end in ends)})}
 
 
 def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]], list[list[int]]]:

@@ -34,14 +34,14 @@ def test_the_counter_keeps_exactly_the_positions_within_their_allowance(
     steps = [(p, (1 << width) - a - 1 if a >= 0 else 0) for p, a in enumerate(allowances)]
     missed = [sum(bits >> p & 1 for bits in missing) for p in range(len(allowances))]
     exact = sum(1 << p for p, a in enumerate(allowances) if a >= 0 and missed[p] <= a)
-    assert surviving(iter(missing), alive, start_slices(steps, len(allowances), width), 0) == exact
-    early = surviving(iter(missing), alive, start_slices(steps, len(allowances), width), enough)
+    assert surviving(iter(missing), alive, start_slices(steps, len(allowances), width, {}), 0) == exact
+    early = surviving(iter(missing), alive, start_slices(steps, len(allowances), width, {}), enough)
     assert early & exact == exact and early & alive == early  # a superset of the answer, within the living
     assert early == exact or early.bit_count() <= enough
 
 
 def test_start_slices_spell_each_positions_value() -> None:
-    slices = start_slices([(2, 5), (4, 2), (7, 7)], 9, 3)
+    slices = start_slices([(2, 5), (4, 2), (7, 7)], 9, 3, {4: 0b1111})
     values = [sum((slices[k] >> p & 1) << k for k in range(3)) for p in range(12)]
     assert values == [0, 0, 5, 5, 2, 2, 2, 7, 7, 0, 0, 0]
 
