@@ -72,15 +72,20 @@ def start_slices(steps: Iterable[tuple[int, int]], end: int, width: int, below: 
     """The slices of a start value per position, given as ``(position, value from there on)`` in ascending
     positions (0 before the first and from ``end``). A bit that changes at position ``a`` flips every position
     below ``a`` in its slice: the values' bits are the parity of the changes after each position. ``below`` holds
-    the bitset of the positions below ``a`` for the ``a`` it knows (made once: ``(1 << a) - 1`` costs as much as
-    six bitwise operations on the same width)."""
+    the bitsets of the positions below some ``a``, made once (``positions_below``)."""
     slices = [0] * width
     value = 0
     for at, new in [*steps, (end, 0)]:
         if changed := value ^ new:
-            mask = below[at] if at in below else (1 << at) - 1
+            mask = positions_below(at, below)
             while changed:  # each changed bit, lowest first
                 slices[(changed & -changed).bit_length() - 1] ^= mask
                 changed &= changed - 1
         value = new
     return slices
+
+
+def positions_below(at: int, made: Mapping[int, int]) -> int:
+    """The bitset of the positions below ``at``: ``made[at]`` if it is there (``(1 << at) - 1`` costs as much as six
+    bitwise operations on the same width)."""
+    return made[at] if at in made else (1 << at) - 1

@@ -26,12 +26,12 @@ import math
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from itertools import accumulate, groupby, pairwise
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from itertools import accumulate, groupby
 from operator import itemgetter
 
-from engine.memory.bit_counter import MIN_WIDTH, start_slices, surviving
+from engine.memory.bit_counter import MIN_WIDTH, positions_below, start_slices, surviving
 
 MAX_OCCURRENCE = 15  # a feature is (character, occurrence ≤ 15): four bits of the int that names it
 ENOUGH = 24  # once this few positions are left, scoring them costs less than counting on
@@ -106,51 +106,46 @@ class CharacterFilter:
     def _reaching_in(self, query: Query, shard: int, lo: int, hi: int, enough: int) -> list[int]:
         """The positions ``lo``..``hi`` of one shard (counted from the shard's start) that could share enough."""
         start = shard * self.shard
-        groups = [
-            (first - start, end - start, query.allowance(self.lengths[end - 1]))
-            for first, end in self._length_groups(lo, hi)
-        ]
-        plan = Plan.of(groups, len(query.ranks))
+        ends = [*self.classes[bisect_right(self.classes, lo) : bisect_left(self.classes, hi)], hi]
+        allowances = [query.allowance(self.lengths[end - 1]) for end in ends]
+        bounds = [lo - start, *(end - start for end in ends)]
+        plan = Plan.of(bounds, allowances, len(query.ranks), self.below)
         found = plan.free
         if plan.alive:
             missing = map(self.missing[shard].__getitem__, query.ranks)
-            found |= surviving(
-                missing, plan.alive, start_slices(plan.steps, hi - start, plan.width, self.below), enough
-            )
+            slices = start_slices(plan.steps, plan.end, plan.width, self.below)
+            found |= surviving(missing, plan.alive, slices, enough)
         return set_bits(found)
 
-    def _length_groups(self, lo: int, hi: int) -> Iterable[tuple[int, int]]:
-        """The length classes' runs of positions within ``lo``..``hi``."""
-        bounds = [lo, *self.classes[bisect_right(self.classes, lo) : bisect_left(self.classes, hi)], hi]
-        return pairwise(bounds)
 
-
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Plan:
-    """The count for one query: the counter's start value from each position on (``2**width`` less the allowance
-    and one), the positions to count, and those that pass whatever they miss (allowed to miss every feature)."""
+    """The count for one piece of a band: the counter's start value from each position on (``2**width`` less the
+    allowance and one) up to ``end``, the positions to count, and those that pass whatever they miss (allowed to
+    miss every feature)."""
 
     width: int
-    steps: list[tuple[int, int]] = field(default_factory=list)
-    alive: int = 0
-    free: int = 0
+    steps: list[tuple[int, int]]
+    end: int
+    alive: int
+    free: int
 
     @classmethod
-    def of(cls, groups: list[tuple[int, int, int]], features: int) -> Plan:
-        """From ``(start, end, allowance)`` runs of positions and how many features the query holds. The allowance
-        never grows with the length, so the free, the counted and the hopeless positions are one run each."""
-        counted = [(start, end, allowance) for start, end, allowance in groups if 0 <= allowance < features]
-        width = max(MIN_WIDTH, max((allowance for _, _, allowance in counted), default=0).bit_length())
-        steps = [
-            (start, (1 << width) - allowance - 1 if 0 <= allowance < features else 0) for start, _, allowance in groups
-        ]
-        free = [(start, end, allowance) for start, end, allowance in groups if allowance >= features]
-        return cls(width, steps, _covering(counted), _covering(free))
+    def of(cls, bounds: list[int], allowances: list[int], features: int, below: Mapping[int, int]) -> Plan:
+        """From the length classes' runs of positions (``bounds[i]``..``bounds[i + 1]``), each run's allowance and
+        how many features the query holds. The allowance never falls along the positions (the longest sources come
+        first), so the hopeless (allowance < 0), the counted and the free runs are one stretch each."""
+        first, last = bisect_left(allowances, 0), bisect_left(allowances, features)
+        width = max(MIN_WIDTH, allowances[last - 1].bit_length() if last > first else 0)
+        top = (1 << width) - 1
+        steps = [(bounds[run], top - allowances[run]) for run in range(first, last)]
+        alive = _span(bounds[first], bounds[last], below)
+        return cls(width, steps, bounds[last], alive, _span(bounds[last], bounds[-1], below))
 
 
-def _covering(runs: list[tuple[int, int, int]]) -> int:
-    """The bitset of consecutive runs of positions, from the first's start to the last's end."""
-    return _span(runs[0][0], runs[-1][1]) if runs else 0
+def _span(lo: int, hi: int, below: Mapping[int, int]) -> int:
+    """The bitset of positions ``lo``..``hi - 1``."""
+    return positions_below(hi, below) ^ positions_below(lo, below)
 
 
 def _holders(keys: Sequence[str]) -> dict[int, bytearray]:
@@ -203,11 +198,6 @@ def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]]
     for feature in sorted(rank):  # a character's occurrences in order: (の, 1), (の, 2), …
         table.setdefault(chr(feature >> 4), []).append(rank[feature])
     return table, [list(in_shard) for in_shard in zip(*(shards for _, _, shards in held), strict=True)]
-
-
-def _span(lo: int, hi: int) -> int:
-    """The bitset of positions ``lo``..``hi - 1``."""
-    return ((1 << hi) - 1) ^ ((1 << lo) - 1)
 
 
 def set_bits(value: int) -> list[int]:
