@@ -47,8 +47,8 @@ def test_start_slices_spell_each_positions_value() -> None:
 
 
 def test_occurrences_count_repeats_up_to_the_cap() -> None:
-    assert sorted(occurrences("のをの")) == sorted([ord("の") << 4 | 1, ord("の") << 4 | 2, ord("を") << 4 | 1])
-    assert len(occurrences("あ" * 40)) == MAX_OCCURRENCE
+    assert sorted(occurrences("のをの")) == sorted([ord("の") << 6 | 1, ord("の") << 6 | 2, ord("を") << 6 | 1])
+    assert len(occurrences("あ" * 400)) == MAX_OCCURRENCE
 
 
 TEXT = st.text(alphabet="あいうの下人門雨、。ab", min_size=1, max_size=90)
@@ -80,8 +80,8 @@ def test_a_band_over_many_shards_finds_what_a_full_scan_finds(sources: list[str]
 
 
 def test_a_character_repeated_past_the_cap_is_still_matched() -> None:
-    base = "の" * 40 + "下人" * 5
-    near = "の" * 38 + "下人" * 5 + "雨"
+    base = "の" * 100 + "下人" * 5
+    near = "の" * 98 + "下人" * 5 + "雨"
     index = MemoryIndex([MemoryEntry(near, "t", "old", "1"), MemoryEntry("の" * 3 + "門" * 40, "u", "old", "2")])
     match = index.best(base, 0.9, "c", "p")
     assert match is not None and match.entry.target == "t" and match.score == pytest.approx(fuzz.ratio(base, near))
@@ -123,3 +123,26 @@ def test_sources_at_the_edge_of_their_allowance_are_kept(case: tuple[str, list[s
         found = {index.keys[p] for p in index.filter.reaching(index.filter.query(query, threshold), 0, len(index))}
     reaching = {s for s in sources if fuzz.ratio(query, s) >= threshold * 100}
     assert reaching <= found
+
+
+REPEATING = st.text(alphabet="あいうの", min_size=20, max_size=90)  # every character far past a cap of 2
+EDITS = st.lists(st.tuples(st.integers(0, 10**6), st.sampled_from("あいうの下人")), min_size=1, max_size=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(TEXT, max_size=30), REPEATING, st.lists(EDITS, min_size=1, max_size=4), st.sampled_from([0.6, 0.75, 0.9])
+)
+def test_occurrences_past_the_cap_never_lose_a_match(
+    others: list[str], query: str, edits: list[list[tuple[int, str]]], threshold: float
+) -> None:
+    near = [
+        "".join(dict((at % len(query), c) for at, c in edit).get(i, c) for i, c in enumerate(query)) for edit in edits
+    ]
+    sources = [s for s in dict.fromkeys(others + near) if s != query]  # near copies: scores close to the threshold
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(char_filter, "MAX_OCCURRENCE", 2)
+        index = MemoryIndex([MemoryEntry(s, str(i), "old", str(i)) for i, s in enumerate(sources)])
+        match = index.best(query, threshold, "c", "p")
+    best = max((score for s in sources if (score := fuzz.ratio(query, s)) >= threshold * 100), default=None)
+    assert (match.score if match else None) == best
