@@ -29,7 +29,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import accumulate, groupby
-from operator import itemgetter
 
 from engine.memory.bit_counter import MIN_WIDTH, positions_below, start_slices, surviving
 
@@ -185,23 +184,23 @@ def _below_runs(lengths: Sequence[int], shard: int) -> dict[int, int]:
 
 def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]], list[list[int]]]:
     """Each character's held occurrences in order, by rank (the fewer positions hold a feature, the lower its
-    rank), and for each shard, each rank's bitset of the positions missing it; each bit array is dropped as soon
-    as its bitsets are made."""
-    size = shard // 8
+    rank), and for each shard, each rank's bitset of the positions missing it. The bit arrays are made one shard at
+    a time: only one shard's are alive at once."""
     everyone = (1 << shard) - 1
-    raws = _holders(keys)
-    held: list[tuple[int, int, tuple[int, ...]]] = []
-    for feature in sorted(raws):
-        raw = raws.pop(feature)
-        holding = [int.from_bytes(raw[at : at + size], "little") for at in range(0, len(raw), size)]
-        shards = tuple(everyone ^ bits if bits else everyone for bits in holding)
-        held.append((sum(bits.bit_count() for bits in holding), feature, shards))
-    held.sort(key=itemgetter(0, 1))
-    rank = {feature: at for at, (_, feature, _) in enumerate(held)}
+    shards = range(0, len(keys), shard)
+    missing: dict[int, list[int]] = {}  # feature -> the positions missing it, per shard
+    holders: Counter[int] = Counter()
+    for at, first in enumerate(shards):
+        for feature, raw in _holders(keys[first : first + shard]).items():
+            bits = int.from_bytes(raw, "little")
+            holders[feature] += bits.bit_count()
+            missing.setdefault(feature, [everyone] * len(shards))[at] = everyone ^ bits
+    held = sorted(holders, key=lambda feature: (holders[feature], feature))
+    rank = {feature: at for at, feature in enumerate(held)}
     table: dict[str, list[int]] = {}
     for feature in sorted(rank):  # a character's occurrences in order: (の, 1), (の, 2), …
         table.setdefault(chr(feature >> 6), []).append(rank[feature])
-    return table, [list(in_shard) for in_shard in zip(*(shards for _, _, shards in held), strict=True)]
+    return table, [[missing[feature][at] for feature in held] for at in range(len(shards))]
 
 
 def set_bits(value: int) -> list[int]:
