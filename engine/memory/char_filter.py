@@ -32,7 +32,8 @@ from itertools import accumulate, groupby
 
 from engine.memory.bit_counter import MIN_WIDTH, positions_below, start_slices, surviving
 
-MAX_OCCURRENCE = 63  # a feature is (character, occurrence ≤ 63): six bits of the int that names it
+OCCURRENCE_BITS = 6  # a feature is (character, occurrence): the occurrence takes the low bits of the int naming it
+MAX_OCCURRENCE = (1 << OCCURRENCE_BITS) - 1  # 63: a character's later occurrences are not indexed
 ENOUGH = 24  # once this few positions are left, scoring them costs less than counting on
 SHARD = 32768  # positions per bitset (a multiple of 8): a band's shards are counted one by one
 SHARD_ENOUGH = 8  # a shard stops at its share of ENOUGH, but never below this many positions left
@@ -45,8 +46,8 @@ _UP_TO = [range(1, n + 1) for n in range(MAX_OCCURRENCE + 1)]
 
 
 def occurrences(key: str) -> list[int]:
-    """The features of ``key``: ``ord(c) << 6 | k`` for the k-th occurrence of each character ``c``."""
-    return [ord(c) << 6 | k for c, n in Counter(key).items() for k in _UP_TO[min(n, MAX_OCCURRENCE)]]
+    """The features of ``key``: ``ord(c) << OCCURRENCE_BITS | k`` for the k-th occurrence of each character ``c``."""
+    return [ord(c) << OCCURRENCE_BITS | k for c, n in Counter(key).items() for k in _UP_TO[min(n, MAX_OCCURRENCE)]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +200,7 @@ def _by_character(keys: Sequence[str], shard: int) -> tuple[dict[str, list[int]]
     rank = {feature: at for at, feature in enumerate(held)}
     table: dict[str, list[int]] = {}
     for feature in sorted(rank):  # a character's occurrences in order: (の, 1), (の, 2), …
-        table.setdefault(chr(feature >> 6), []).append(rank[feature])
+        table.setdefault(chr(feature >> OCCURRENCE_BITS), []).append(rank[feature])
     return table, [[missing[feature][at] for feature in held] for at in range(len(shards))]
 
 

@@ -13,7 +13,7 @@ from rapidfuzz import fuzz
 
 from engine.memory import char_filter
 from engine.memory.bit_counter import MIN_WIDTH, start_slices, surviving
-from engine.memory.char_filter import MAX_OCCURRENCE, CharacterFilter, occurrences
+from engine.memory.char_filter import MAX_OCCURRENCE, OCCURRENCE_BITS, CharacterFilter, occurrences
 from engine.memory.entries import MemoryEntry
 from engine.memory.index import MemoryIndex
 
@@ -47,7 +47,10 @@ def test_start_slices_spell_each_positions_value() -> None:
 
 
 def test_occurrences_count_repeats_up_to_the_cap() -> None:
-    assert sorted(occurrences("のをの")) == sorted([ord("の") << 6 | 1, ord("の") << 6 | 2, ord("を") << 6 | 1])
+    def named(character: str, k: int) -> int:
+        return ord(character) << OCCURRENCE_BITS | k
+
+    assert sorted(occurrences("のをの")) == sorted([named("の", 1), named("の", 2), named("を", 1)])
     assert len(occurrences("あ" * 400)) == MAX_OCCURRENCE
 
 
