@@ -157,6 +157,19 @@ def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False, sta
     return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is None]
 
 
+def empty_work_reason(chapter: Chapter, task: TaskType, *, include_all: bool = False, stale: bool = False) -> str:
+    """Why the task's work set (``work_set``, same flags) is empty, in a few words for the run's first line."""
+    from engine.tools.lookup import chapter_index  # deferred: engine.tools imports this module
+
+    if not chapter_index(chapter).nonempty:
+        return "the chapter has no text"
+    if stale:
+        return "no paragraph's source changed since its translation"
+    if _rules(task).revises:
+        return "no paragraph has a translation yet"
+    return "every paragraph has a translation already"
+
+
 PROTECTED_MARK = "(reviewed by the editor: suggest only a real error)"
 
 

@@ -59,6 +59,7 @@ class RunStarted(EngineEvent, frozen=True, kw_only=True, tag="run_started"):
     paragraph_count: int
     prices: dict[str, Any] | None = None  # the profile's prices per million tokens (engine.cost), when set
     apply: bool = True  # False: every submission of the run is stored as a suggestion (--suggest)
+    nothing_to_do: str = ""  # why the work set is empty, when it is ("no paragraph has a translation yet")
 
 
 class ChunkStarted(EngineEvent, frozen=True, kw_only=True, tag="chunk_started"):

@@ -312,6 +312,7 @@ class _Run:
                 paragraph_count=sum(len(c.paragraph_ids) for c in selected),
                 prices=None if req.settings.prices is None else req.settings.prices.to_json(),
                 apply=service.apply,
+                nothing_to_do=service.nothing_to_do,
             )
         )
 

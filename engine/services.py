@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 
 from engine.chapter_source import ChapterSource, StaticChapter
 from engine.chunk_context import DEFAULT_CONTEXT, ChunkContext, ContextSettings, chunk_context
-from engine.chunks import Chunk, run_chunks
+from engine.chunks import Chunk, empty_work_reason, run_chunks
 from engine.glossary.run_glossary import RunGlossary
 from engine.glossary.tools import with_glossary
 from engine.loop_config import ToolCallLoopConfig
@@ -86,6 +86,10 @@ class TaskService:
         # Built once, at the start of the run: later commits do not reshape this run's chunks.
         self.chunks = run_chunks(
             chapter, task, chunk_chars=chunk_chars, include_all=include_all, only_paragraph=only_paragraph, stale=stale
+        )
+        # Why the work set is empty, when it is: the run's first line says so.
+        self.nothing_to_do = (
+            "" if self.chunks else empty_work_reason(chapter, task, include_all=include_all, stale=stale)
         )
         self._configs: list[ToolCallLoopConfig] | None = None
 

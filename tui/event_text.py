@@ -116,7 +116,9 @@ class _RunStarted(Describer[RunStarted]):
     def log(self, event: RunStarted) -> Words:
         line = (
             f"▶ {event.task} {event.chapter_id} · model {event.model} · {counted(event.chunk_count, 'chunk')} · "
-            f"{counted(event.paragraph_count, 'paragraph')}" + when(not event.apply, _SUGGEST_ONLY)
+            f"{counted(event.paragraph_count, 'paragraph')}"
+            + when(not event.apply, _SUGGEST_ONLY)
+            + when(event.nothing_to_do, f" · nothing to {event.task}: {event.nothing_to_do}")
         )
         return Words("accent", line, f"{line}\nfile: {event.chapter_path}\nserver: {event.base_url}")
 
@@ -128,6 +130,8 @@ class _RunStarted(Describer[RunStarted]):
         )
 
     def progress(self, event: RunStarted, run: RunTally) -> tuple[Level, str]:
+        if event.nothing_to_do:
+            return "warning", f"{event.task} with {event.model}: nothing to {event.task}: {event.nothing_to_do}"
         return "accent", (
             f"{event.task} with {event.model}: {counted(event.paragraph_count, 'paragraph')} in "
             f"{counted(event.chunk_count, 'chunk')}" + when(not event.apply, _SUGGEST_ONLY)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.chunks import SEPARATOR, ChunkSizeError, build_chunks, work_set
+from engine.chunks import SEPARATOR, ChunkSizeError, build_chunks, empty_work_reason, work_set
 from tests.engine.tool_chapters import chapter_of, rashomon_texts
 
 MIXED = ["A", "", "B", "   ", "C", "\u3000", "D", "\ufeff", "E", "\u00a0\ufeff \u3000", "F"]
@@ -99,6 +99,22 @@ def test_heading_and_json_shape() -> None:
 def test_empty_work_set_gives_no_chunks() -> None:
     assert build_chunks(chapter_of(["", " "]), "translate") == []
     assert build_chunks(chapter_of(["A"]), "polish") == []
+
+
+def test_an_empty_work_set_says_why() -> None:
+    blank, untranslated, translated = (
+        chapter_of(["", " "]),
+        chapter_of(["A", ""]),
+        chapter_of(["A"], translations={0: "a"}),
+    )
+    assert empty_work_reason(blank, "translate", include_all=True) == "the chapter has no text"
+    assert empty_work_reason(blank, "polish") == "the chapter has no text"
+    assert empty_work_reason(untranslated, "polish") == empty_work_reason(untranslated, "proofread")
+    assert empty_work_reason(untranslated, "proofread") == "no paragraph has a translation yet"
+    assert empty_work_reason(translated, "translate") == "every paragraph has a translation already"
+    assert empty_work_reason(translated, "polish", stale=True) == "no paragraph's source changed since its translation"
+    for chapter, task in ((blank, "translate"), (untranslated, "polish"), (translated, "translate")):
+        assert work_set(chapter, task) == []  # each reason above is for a set that is empty
 
 
 def test_bases_record_source_and_selection_at_build_time() -> None:

@@ -61,6 +61,16 @@ def test_a_headless_demo_run_says_it_is_the_demo(chapter: Path, capsys: pytest.C
     assert "the demo model writes marked pseudo-translations" in err.splitlines()[0]
 
 
+def test_a_run_with_nothing_to_do_says_why_writing_nothing(chapter: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = chapter.read_bytes()
+    code, _, err = cli(capsys, "run", str(chapter), "--task", "polish", "--model", "demo")
+    assert code == 0 and chapter.read_bytes() == before  # nothing failed, nothing written
+    assert f"{chapter.name}: polish with demo: nothing to polish: no paragraph has a translation yet" in err
+    assert cli(capsys, "run", str(chapter), "--task", "translate", "--model", "demo")[0] == 0
+    code, _, err = cli(capsys, "run", str(chapter), "--task", "translate", "--model", "demo")
+    assert code == 0 and "nothing to translate: every paragraph has a translation already" in err
+
+
 # -- item 6: usage is metadata ------------------------------------------------------------------------------------
 
 

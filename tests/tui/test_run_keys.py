@@ -68,6 +68,10 @@ async def test_a_run_with_nothing_to_do_says_so_and_changes_nothing(review_path:
         await wait_for(
             pilot, lambda: any("Nothing to translate" in n for n in messages.notifications()), what="the refusal"
         )
+        assert (
+            "Nothing to translate: every paragraph has a translation already (u retranslates every paragraph)."
+            in messages.notifications()
+        )
         assert not screen.run_in_progress and screen.run_label is None
         assert screen.session.run_changed == {"p0000002"}  # the last run's markers stay
     assert review_path.read_bytes() == before

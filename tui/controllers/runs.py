@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.worker import Worker, WorkerState
 
-from engine.chunks import TaskType, work_set
+from engine.chunks import TaskType, empty_work_reason, work_set
 from engine.events import BatchCommitted, EngineEvent, ErrorEvent, RunFinished, ToolResult
 from engine.tasks import TASK_RULES
 from store.errors import ChapterLoadError
@@ -265,8 +265,9 @@ class RunControl(Vertical, ReportsWorkerFailures):
             return "The chapter file is not usable on disk; fix it first.", "error"
         if ask.only_paragraph is None and not work_set(chapter, ask.task, include_all=ask.include_all):
             # Nothing to send: say so, and leave the screen (and the last run's marks) as they are.
-            hint = " (u retranslates every paragraph)" if ask.task == "translate" else ""
-            return f"Nothing to {ask.task}: no paragraph is in the {ask.task} work set{hint}.", "warning"
+            why = empty_work_reason(chapter, ask.task, include_all=ask.include_all)
+            hint = " (u retranslates every paragraph)" if ask.task == "translate" and not ask.include_all else ""
+            return f"Nothing to {ask.task}: {why}{hint}.", "warning"
         return None
 
     def _start(self, ask: RunAsk) -> None:
