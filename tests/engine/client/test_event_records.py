@@ -25,6 +25,7 @@ SHAPES = {
         "paragraph_count",
         "prices",
         "apply",
+        "nothing_to_do",
     ],
     "chunk_started": ["paragraph_ids", "first_paragraph_id", "last_paragraph_id", "chunk_count", "part"],
     "model_request": ["turn", "message_count", "tool_names", "messages", "first_message", "bounded"],
@@ -88,6 +89,7 @@ DEFAULTS = {
     "prices": None,
     "cost": None,
     "first_message": 0,
+    "nothing_to_do": "",
 }
 
 
