@@ -15,11 +15,10 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import ValidationError
 
 from engine.config import Config, Profile, RunDefaults, load_config
 from engine.field_steps import fast_convert
-from engine.struct_twin import twin
+from tests.support.fast_paths import assert_same_on_both_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,21 +49,10 @@ _CONFIG = st.fixed_dictionaries(
 )
 
 
-def _same_on_both_paths(data: dict[str, Any]) -> None:
-    fast = fast_convert(Config, data)
-    if fast is None:
-        return
-    try:
-        careful = twin(Config).model_validate(data)
-    except ValidationError as exc:
-        pytest.fail(f"the fast path accepted what pydantic refuses: {data!r}: {exc}")
-    assert msgspec.convert(careful.model_dump(), Config) == fast
-
-
 @settings(max_examples=500, deadline=None)
 @given(_CONFIG)
 def test_whatever_the_fast_path_accepts_the_careful_path_reads_the_same(data: dict[str, Any]) -> None:
-    _same_on_both_paths(data)
+    assert_same_on_both_paths(Config, data)
 
 
 @pytest.mark.parametrize(
@@ -81,7 +69,7 @@ def test_whatever_the_fast_path_accepts_the_careful_path_reads_the_same(data: di
     ],
 )
 def test_edges_read_the_same_on_both_paths(profile: dict[str, Any]) -> None:
-    _same_on_both_paths({"profiles": {"p": {"model": "m", **profile}}})
+    assert_same_on_both_paths(Config, {"profiles": {"p": {"model": "m", **profile}}})
 
 
 def test_a_usual_file_takes_the_fast_path() -> None:

@@ -17,7 +17,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from pydantic import StringConstraints, TypeAdapter, ValidationError
+from pydantic import StringConstraints, TypeAdapter
 
 from engine.field_steps import fast_convert
 from engine.glossary.tools import ProposeGlossaryArgs, SearchGlossaryArgs, glossary_tools, strip_white_space
@@ -27,6 +27,7 @@ from engine.struct_twin import twin
 from engine.tasks import TASKS
 from engine.tools import default_registry
 from engine.tools.args import InfoArgs, NeighbourArgs, PositionArgs, SearchArgs
+from tests.support.fast_paths import assert_same_on_both_paths
 
 ROOT = Path(__file__).resolve().parents[2]
 PINNED = ROOT / "tests" / "data" / "tool_definitions.json"
@@ -85,15 +86,7 @@ def _raw(struct: type[msgspec.Struct]) -> st.SearchStrategy[dict[str, Any]]:
 def test_whatever_the_fast_path_accepts_the_careful_path_accepts_as_the_same(
     struct: type[msgspec.Struct], data: st.DataObject
 ) -> None:
-    raw = data.draw(_raw(struct))
-    fast = fast_convert(struct, raw)
-    if fast is None:
-        return
-    try:
-        careful = twin(struct).model_validate(raw)
-    except ValidationError as exc:
-        pytest.fail(f"the fast path accepted what pydantic refuses: {raw!r}: {exc}")
-    assert struct(**dict(careful)) == fast, raw
+    assert_same_on_both_paths(struct, data.draw(_raw(struct)))
 
 
 @pytest.mark.parametrize(
