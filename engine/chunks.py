@@ -157,8 +157,9 @@ def work_set(chapter: Chapter, task: TaskType, *, include_all: bool = False, sta
     return [pos for pos in nonempty if paragraphs[pos].selected_translation_id is None]
 
 
-def empty_work_reason(chapter: Chapter, task: TaskType, *, include_all: bool = False, stale: bool = False) -> str:
-    """Why the task's work set (``work_set``, same flags) is empty, in a few words for the run's first line."""
+def empty_work_reason(chapter: Chapter, task: TaskType, *, stale: bool = False) -> str:
+    """Why the task's work set (``work_set``, same flags) is empty, in a few words for the run's first line. With
+    ``include_all`` an empty work set has one reason: the chapter has no text."""
     from engine.tools.lookup import chapter_index  # deferred: engine.tools imports this module
 
     if not chapter_index(chapter).nonempty:

@@ -88,9 +88,7 @@ class TaskService:
             chapter, task, chunk_chars=chunk_chars, include_all=include_all, only_paragraph=only_paragraph, stale=stale
         )
         # Why the work set is empty, when it is: the run's first line says so.
-        self.nothing_to_do = (
-            "" if self.chunks else empty_work_reason(chapter, task, include_all=include_all, stale=stale)
-        )
+        self.nothing_to_do = "" if self.chunks else empty_work_reason(chapter, task, stale=stale)
         self._configs: list[ToolCallLoopConfig] | None = None
 
     def _target_language(self, language: str | None) -> str | None:

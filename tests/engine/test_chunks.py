@@ -107,7 +107,7 @@ def test_an_empty_work_set_says_why() -> None:
         chapter_of(["A", ""]),
         chapter_of(["A"], translations={0: "a"}),
     )
-    assert empty_work_reason(blank, "translate", include_all=True) == "the chapter has no text"
+    assert empty_work_reason(blank, "translate") == "the chapter has no text"
     assert empty_work_reason(blank, "polish") == "the chapter has no text"
     assert empty_work_reason(untranslated, "polish") == empty_work_reason(untranslated, "proofread")
     assert empty_work_reason(untranslated, "proofread") == "no paragraph has a translation yet"

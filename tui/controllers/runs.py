@@ -265,7 +265,7 @@ class RunControl(Vertical, ReportsWorkerFailures):
             return "The chapter file is not usable on disk; fix it first.", "error"
         if ask.only_paragraph is None and not work_set(chapter, ask.task, include_all=ask.include_all):
             # Nothing to send: say so, and leave the screen (and the last run's marks) as they are.
-            why = empty_work_reason(chapter, ask.task, include_all=ask.include_all)
+            why = empty_work_reason(chapter, ask.task)
             hint = " (u retranslates every paragraph)" if ask.task == "translate" and not ask.include_all else ""
             return f"Nothing to {ask.task}: {why}{hint}.", "warning"
         return None
